@@ -1,0 +1,477 @@
+/**
+ * The Open Packaging Conventions layer (ECMA-376 Part 2): a zip container of parts, their
+ * content types and relationships. It knows nothing about slides.
+ *
+ * A package is read whole at {@link OpcPackage.open}: every limit (entry count, entry
+ * names, declared and actual uncompressed size, compression ratio) is checked while the
+ * container is inflated, before any XML is parsed. Afterwards every access is synchronous;
+ * XML parts are parsed on first use and cached.
+ */
+import JSZip from 'jszip';
+import { PackageError } from '../errors.js';
+import { NS, attr, children, createElement, decodeXmlBytes, parseXml, serializeXml, type Document, type XmlLimits, DEFAULT_XML_LIMITS } from '../xml.js';
+import { extensionOf, relativeTarget, relsPartName, resolveTarget, sourceOfRelsPart } from './part-names.js';
+
+/** Limits enforced while a package is opened. Sizes are bytes. */
+export interface PackageLimits {
+  /** Most zip entries accepted. */
+  maxEntries: number;
+  /** Most bytes all entries may inflate to, together. */
+  maxTotalUncompressedBytes: number;
+  /** Most bytes one entry may inflate to. */
+  maxEntryUncompressedBytes: number;
+  /** Highest uncompressed/compressed ratio accepted for an entry larger than 1 MiB. */
+  maxCompressionRatio: number;
+  xml: XmlLimits;
+}
+
+export const DEFAULT_PACKAGE_LIMITS: PackageLimits = {
+  maxEntries: 20_000,
+  maxTotalUncompressedBytes: 512 * 1024 * 1024,
+  maxEntryUncompressedBytes: 128 * 1024 * 1024,
+  maxCompressionRatio: 200,
+  xml: DEFAULT_XML_LIMITS,
+};
+
+/** One relationship of a source part (ECMA-376 Part 2, §9.3). */
+export interface Relationship {
+  id: string;
+  type: string;
+  /** The `Target` attribute as written. */
+  target: string;
+  external: boolean;
+  /** Absolute part name of an internal target; undefined for external targets. */
+  targetPartName: string | undefined;
+}
+
+const CONTENT_TYPES_PART = '/[Content_Types].xml';
+
+/** Media type of the relationships parts (ECMA-376 Part 2, §9.3.2). */
+export const RELS_CONTENT_TYPE = 'application/vnd.openxmlformats-package.relationships+xml';
+
+/** An OPC package held in memory: parts by absolute name, content types, relationships. */
+export class OpcPackage {
+  private readonly parts = new Map<string, Uint8Array>();
+  private readonly xmlCache = new Map<string, Document>();
+  private readonly relsCache = new Map<string, Relationship[]>();
+  private readonly defaults = new Map<string, string>();
+  private readonly overrides = new Map<string, string>();
+
+  private constructor(readonly limits: PackageLimits) {}
+
+  /** A package with no parts and the two Defaults every package uses (rels and xml). */
+  static create(limits: PackageLimits = DEFAULT_PACKAGE_LIMITS): OpcPackage {
+    const pkg = new OpcPackage(limits);
+    pkg.defaults.set('rels', RELS_CONTENT_TYPE);
+    pkg.defaults.set('xml', 'application/xml');
+    return pkg;
+  }
+
+  /**
+   * Opens a package from its bytes.
+   *
+   * @throws PackageError — `empty`, `encrypted` (an OLE compound file: a password-protected
+   *   Office file or a legacy binary .ppt), `not_zip`, `zip_truncated`, `zip_unsupported`,
+   *   `too_many_parts`, `bad_entry_name`, `duplicate_entry`, `zip_bomb`, `missing_part`
+   *   (no `[Content_Types].xml`), `xml_*` for a hostile content-types part.
+   */
+  static async open(bytes: Uint8Array, limits: PackageLimits = DEFAULT_PACKAGE_LIMITS): Promise<OpcPackage> {
+    checkContainerSignature(bytes);
+    const declaredEntries = readEndOfCentralDirectoryCount(bytes);
+    if (declaredEntries !== undefined && declaredEntries > limits.maxEntries) {
+      throw new PackageError('too_many_parts', `the package has ${declaredEntries} entries; at most ${limits.maxEntries} are accepted`);
+    }
+    let zip: JSZip;
+    try {
+      zip = await JSZip.loadAsync(bytes, { checkCRC32: false, createFolders: false });
+    } catch (err) {
+      const msg = (err as Error).message ?? String(err);
+      if (/compression/i.test(msg)) throw new PackageError('zip_unsupported', `the zip uses an unsupported compression method (${msg})`);
+      throw new PackageError('zip_truncated', `the file is not a readable zip package (${msg})`);
+    }
+    const entries = Object.values(zip.files).filter((f) => !f.dir);
+    if (entries.length > limits.maxEntries) {
+      throw new PackageError('too_many_parts', `the package has ${entries.length} entries; at most ${limits.maxEntries} are accepted`);
+    }
+    if (declaredEntries !== undefined && declaredEntries !== Object.keys(zip.files).length) {
+      throw new PackageError('duplicate_entry', 'the zip lists the same entry name more than once');
+    }
+
+    const pkg = new OpcPackage(limits);
+    let declaredTotal = 0;
+    const seen = new Set<string>();
+    for (const entry of entries) {
+      const raw = (entry as unknown as { unsafeOriginalName?: string }).unsafeOriginalName ?? entry.name;
+      checkEntryName(raw);
+      const lower = raw.toLowerCase();
+      if (seen.has(lower)) throw new PackageError('duplicate_entry', `the zip holds "${raw}" twice (part names are case-insensitive)`);
+      seen.add(lower);
+      declaredTotal += declaredSize(entry);
+    }
+    if (declaredTotal > limits.maxTotalUncompressedBytes) {
+      throw new PackageError('zip_bomb', `the package declares ${declaredTotal} bytes uncompressed; at most ${limits.maxTotalUncompressedBytes} are accepted`);
+    }
+
+    const budget = { remaining: limits.maxTotalUncompressedBytes };
+    for (const entry of entries) {
+      const data = await inflateBounded(entry, limits, budget);
+      pkg.parts.set(`/${entry.name}`, data);
+    }
+
+    const ctBytes = pkg.findPartBytes(CONTENT_TYPES_PART);
+    if (!ctBytes) throw new PackageError('missing_part', 'the package has no [Content_Types].xml; it is not an Office Open XML file');
+    pkg.parts.delete(pkg.canonicalName(CONTENT_TYPES_PART)!);
+    pkg.readContentTypes(parseXml(decodeXmlBytes(ctBytes), CONTENT_TYPES_PART, limits.xml));
+    return pkg;
+  }
+
+  /** Absolute names of every part, relationship parts included, content types excluded. */
+  partNames(): string[] {
+    return [...this.parts.keys()];
+  }
+
+  hasPart(partName: string): boolean {
+    return this.canonicalName(partName) !== undefined;
+  }
+
+  /** Total uncompressed size of all parts in bytes. */
+  totalBytes(): number {
+    let n = 0;
+    for (const b of this.parts.values()) n += b.length;
+    return n;
+  }
+
+  /** Content type of a part: its Override, else the Default of its extension (Part 2, §10.1.2.4). */
+  contentType(partName: string): string | undefined {
+    const canonical = this.canonicalName(partName) ?? partName;
+    return this.overrides.get(canonical.toLowerCase()) ?? this.defaults.get(extensionOf(canonical));
+  }
+
+  /** Names of the parts whose content type is `contentType`, in package order. */
+  partsOfType(contentType: string): string[] {
+    return this.partNames().filter((n) => this.contentType(n) === contentType);
+  }
+
+  /**
+   * Bytes of a part; for XML parts already parsed and changed, the serialized current tree.
+   * @throws PackageError `missing_part`
+   */
+  getBytes(partName: string): Uint8Array {
+    const canonical = this.canonicalName(partName);
+    if (canonical === undefined) throw new PackageError('missing_part', `the package has no part ${partName}`);
+    return this.parts.get(canonical)!;
+  }
+
+  /**
+   * The parsed XML of a part, cached: changes made to the returned document are kept and
+   * written by {@link toBytes}.
+   * @throws PackageError `missing_part`, `xml_dtd`, `xml_too_deep`, `xml_malformed`
+   */
+  getXml(partName: string): Document {
+    const canonical = this.canonicalName(partName);
+    if (canonical === undefined) throw new PackageError('missing_part', `the package has no part ${partName}`);
+    let doc = this.xmlCache.get(canonical);
+    if (!doc) {
+      doc = parseXml(decodeXmlBytes(this.parts.get(canonical)!), canonical, this.limits.xml);
+      this.xmlCache.set(canonical, doc);
+    }
+    return doc;
+  }
+
+  /** Adds or replaces a part holding `doc`; sets an Override when its extension's Default differs. */
+  setXml(partName: string, doc: Document, contentType?: string): void {
+    this.parts.set(partName, EMPTY);
+    this.xmlCache.set(partName, doc);
+    if (contentType) this.setContentType(partName, contentType);
+  }
+
+  /** Adds or replaces a binary part (a picture, an embedded workbook). */
+  setBytes(partName: string, bytes: Uint8Array, contentType?: string): void {
+    const canonical = this.canonicalName(partName) ?? partName;
+    this.parts.set(canonical, bytes);
+    this.xmlCache.delete(canonical);
+    this.relsCache.delete(sourceOfRelsPart(canonical) ?? '');
+    if (contentType) this.setContentType(canonical, contentType);
+  }
+
+  /** Removes a part with its relationships part and Override. */
+  removePart(partName: string): void {
+    const canonical = this.canonicalName(partName);
+    if (canonical === undefined) return;
+    this.parts.delete(canonical);
+    this.xmlCache.delete(canonical);
+    this.overrides.delete(canonical.toLowerCase());
+    const rels = this.canonicalName(relsPartName(canonical));
+    if (rels) {
+      this.parts.delete(rels);
+      this.xmlCache.delete(rels);
+    }
+    this.relsCache.delete(canonical);
+  }
+
+  /** Records `contentType` for a part: as a Default when its extension maps to it, else an Override. */
+  setContentType(partName: string, contentType: string): void {
+    const ext = extensionOf(partName);
+    if (this.defaults.get(ext) === contentType) {
+      this.overrides.delete(partName.toLowerCase());
+      return;
+    }
+    if (!this.defaults.has(ext) && ext !== 'xml' && !contentType.endsWith('+xml')) {
+      this.defaults.set(ext, contentType);
+      return;
+    }
+    this.overrides.set(partName.toLowerCase(), contentType);
+  }
+
+  /** The Default content type registered for an extension. */
+  defaultContentType(ext: string): string | undefined {
+    return this.defaults.get(ext.toLowerCase());
+  }
+
+  /**
+   * Relationships of a part (`/` for the package relationships), in document order.
+   * A missing relationships part yields an empty list.
+   */
+  rels(sourcePartName: string): Relationship[] {
+    const cached = this.relsCache.get(sourcePartName);
+    if (cached) return cached;
+    const relsName = relsPartName(sourcePartName);
+    const out: Relationship[] = [];
+    if (this.hasPart(relsName)) {
+      const doc = this.getXml(relsName);
+      for (const el of children(doc.documentElement!, NS.pkgRels, 'Relationship')) {
+        const id = attr(el, 'Id');
+        const type = attr(el, 'Type');
+        const target = attr(el, 'Target');
+        if (!id || !type || target === undefined) continue;
+        const external = attr(el, 'TargetMode') === 'External';
+        out.push({ id, type, target, external, targetPartName: external ? undefined : resolveTarget(sourcePartName, target) });
+      }
+    }
+    this.relsCache.set(sourcePartName, out);
+    return out;
+  }
+
+  /** The relationship `rId` of a part, or undefined. */
+  rel(sourcePartName: string, rId: string): Relationship | undefined {
+    return this.rels(sourcePartName).find((r) => r.id === rId);
+  }
+
+  /** Target part of the first relationship of `type` from a part, or undefined. */
+  relatedPartName(sourcePartName: string, type: string): string | undefined {
+    const r = this.rels(sourcePartName).find((x) => x.type === type && !x.external);
+    return r?.targetPartName;
+  }
+
+  /**
+   * Replaces the relationships of a part. Ids are kept as given, so references in the
+   * source part's XML stay valid.
+   */
+  setRels(sourcePartName: string, rels: ReadonlyArray<Omit<Relationship, 'target'> & { target?: string }>): void {
+    const doc = parseXml(`<Relationships xmlns="${NS.pkgRels}"/>`, 'rels');
+    const root = doc.documentElement!;
+    const stored: Relationship[] = [];
+    for (const r of rels) {
+      const target = r.external ? (r.target ?? '') : relativeTarget(sourcePartName === '/' ? '/x' : sourcePartName, r.targetPartName!);
+      const el = createElement(doc, NS.pkgRels, 'Relationship', { Id: r.id, Type: r.type, Target: target, TargetMode: r.external ? 'External' : undefined });
+      root.appendChild(el);
+      stored.push({ ...r, target, targetPartName: r.external ? undefined : r.targetPartName });
+    }
+    const relsName = relsPartName(sourcePartName);
+    const canonical = this.canonicalName(relsName) ?? relsName;
+    this.parts.set(canonical, EMPTY);
+    this.xmlCache.set(canonical, doc);
+    this.relsCache.set(sourcePartName, stored);
+  }
+
+  /** Adds one relationship to a part and returns its new id (`rIdN`, the lowest free N). */
+  addRel(sourcePartName: string, type: string, targetPartName: string): string {
+    const rels = [...this.rels(sourcePartName)];
+    const used = new Set(rels.map((r) => r.id));
+    let n = rels.length + 1;
+    while (used.has(`rId${n}`)) n++;
+    const id = `rId${n}`;
+    rels.push({ id, type, target: '', external: false, targetPartName });
+    this.setRels(sourcePartName, rels);
+    return id;
+  }
+
+  /** A part name not yet used, from a pattern with one `%d` (`/ppt/slides/slide%d.xml`), numbering from 1. */
+  nextPartName(pattern: string): string {
+    const taken = new Set([...this.parts.keys()].map((n) => n.toLowerCase()));
+    for (let i = 1; ; i++) {
+      const name = pattern.replace('%d', String(i));
+      if (!taken.has(name.toLowerCase())) return name;
+    }
+  }
+
+  /**
+   * Writes the package: `[Content_Types].xml` first, then every part (XML from its current
+   * tree). Parts are DEFLATE-compressed except already-compressed media.
+   *
+   * @param level - DEFLATE level 1–9
+   */
+  async toBytes(level = 6): Promise<Uint8Array> {
+    const zip = new JSZip();
+    zip.file('[Content_Types].xml', this.contentTypesXml());
+    for (const [name, bytes] of this.parts) {
+      const doc = this.xmlCache.get(name);
+      const data: string | Uint8Array = doc && (bytes === EMPTY || this.dirty.has(name)) ? serializeXml(doc) : bytes;
+      const stored = STORED_EXTENSIONS.has(extensionOf(name));
+      zip.file(name.slice(1), data, { compression: stored ? 'STORE' : 'DEFLATE', compressionOptions: { level } });
+    }
+    return zip.generateAsync({ type: 'uint8array', platform: 'UNIX' });
+  }
+
+  private readonly dirty = new Set<string>();
+
+  /** Marks a parsed XML part as changed so {@link toBytes} serializes its tree. */
+  markDirty(partName: string): void {
+    const canonical = this.canonicalName(partName);
+    if (canonical !== undefined) this.dirty.add(canonical);
+  }
+
+  private contentTypesXml(): string {
+    const lines = [`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Types xmlns="${NS.contentTypes}">`];
+    for (const [ext, type] of this.defaults) lines.push(`<Default Extension="${escapeAttr(ext)}" ContentType="${escapeAttr(type)}"/>`);
+    const present = new Map([...this.parts.keys()].map((n) => [n.toLowerCase(), n]));
+    for (const [lower, type] of this.overrides) {
+      const name = present.get(lower);
+      if (name !== undefined) lines.push(`<Override PartName="${escapeAttr(name)}" ContentType="${escapeAttr(type)}"/>`);
+    }
+    lines.push('</Types>');
+    return lines.join('');
+  }
+
+  private readContentTypes(doc: Document): void {
+    const root = doc.documentElement!;
+    if (root.localName !== 'Types') throw new PackageError('bad_structure', '[Content_Types].xml has no Types root element');
+    for (const el of children(root)) {
+      const type = attr(el, 'ContentType');
+      if (!type) continue;
+      if (el.localName === 'Default') {
+        const ext = attr(el, 'Extension');
+        if (ext) this.defaults.set(ext.toLowerCase(), type);
+      } else if (el.localName === 'Override') {
+        const name = attr(el, 'PartName');
+        if (name) this.overrides.set(name.toLowerCase(), type);
+      }
+    }
+  }
+
+  private findPartBytes(partName: string): Uint8Array | undefined {
+    const canonical = this.canonicalName(partName);
+    return canonical === undefined ? undefined : this.parts.get(canonical);
+  }
+
+  private lowerIndex: Map<string, string> | undefined;
+  private lowerIndexSize = -1;
+
+  /** The stored spelling of a part name, matched case-insensitively (Part 2, §9.1.1.2). */
+  private canonicalName(partName: string): string | undefined {
+    if (this.parts.has(partName)) return partName;
+    if (!this.lowerIndex || this.lowerIndexSize !== this.parts.size) {
+      this.lowerIndex = new Map([...this.parts.keys()].map((n) => [n.toLowerCase(), n]));
+      this.lowerIndexSize = this.parts.size;
+    }
+    const found = this.lowerIndex.get(partName.toLowerCase());
+    return found !== undefined && this.parts.has(found) ? found : undefined;
+  }
+}
+
+const EMPTY = new Uint8Array(0);
+const STORED_EXTENSIONS = new Set(['png', 'jpg', 'jpeg', 'gif', 'mp4', 'm4v', 'mp3', 'wmv', 'zip']);
+
+function escapeAttr(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+function checkContainerSignature(bytes: Uint8Array): void {
+  if (bytes.length === 0) throw new PackageError('empty', 'the file is empty');
+  if (bytes.length >= 8 && bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0 && bytes[4] === 0xa1 && bytes[5] === 0xb1 && bytes[6] === 0x1a && bytes[7] === 0xe1) {
+    throw new PackageError('encrypted', 'the file is an OLE compound document: a password-protected (encrypted) Office file or a legacy binary .ppt; save it unprotected as .pptx');
+  }
+  if (bytes.length < 4 || bytes[0] !== 0x50 || bytes[1] !== 0x4b) {
+    throw new PackageError('not_zip', 'the file is not a zip package, so it cannot be a .pptx or .potx');
+  }
+}
+
+/** Entry count from the End of Central Directory record (APPNOTE 4.3.16), or undefined if absent/zip64. */
+function readEndOfCentralDirectoryCount(bytes: Uint8Array): number | undefined {
+  const min = Math.max(0, bytes.length - 22 - 0xffff);
+  for (let i = bytes.length - 22; i >= min; i--) {
+    if (bytes[i] === 0x50 && bytes[i + 1] === 0x4b && bytes[i + 2] === 0x05 && bytes[i + 3] === 0x06) {
+      const total = bytes[i + 10]! | (bytes[i + 11]! << 8);
+      return total === 0xffff ? undefined : total;
+    }
+  }
+  throw new PackageError('zip_truncated', 'the zip has no central directory (truncated or not a zip)');
+}
+
+function checkEntryName(name: string): void {
+  const bad =
+    name.length === 0 ||
+    name.length > 1024 ||
+    name.startsWith('/') ||
+    name.includes('\\') ||
+    name.includes('\0') ||
+    /^[a-zA-Z]:/.test(name) ||
+    name.split('/').some((seg) => seg === '..' || seg === '.');
+  if (bad) throw new PackageError('bad_entry_name', `the zip holds an entry with an unsafe name: ${JSON.stringify(name.slice(0, 200))}`);
+}
+
+function declaredSize(entry: JSZip.JSZipObject): number {
+  const data = (entry as unknown as { _data?: { uncompressedSize?: number } })._data;
+  return data?.uncompressedSize ?? 0;
+}
+
+function compressedSize(entry: JSZip.JSZipObject): number {
+  const data = (entry as unknown as { _data?: { compressedSize?: number } })._data;
+  return data?.compressedSize ?? 0;
+}
+
+/** Inflates one entry, stopping as soon as it passes the per-entry, total or ratio limit. */
+function inflateBounded(entry: JSZip.JSZipObject, limits: PackageLimits, budget: { remaining: number }): Promise<Uint8Array> {
+  const packed = Math.max(1, compressedSize(entry));
+  const cap = Math.min(limits.maxEntryUncompressedBytes, budget.remaining, Math.max(1024 * 1024, packed * limits.maxCompressionRatio));
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    let done = false;
+    const stream = entry.internalStream('uint8array');
+    stream
+      .on('data', (chunk: Uint8Array) => {
+        if (done) return;
+        total += chunk.length;
+        if (total > cap) {
+          done = true;
+          stream.pause();
+          reject(new PackageError('zip_bomb', `zip entry ${entry.name} inflates past ${cap} bytes (compressed ${packed}); refused as a zip bomb`));
+          return;
+        }
+        chunks.push(chunk);
+      })
+      .on('error', (err: Error) => {
+        if (done) return;
+        done = true;
+        const msg = err.message ?? String(err);
+        reject(new PackageError(/compression/i.test(msg) ? 'zip_unsupported' : 'zip_truncated', `zip entry ${entry.name} cannot be read: ${msg}`));
+      })
+      .on('end', () => {
+        if (done) return;
+        done = true;
+        budget.remaining -= total;
+        if (chunks.length === 1) resolve(chunks[0]!);
+        else {
+          const out = new Uint8Array(total);
+          let off = 0;
+          for (const c of chunks) {
+            out.set(c, off);
+            off += c.length;
+          }
+          resolve(out);
+        }
+      })
+      .resume();
+  });
+}

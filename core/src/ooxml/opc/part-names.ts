@@ -1,0 +1,69 @@
+/**
+ * Part names and relationship targets (ECMA-376 Part 2, §9.1 and §9.3).
+ *
+ * Part names are kept in their absolute form (`/ppt/slides/slide1.xml`). Relationship
+ * targets are URIs relative to the source part's folder, resolved per RFC 3986, with
+ * `..` above the package root dropped.
+ */
+
+/** Folder of a part name, with a trailing slash: `/ppt/slides/slide1.xml` → `/ppt/slides/`. */
+export function partFolder(partName: string): string {
+  return partName.slice(0, partName.lastIndexOf('/') + 1);
+}
+
+/** The relationships part that holds `partName`'s relationships (`/` for the package). */
+export function relsPartName(partName: string): string {
+  if (partName === '/') return '/_rels/.rels';
+  const folder = partFolder(partName);
+  return `${folder}_rels/${partName.slice(folder.length)}.rels`;
+}
+
+/** The source part a relationships part belongs to, or undefined when `name` is not one. */
+export function sourceOfRelsPart(name: string): string | undefined {
+  const m = /^(.*\/)_rels\/([^/]*)\.rels$/.exec(name);
+  if (!m) return undefined;
+  return m[2] === '' ? '/' : `${m[1]}${m[2]}`;
+}
+
+/**
+ * Resolves an internal relationship target against its source part.
+ *
+ * @param sourcePartName - absolute part name of the source (`/` for package relationships)
+ * @param target - the `Target` attribute, percent-encoded, relative or absolute
+ * @returns the absolute part name
+ */
+export function resolveTarget(sourcePartName: string, target: string): string {
+  let decoded = target;
+  try {
+    decoded = decodeURIComponent(target);
+  } catch {
+    /* keep the raw text: a malformed escape is simply not found later */
+  }
+  const hash = decoded.indexOf('#');
+  if (hash !== -1) decoded = decoded.slice(0, hash);
+  const base = decoded.startsWith('/') ? [] : partFolder(sourcePartName === '/' ? '/' : sourcePartName).split('/').filter(Boolean);
+  for (const seg of decoded.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') base.pop();
+    else base.push(seg);
+  }
+  return `/${base.join('/')}`;
+}
+
+/** Relative target from `sourcePartName`'s folder to `targetPartName`, as Office writes it (`../slideLayouts/slideLayout1.xml`). */
+export function relativeTarget(sourcePartName: string, targetPartName: string): string {
+  const from = partFolder(sourcePartName).split('/').filter(Boolean);
+  const to = targetPartName.split('/').filter(Boolean);
+  let common = 0;
+  while (common < from.length && common < to.length - 1 && from[common] === to[common]) common++;
+  const ups = from.length - common;
+  const rel = [...Array<string>(ups).fill('..'), ...to.slice(common)].join('/');
+  return encodeURI(rel);
+}
+
+/** Lower-cased extension of a part name without the dot (`png`), or ''. */
+export function extensionOf(partName: string): string {
+  const base = partName.slice(partName.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot === -1 ? '' : base.slice(dot + 1).toLowerCase();
+}
