@@ -130,11 +130,20 @@ export function serializeXml(doc: Document): string {
   return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n${body}`;
 }
 
-/** Decodes a part's bytes honouring a UTF-16 BOM; UTF-8 otherwise (ECMA-376 Part 2, §8.1.4). */
-export function decodeXmlBytes(bytes: Uint8Array): string {
-  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
-  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
-  return new TextDecoder('utf-8', { ignoreBOM: false }).decode(bytes);
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Decodes a part's bytes honouring a UTF-16 BOM; UTF-8 otherwise (ECMA-376 Part 2, §8.1.4).
+ * @throws PackageError `xml_malformed` when the bytes are not valid in that encoding
+ */
+export function decodeXmlBytes(bytes: Uint8Array, partName = 'an XML part'): string {
+  try {
+    if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le', { fatal: true }).decode(bytes.subarray(2));
+    if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be', { fatal: true }).decode(bytes.subarray(2));
+    return UTF8.decode(bytes);
+  } catch {
+    throw new PackageError('xml_malformed', `${partName} is not valid UTF-8/UTF-16 text`);
+  }
 }
 
 export function isElement(n: Node | null | undefined): n is Element {

@@ -172,7 +172,7 @@ export class OpcPackage {
     if (canonical === undefined) throw new PackageError('missing_part', `the package has no part ${partName}`);
     let doc = this.xmlCache.get(canonical);
     if (!doc) {
-      doc = parseXml(decodeXmlBytes(this.parts.get(canonical)!), canonical, this.limits.xml);
+      doc = parseXml(decodeXmlBytes(this.parts.get(canonical)!, canonical), canonical, this.limits.xml);
       this.xmlCache.set(canonical, doc);
     }
     return doc;
@@ -389,7 +389,7 @@ function escapeAttr(s: string): string {
 function checkContainerSignature(bytes: Uint8Array): void {
   if (bytes.length === 0) throw new PackageError('empty', 'the file is empty');
   if (bytes.length >= 8 && bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0 && bytes[4] === 0xa1 && bytes[5] === 0xb1 && bytes[6] === 0x1a && bytes[7] === 0xe1) {
-    throw new PackageError('encrypted', 'the file is an OLE compound document: a password-protected (encrypted) Office file or a legacy binary .ppt; save it unprotected as .pptx');
+    throw new PackageError('encrypted', 'the file is encrypted: password-protected files are not supported (it is an OLE compound document, as PowerPoint writes an encrypted .pptx or a legacy .ppt); save it without a password as .pptx');
   }
   if (bytes.length < 4 || bytes[0] !== 0x50 || bytes[1] !== 0x4b) {
     throw new PackageError('not_zip', 'the file is not a zip package, so it cannot be a .pptx or .potx');

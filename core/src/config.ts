@@ -1,0 +1,127 @@
+/**
+ * Configuration, read once from the environment, validated against a schema and frozen.
+ * Names are those of DESIGN.md's "Running it" table; unset distributed wiring means the
+ * embedded adapters.
+ */
+import envSchema from 'env-schema';
+import { resolve } from 'node:path';
+
+export interface Config {
+  /** REST port. */
+  port: number;
+  /** gRPC port of core. */
+  grpcPort: number;
+  /** Address gRPC binds to: loopback in embedded mode. */
+  grpcHost: string;
+  /** Embedded mode's data directory (absolute). */
+  dataDir: string;
+  /** `key:org,key2:org2`, parsed; undefined when unset. */
+  apiKeys: Map<string, string> | undefined;
+  /** Accept `X-Org-Name` in place of a key. */
+  devMode: boolean;
+  /** External base URL used in `status_url` and signed URLs, without a trailing slash. */
+  publicUrl: string;
+  /** Pending or processing generations per organization before 429. */
+  maxPendingPerOrg: number;
+  /** HMAC secret for signed URLs; undefined = generate once and keep in the data directory. */
+  signingSecret: string | undefined;
+  /** Signed URL lifetime, seconds. */
+  urlTtlSeconds: number;
+  /** Largest accepted template upload, bytes. */
+  maxUploadBytes: number;
+  /** Worker threads for CPU-heavy work (zip, XML, rendering). */
+  workerThreads: number;
+  /** Jobs of each kind one process runs at once. */
+  jobConcurrency: number;
+  natsUrl: string | undefined;
+  redisUrl: string | undefined;
+  s3Endpoint: string | undefined;
+  coreGrpcAddr: string | undefined;
+  logLevel: string;
+  /** True when no distributed wiring is configured. */
+  embedded: boolean;
+}
+
+interface RawEnv {
+  PORT: number;
+  GRPC_PORT: number;
+  SLIDEWRIGHT_GRPC_HOST?: string;
+  SLIDEWRIGHT_DATA_DIR: string;
+  SLIDEWRIGHT_API_KEYS?: string;
+  SLIDEWRIGHT_DEV_MODE?: string;
+  SLIDEWRIGHT_PUBLIC_URL?: string;
+  SLIDEWRIGHT_MAX_PENDING_PER_ORG: number;
+  SLIDEWRIGHT_SIGNING_SECRET?: string;
+  SLIDEWRIGHT_URL_TTL: number;
+  SLIDEWRIGHT_MAX_UPLOAD_BYTES: number;
+  SLIDEWRIGHT_WORKER_THREADS?: number;
+  SLIDEWRIGHT_JOB_CONCURRENCY: number;
+  NATS_URL?: string;
+  REDIS_URL?: string;
+  S3_ENDPOINT?: string;
+  CORE_GRPC_ADDR?: string;
+  LOG_LEVEL: string;
+}
+
+const schema = {
+  type: 'object',
+  properties: {
+    PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
+    GRPC_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 50051 },
+    SLIDEWRIGHT_GRPC_HOST: { type: 'string' },
+    SLIDEWRIGHT_DATA_DIR: { type: 'string', default: './data' },
+    SLIDEWRIGHT_API_KEYS: { type: 'string', pattern: '^\\s*([^:,\\s]+:[^:,\\s]+\\s*)(,\\s*[^:,\\s]+:[^:,\\s]+\\s*)*$' },
+    SLIDEWRIGHT_DEV_MODE: { type: 'string', enum: ['0', '1', 'true', 'false'] },
+    SLIDEWRIGHT_PUBLIC_URL: { type: 'string' },
+    SLIDEWRIGHT_MAX_PENDING_PER_ORG: { type: 'integer', minimum: 1, default: 100 },
+    SLIDEWRIGHT_SIGNING_SECRET: { type: 'string', minLength: 16 },
+    SLIDEWRIGHT_URL_TTL: { type: 'integer', minimum: 1, default: 3600 },
+    SLIDEWRIGHT_MAX_UPLOAD_BYTES: { type: 'integer', minimum: 1, default: 10485760 },
+    SLIDEWRIGHT_WORKER_THREADS: { type: 'integer', minimum: 1, maximum: 64 },
+    SLIDEWRIGHT_JOB_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 64, default: 2 },
+    NATS_URL: { type: 'string' },
+    REDIS_URL: { type: 'string' },
+    S3_ENDPOINT: { type: 'string' },
+    CORE_GRPC_ADDR: { type: 'string' },
+    LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
+  },
+} as const;
+
+/**
+ * Reads the configuration from `env` (default: `process.env`).
+ * @throws Error naming the variable when a value is malformed
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+  const raw = envSchema<RawEnv>({ schema, data: { ...env }, env: false, dotenv: false });
+  const embedded = !raw.NATS_URL && !raw.REDIS_URL && !raw.S3_ENDPOINT;
+  const devMode = raw.SLIDEWRIGHT_DEV_MODE === undefined ? embedded : raw.SLIDEWRIGHT_DEV_MODE === '1' || raw.SLIDEWRIGHT_DEV_MODE === 'true';
+  const apiKeys = raw.SLIDEWRIGHT_API_KEYS
+    ? new Map(
+        raw.SLIDEWRIGHT_API_KEYS.split(',').map((pair) => {
+          const [key, org] = pair.trim().split(':') as [string, string];
+          return [key, org];
+        }),
+      )
+    : undefined;
+  return Object.freeze({
+    port: raw.PORT,
+    grpcPort: raw.GRPC_PORT,
+    grpcHost: raw.SLIDEWRIGHT_GRPC_HOST ?? (embedded ? '127.0.0.1' : '0.0.0.0'),
+    dataDir: resolve(raw.SLIDEWRIGHT_DATA_DIR),
+    apiKeys,
+    devMode,
+    publicUrl: (raw.SLIDEWRIGHT_PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ''),
+    maxPendingPerOrg: raw.SLIDEWRIGHT_MAX_PENDING_PER_ORG,
+    signingSecret: raw.SLIDEWRIGHT_SIGNING_SECRET,
+    urlTtlSeconds: raw.SLIDEWRIGHT_URL_TTL,
+    maxUploadBytes: raw.SLIDEWRIGHT_MAX_UPLOAD_BYTES,
+    workerThreads: raw.SLIDEWRIGHT_WORKER_THREADS ?? 2,
+    jobConcurrency: raw.SLIDEWRIGHT_JOB_CONCURRENCY,
+    natsUrl: raw.NATS_URL,
+    redisUrl: raw.REDIS_URL,
+    s3Endpoint: raw.S3_ENDPOINT,
+    coreGrpcAddr: raw.CORE_GRPC_ADDR,
+    logLevel: raw.LOG_LEVEL,
+    embedded,
+  });
+}

@@ -1,0 +1,298 @@
+/**
+ * The PresentationML reading model: the presentation part, slide masters (§19.3.1.42
+ * `p:sldMaster`), slide layouts (§19.3.1.39 `p:sldLayout`) and slides (§19.3.1.38 `p:sld`),
+ * navigated slide → layout → master → theme through relationships, each part read once and
+ * cached, with its placeholders indexed by idx and type once.
+ */
+import { PackageError } from '../errors.js';
+import type { OpcPackage } from '../opc/package.js';
+import { RT } from '../opc/constants.js';
+import { NS, attr, attrNS, boolAttr, child, children, type Element } from '../xml.js';
+import { DEFAULT_COLOR_MAP, readColorMap, type ColorMap } from './color.js';
+import { indexRels, readPresentation, type PresentationInfo } from './presentation.js';
+import { IDENTITY, Shape, masterPlaceholderType, readShapeTree, type PlaceholderRef, type PlaceholderType } from './shapes.js';
+import { EMPTY_THEME, readTheme, type Theme } from './theme.js';
+
+/** Which kind of part holds a shape tree. */
+export type ShapeTreePartKind = 'slide' | 'layout' | 'master';
+
+/** Most shapes read from one part; a hostile part cannot make the walk unbounded. */
+export const MAX_SHAPES_PER_PART = 50_000;
+
+/** A part with a common slide data (`p:cSld`, §19.3.1.16): slide, layout or master. */
+export abstract class ShapeTreePart {
+  abstract readonly kind: ShapeTreePartKind;
+  /** `p:cSld` element. */
+  readonly cSld: Element | undefined;
+  private shapeList: Shape[] | undefined;
+  private phByIdx: Map<number, Shape> | undefined;
+  private phByType: Map<PlaceholderType, Shape> | undefined;
+
+  constructor(
+    readonly model: PmlModel,
+    readonly partName: string,
+    /** Root element (`p:sld`, `p:sldLayout`, `p:sldMaster`). */
+    readonly root: Element,
+  ) {
+    this.cSld = child(root, NS.p, 'cSld');
+  }
+
+  /** `p:cSld/@name`; '' when absent. */
+  get name(): string {
+    return attr(this.cSld, 'name') ?? '';
+  }
+
+  /** The slide master at the top of this part's chain. */
+  abstract get master(): MasterPart;
+
+  /** The part this one inherits from (slide → layout → master). */
+  abstract get parent(): ShapeTreePart | undefined;
+
+  /** Theme of the master. */
+  get theme(): Theme {
+    return this.master.theme;
+  }
+
+  /** The colour map in force: the master's `p:clrMap`, overridden by `p:clrMapOvr` (§19.3.1.7). */
+  get colorMap(): ColorMap {
+    const base = this.parent?.colorMap ?? DEFAULT_COLOR_MAP;
+    const ovr = child(child(this.root, NS.p, 'clrMapOvr'), NS.a, 'overrideClrMapping');
+    return ovr ? readColorMap(ovr, base) : base;
+  }
+
+  /** Top-level shapes of the shape tree in document order (read once). */
+  get shapes(): Shape[] {
+    if (!this.shapeList) {
+      const list: Shape[] = [];
+      const spTree = child(this.cSld, NS.p, 'spTree');
+      if (spTree) readShapeTree(spTree, this, undefined, IDENTITY, list, { remaining: MAX_SHAPES_PER_PART });
+      this.shapeList = list;
+    }
+    return this.shapeList;
+  }
+
+  /** Placeholders of this part (any depth), document order. */
+  get placeholders(): Shape[] {
+    const out: Shape[] = [];
+    for (const s of this.shapes) for (const d of s.walk()) if (d.placeholder) out.push(d);
+    return out;
+  }
+
+  private indexPlaceholders(): void {
+    if (this.phByIdx) return;
+    this.phByIdx = new Map();
+    this.phByType = new Map();
+    for (const s of this.shapes) {
+      for (const d of s.walk()) {
+        const ph = d.placeholder;
+        if (!ph) continue;
+        if (!this.phByIdx.has(ph.idx)) this.phByIdx.set(ph.idx, d);
+        if (!this.phByType.has(ph.type)) this.phByType.set(ph.type, d);
+      }
+    }
+  }
+
+  /** The placeholder of this part with `idx`, indexed once. */
+  placeholderByIdx(idx: number): Shape | undefined {
+    this.indexPlaceholders();
+    return this.phByIdx!.get(idx);
+  }
+
+  /** The first placeholder of this part of `type`, indexed once. */
+  placeholderByType(type: PlaceholderType): Shape | undefined {
+    this.indexPlaceholders();
+    return this.phByType!.get(type);
+  }
+
+  /** The placeholder on the parent part that a placeholder of this part inherits from. */
+  abstract basePlaceholderFor(ph: PlaceholderRef): Shape | undefined;
+}
+
+/** A slide master (§19.3.1.42). */
+export class MasterPart extends ShapeTreePart {
+  readonly kind = 'master' as const;
+  readonly theme: Theme;
+  /** Layout part names in `p:sldLayoutIdLst` order, then any other related layouts. */
+  readonly layoutPartNames: string[];
+
+  constructor(model: PmlModel, partName: string, root: Element) {
+    super(model, partName, root);
+    const pkg = model.pkg;
+    const themePart = pkg.relatedPartName(partName, RT.theme);
+    this.theme = themePart && pkg.hasPart(themePart) ? model.theme(themePart) : EMPTY_THEME;
+    const rels = indexRels(pkg.rels(partName));
+    const names: string[] = [];
+    const seen = new Set<string>();
+    for (const el of children(child(root, NS.p, 'sldLayoutIdLst') ?? root, NS.p, 'sldLayoutId')) {
+      const rId = attrNS(el, NS.r, 'id');
+      const target = rId === undefined ? undefined : rels.get(rId)?.targetPartName;
+      if (target && pkg.hasPart(target) && !seen.has(target)) {
+        seen.add(target);
+        names.push(target);
+      }
+    }
+    for (const r of pkg.rels(partName)) {
+      if (r.type === RT.slideLayout && r.targetPartName && pkg.hasPart(r.targetPartName) && !seen.has(r.targetPartName)) {
+        seen.add(r.targetPartName);
+        names.push(r.targetPartName);
+      }
+    }
+    this.layoutPartNames = names;
+  }
+
+  get master(): MasterPart {
+    return this;
+  }
+
+  get parent(): ShapeTreePart | undefined {
+    return undefined;
+  }
+
+  override get colorMap(): ColorMap {
+    return readColorMap(child(this.root, NS.p, 'clrMap'));
+  }
+
+  /** `p:txStyles` (§19.3.1.52) child: `titleStyle`, `bodyStyle` or `otherStyle`. */
+  textStyle(which: 'titleStyle' | 'bodyStyle' | 'otherStyle'): Element | undefined {
+    return child(child(this.root, NS.p, 'txStyles'), NS.p, which);
+  }
+
+  basePlaceholderFor(): Shape | undefined {
+    return undefined;
+  }
+}
+
+/** A slide layout (§19.3.1.39). */
+export class LayoutPart extends ShapeTreePart {
+  readonly kind = 'layout' as const;
+  readonly masterPart: MasterPart;
+
+  constructor(model: PmlModel, partName: string, root: Element) {
+    super(model, partName, root);
+    const masterName = model.pkg.relatedPartName(partName, RT.slideMaster);
+    if (!masterName || !model.pkg.hasPart(masterName)) {
+      throw new PackageError('bad_structure', `slide layout ${partName} has no slide master (no slideMaster relationship or its target is missing)`);
+    }
+    this.masterPart = model.master(masterName);
+  }
+
+  get master(): MasterPart {
+    return this.masterPart;
+  }
+
+  get parent(): ShapeTreePart {
+    return this.masterPart;
+  }
+
+  /** `p:sldLayout/@type` (ST_SlideLayoutType §19.7.15); the schema default is `cust`. */
+  get layoutType(): string {
+    return attr(this.root, 'type') ?? 'cust';
+  }
+
+  /** Layout placeholders inherit from the master placeholder of the mapped type. */
+  basePlaceholderFor(ph: PlaceholderRef): Shape | undefined {
+    return this.masterPart.placeholderByType(masterPlaceholderType(ph.type));
+  }
+}
+
+/** A slide (§19.3.1.38). */
+export class SlidePart extends ShapeTreePart {
+  readonly kind = 'slide' as const;
+  readonly layoutPart: LayoutPart;
+
+  constructor(model: PmlModel, partName: string, root: Element) {
+    super(model, partName, root);
+    const layoutName = model.pkg.relatedPartName(partName, RT.slideLayout);
+    if (!layoutName || !model.pkg.hasPart(layoutName)) {
+      throw new PackageError('bad_structure', `slide ${partName} has no slide layout (no slideLayout relationship or its target is missing)`);
+    }
+    this.layoutPart = model.layout(layoutName);
+  }
+
+  get master(): MasterPart {
+    return this.layoutPart.masterPart;
+  }
+
+  get parent(): ShapeTreePart {
+    return this.layoutPart;
+  }
+
+  /** False when `p:sld/@show` is `0` (a hidden slide). */
+  get shown(): boolean {
+    return boolAttr(this.root, 'show') ?? true;
+  }
+
+  /** Slide placeholders inherit from the layout placeholder with the same idx, else the same type. */
+  basePlaceholderFor(ph: PlaceholderRef): Shape | undefined {
+    return this.layoutPart.placeholderByIdx(ph.idx) ?? this.layoutPart.placeholderByType(ph.type);
+  }
+}
+
+/**
+ * The reading model over one package: every part read at most once. Construction reads
+ * only the presentation part; masters, layouts, slides and themes are read on demand.
+ */
+export class PmlModel {
+  readonly presentation: PresentationInfo;
+  private readonly masters = new Map<string, MasterPart>();
+  private readonly layouts = new Map<string, LayoutPart>();
+  private readonly slides = new Map<string, SlidePart>();
+  private readonly themes = new Map<string, Theme>();
+
+  /**
+   * @throws PackageError `bad_structure` (no presentation part), `not_presentation`,
+   *   `macro_enabled`, `xml_*`
+   */
+  constructor(readonly pkg: OpcPackage) {
+    this.presentation = readPresentation(pkg);
+  }
+
+  /** @throws PackageError `bad_structure` when the part's root is not `p:sldMaster` */
+  master(partName: string): MasterPart {
+    let m = this.masters.get(partName);
+    if (!m) {
+      m = new MasterPart(this, partName, this.rootOf(partName, 'sldMaster', 'slide master'));
+      this.masters.set(partName, m);
+    }
+    return m;
+  }
+
+  /** @throws PackageError `bad_structure` when the part's root is not `p:sldLayout` or it has no master */
+  layout(partName: string): LayoutPart {
+    let l = this.layouts.get(partName);
+    if (!l) {
+      l = new LayoutPart(this, partName, this.rootOf(partName, 'sldLayout', 'slide layout'));
+      this.layouts.set(partName, l);
+    }
+    return l;
+  }
+
+  /** @throws PackageError `bad_structure` when the part's root is not `p:sld` or it has no layout */
+  slide(partName: string): SlidePart {
+    let s = this.slides.get(partName);
+    if (!s) {
+      s = new SlidePart(this, partName, this.rootOf(partName, 'sld', 'slide'));
+      this.slides.set(partName, s);
+    }
+    return s;
+  }
+
+  theme(partName: string): Theme {
+    let t = this.themes.get(partName);
+    if (!t) {
+      const root = this.pkg.getXml(partName).documentElement;
+      t = root && root.localName === 'theme' && root.namespaceURI === NS.a ? readTheme(root, partName) : EMPTY_THEME;
+      this.themes.set(partName, t);
+    }
+    return t;
+  }
+
+  private rootOf(partName: string, local: string, what: string): Element {
+    if (!this.pkg.hasPart(partName)) throw new PackageError('bad_structure', `the ${what} part ${partName} is missing`);
+    const root = this.pkg.getXml(partName).documentElement;
+    if (!root || root.localName !== local || root.namespaceURI !== NS.p) {
+      throw new PackageError('bad_structure', `${partName} should be a ${what} (p:${local}) but its root element is ${root?.tagName ?? 'missing'}`);
+    }
+    return root;
+  }
+}

@@ -1,0 +1,319 @@
+/**
+ * The shape tree (ECMA-376 Part 1, §19.3.1.45 `p:spTree`) of a slide, slide layout or slide
+ * master, walked into {@link Shape} objects in document order: shapes (`p:sp` §19.3.1.43),
+ * group shapes (`p:grpSp` §19.3.1.22), graphic frames (`p:graphicFrame` §19.3.1.21),
+ * connectors (`p:cxnSp` §19.3.1.19), pictures (`p:pic` §19.3.1.37) and content parts
+ * (`p:contentPart` §19.3.1.14, `p14:contentPart`), with `mc:AlternateContent` read through
+ * its chosen branch (Part 3, §10.2).
+ *
+ * Geometry is in EMU. Placeholders (`p:ph` §19.3.1.36) know their base placeholder on the
+ * layout or master, and {@link effective} walks that chain for any property.
+ */
+import { NS, attr, boolAttr, child, children, intAttr, resolveAlternateContent, type Element } from '../xml.js';
+import type { ShapeTreePart } from './parts.js';
+
+/** The element a shape was read from. */
+export type ShapeKind = 'sp' | 'pic' | 'graphicFrame' | 'grpSp' | 'cxnSp' | 'contentPart';
+
+/**
+ * ST_PlaceholderType (§19.7.10). The schema default, used when `p:ph` has no `type`, is
+ * `obj` (§19.3.1.36).
+ */
+export type PlaceholderType =
+  | 'title' | 'body' | 'ctrTitle' | 'subTitle' | 'dt' | 'sldNum' | 'ftr' | 'hdr' | 'obj'
+  | 'chart' | 'tbl' | 'clipArt' | 'dgm' | 'media' | 'sldImg' | 'pic';
+
+const PLACEHOLDER_TYPES: ReadonlySet<string> = new Set(['title', 'body', 'ctrTitle', 'subTitle', 'dt', 'sldNum', 'ftr', 'hdr', 'obj', 'chart', 'tbl', 'clipArt', 'dgm', 'media', 'sldImg', 'pic']);
+
+/** A shape's `p:ph` (§19.3.1.36) with the schema defaults applied. */
+export interface PlaceholderRef {
+  /** ST_PlaceholderType; `obj` when the attribute is absent. */
+  type: PlaceholderType;
+  /** `idx` (xsd:unsignedInt); 0 when absent. */
+  idx: number;
+  /** True when `type` was written (not the `obj` default). */
+  typeExplicit: boolean;
+  /** `orient` (ST_Direction): `horz` (default) or `vert`. */
+  orient: 'horz' | 'vert';
+  /** `sz` (ST_PlaceholderSize): `full` (default), `half`, `quarter`. */
+  size: 'full' | 'half' | 'quarter';
+  /** `hasCustomPrompt`. */
+  hasCustomPrompt: boolean;
+}
+
+/**
+ * The master placeholder type a layout placeholder inherits from (python-pptx
+ * `LayoutPlaceholder._base_placeholder` makes the same mapping): titles to `title`, the
+ * header/footer family to their own type, every content type to `body`.
+ */
+export function masterPlaceholderType(type: PlaceholderType): PlaceholderType {
+  switch (type) {
+    case 'title':
+    case 'ctrTitle':
+      return 'title';
+    case 'dt':
+    case 'ftr':
+    case 'sldNum':
+    case 'hdr':
+    case 'sldImg':
+      return type;
+    default:
+      return 'body';
+  }
+}
+
+/** A 2-D transform as written (`a:xfrm` §20.1.7.6 / `p:xfrm` §19.3.1.53), EMU and 60000ths of a degree. */
+export interface RawXfrm {
+  off: { x: number; y: number } | undefined;
+  ext: { cx: number; cy: number } | undefined;
+  /** `rot`, in 60000ths of a degree (clockwise). */
+  rot: number;
+  flipH: boolean;
+  flipV: boolean;
+  /** Group transforms only (`a:chOff`, `a:chExt`, §20.1.7.5). */
+  chOff: { x: number; y: number } | undefined;
+  chExt: { cx: number; cy: number } | undefined;
+}
+
+/** Resolved position and size on the slide, EMU, plus rotation and flips. */
+export interface Frame {
+  x: number;
+  y: number;
+  cx: number;
+  cy: number;
+  /** Clockwise rotation in degrees (`rot` / 60000). */
+  rotation: number;
+  flipH: boolean;
+  flipV: boolean;
+}
+
+/** Axis-aligned affine map from a group's child coordinate space to slide space: X = sx·x + tx. */
+export interface Affine {
+  sx: number;
+  tx: number;
+  sy: number;
+  ty: number;
+}
+
+export const IDENTITY: Affine = { sx: 1, tx: 0, sy: 1, ty: 0 };
+
+const NV_NAMES: ReadonlySet<string> = new Set(['nvSpPr', 'nvGrpSpPr', 'nvGraphicFramePr', 'nvCxnSpPr', 'nvPicPr', 'nvContentPartPr']);
+const P_LIKE: ReadonlySet<string> = new Set([NS.p, NS.p14]);
+
+/** One shape of a shape tree. */
+export class Shape {
+  /** Group members in document order (empty for non-groups). */
+  readonly children: Shape[] = [];
+  /** `p:cNvPr/@id` (§19.3.1.12); 0 when absent. */
+  readonly id: number;
+  /** `p:cNvPr/@name`. */
+  readonly name: string;
+  /** `p:cNvPr/@descr` (alternative text). */
+  readonly description: string;
+  /** `p:cNvPr/@hidden`. */
+  readonly hidden: boolean;
+  readonly placeholder: PlaceholderRef | undefined;
+  /** The transform as written, in the parent group's child coordinate space. */
+  readonly xfrm: RawXfrm | undefined;
+  /** The shape's `p:txBody` (§19.3.1.51), when it has text. */
+  readonly txBody: Element | undefined;
+  /** `a:graphic/a:graphicData` of a graphic frame (§20.1.2.2.17). */
+  readonly graphicData: Element | undefined;
+  /** `r:id` of a content part. */
+  readonly contentPartRId: string | undefined;
+  private baseResolved = false;
+  private base: Shape | undefined;
+
+  constructor(
+    readonly kind: ShapeKind,
+    readonly element: Element,
+    readonly part: ShapeTreePart,
+    /** Enclosing group, undefined at the top of the shape tree. */
+    readonly group: Shape | undefined,
+    /** Maps this shape's own `xfrm` coordinates (its parent's child space) to slide space. */
+    readonly toSlide: Affine,
+  ) {
+    const nv = nonVisual(element);
+    const cNvPr = nv ? childIn(nv, P_LIKE, 'cNvPr') : undefined;
+    this.id = intAttr(cNvPr, 'id', 0);
+    this.name = attr(cNvPr, 'name') ?? '';
+    this.description = attr(cNvPr, 'descr') ?? '';
+    this.hidden = boolAttr(cNvPr, 'hidden') ?? false;
+    const nvPr = nv ? childIn(nv, P_LIKE, 'nvPr') : undefined;
+    this.placeholder = readPlaceholder(child(nvPr, NS.p, 'ph'));
+    this.xfrm = readXfrm(xfrmElement(kind, element));
+    this.txBody = kind === 'sp' ? child(element, NS.p, 'txBody') : undefined;
+    this.graphicData = kind === 'graphicFrame' ? child(child(element, NS.a, 'graphic'), NS.a, 'graphicData') : undefined;
+    this.contentPartRId = kind === 'contentPart' ? element.getAttributeNS(NS.r, 'id') || undefined : undefined;
+  }
+
+  /**
+   * The placeholder this one inherits from: on a slide, the layout placeholder with the
+   * same idx, else the same type; on a layout, the master placeholder of the mapped type
+   * ({@link masterPlaceholderType}); none on a master or for non-placeholders.
+   */
+  get basePlaceholder(): Shape | undefined {
+    if (!this.baseResolved) {
+      this.baseResolved = true;
+      this.base = this.placeholder ? this.part.basePlaceholderFor(this.placeholder) : undefined;
+    }
+    return this.base;
+  }
+
+  /** The inheritance chain: this shape, then its base placeholders up to the master. */
+  *chain(): Generator<Shape> {
+    const seen = new Set<Shape>();
+    for (let s: Shape | undefined = this; s && !seen.has(s); s = s.basePlaceholder) {
+      seen.add(s);
+      yield s;
+    }
+  }
+
+  /** This shape's own frame on the slide, from its own `xfrm` only (undefined without off and ext). */
+  get ownFrame(): Frame | undefined {
+    const x = this.xfrm;
+    if (!x?.off || !x.ext) return undefined;
+    const m = this.toSlide;
+    return {
+      x: Math.round(m.sx * x.off.x + m.tx),
+      y: Math.round(m.sy * x.off.y + m.ty),
+      cx: Math.round(m.sx * x.ext.cx),
+      cy: Math.round(m.sy * x.ext.cy),
+      rotation: x.rot / 60000,
+      flipH: x.flipH,
+      flipV: x.flipV,
+    };
+  }
+
+  /** The effective frame: own, else inherited through the placeholder chain (EMU). */
+  get frame(): Frame | undefined {
+    return effective(this, (s) => s.ownFrame);
+  }
+
+  /** Every shape of this subtree in document order, this one first. */
+  *walk(): Generator<Shape> {
+    yield this;
+    for (const c of this.children) yield* c.walk();
+  }
+}
+
+/**
+ * The first value `pick` finds walking from `shape` through its base placeholders
+ * (slide → layout → master); undefined means "not set anywhere on the chain".
+ */
+export function effective<T>(shape: Shape | undefined, pick: (s: Shape) => T | undefined): T | undefined {
+  if (!shape) return undefined;
+  for (const s of shape.chain()) {
+    const v = pick(s);
+    if (v !== undefined) return v;
+  }
+  return undefined;
+}
+
+const SHAPE_ELEMENTS: Readonly<Record<string, ShapeKind>> = {
+  sp: 'sp',
+  pic: 'pic',
+  graphicFrame: 'graphicFrame',
+  grpSp: 'grpSp',
+  cxnSp: 'cxnSp',
+  contentPart: 'contentPart',
+};
+
+/**
+ * Walks the children of a shape tree or group (`p:spTree`, `p:grpSp`) into shapes in
+ * document order. `mc:AlternateContent` contributes the shapes of its chosen branch.
+ *
+ * @param maxShapes - stops adding shapes past this many (protects against hostile trees)
+ */
+export function readShapeTree(container: Element, part: ShapeTreePart, group: Shape | undefined, toSlide: Affine, out: Shape[], budget: { remaining: number }): void {
+  for (const el of children(container)) {
+    if (budget.remaining <= 0) return;
+    if (el.namespaceURI === NS.mc && el.localName === 'AlternateContent') {
+      const branch = resolveAlternateContent(el);
+      if (branch) readShapeTree(branch, part, group, toSlide, out, budget);
+      continue;
+    }
+    if (!P_LIKE.has(el.namespaceURI ?? '')) continue;
+    const kind = SHAPE_ELEMENTS[el.localName ?? ''];
+    if (!kind) continue;
+    // p14:contentPart is a content part; other p14 elements are not shapes.
+    if (el.namespaceURI === NS.p14 && kind !== 'contentPart') continue;
+    budget.remaining--;
+    const shape = new Shape(kind, el, part, group, toSlide);
+    out.push(shape);
+    if (kind === 'grpSp') readShapeTree(el, part, shape, childAffine(shape), shape.children, budget);
+  }
+}
+
+/**
+ * The map from a group's child coordinate space to slide space: child (x, y) lands at
+ * off + (p − chOff) · ext / chExt in the group's parent space (§20.1.7.5), then the
+ * group's own map. A group's rotation is not applied to its members' boxes.
+ */
+function childAffine(group: Shape): Affine {
+  const x = group.xfrm;
+  const parent = group.toSlide;
+  if (!x?.off || !x.ext) return parent;
+  const chOff = x.chOff ?? x.off;
+  const chExt = x.chExt ?? x.ext;
+  const sx = chExt.cx === 0 ? 1 : x.ext.cx / chExt.cx;
+  const sy = chExt.cy === 0 ? 1 : x.ext.cy / chExt.cy;
+  const local: Affine = { sx, tx: x.off.x - chOff.x * sx, sy, ty: x.off.y - chOff.y * sy };
+  return { sx: parent.sx * local.sx, tx: parent.sx * local.tx + parent.tx, sy: parent.sy * local.sy, ty: parent.sy * local.ty + parent.ty };
+}
+
+function nonVisual(el: Element): Element | undefined {
+  for (const c of children(el)) if (NV_NAMES.has(c.localName ?? '') && P_LIKE.has(c.namespaceURI ?? '')) return c;
+  return undefined;
+}
+
+function childIn(parent: Element, nss: ReadonlySet<string>, local: string): Element | undefined {
+  for (const c of children(parent)) if (c.localName === local && nss.has(c.namespaceURI ?? '')) return c;
+  return undefined;
+}
+
+function xfrmElement(kind: ShapeKind, el: Element): Element | undefined {
+  switch (kind) {
+    case 'graphicFrame':
+      return child(el, NS.p, 'xfrm');
+    case 'grpSp':
+      return child(child(el, NS.p, 'grpSpPr'), NS.a, 'xfrm');
+    case 'contentPart':
+      return child(el, NS.p14, 'xfrm') ?? child(el, NS.p, 'xfrm');
+    default:
+      return child(child(el, NS.p, 'spPr'), NS.a, 'xfrm');
+  }
+}
+
+function readXfrm(el: Element | undefined): RawXfrm | undefined {
+  if (!el) return undefined;
+  const pt = (local: string): { x: number; y: number } | undefined => {
+    const c = child(el, NS.a, local);
+    return c ? { x: intAttr(c, 'x', 0), y: intAttr(c, 'y', 0) } : undefined;
+  };
+  const sz = (local: string): { cx: number; cy: number } | undefined => {
+    const c = child(el, NS.a, local);
+    return c ? { cx: intAttr(c, 'cx', 0), cy: intAttr(c, 'cy', 0) } : undefined;
+  };
+  return {
+    off: pt('off'),
+    ext: sz('ext'),
+    rot: intAttr(el, 'rot', 0),
+    flipH: boolAttr(el, 'flipH') ?? false,
+    flipV: boolAttr(el, 'flipV') ?? false,
+    chOff: pt('chOff'),
+    chExt: sz('chExt'),
+  };
+}
+
+function readPlaceholder(ph: Element | undefined): PlaceholderRef | undefined {
+  if (!ph) return undefined;
+  const rawType = attr(ph, 'type');
+  const type = (rawType !== undefined && PLACEHOLDER_TYPES.has(rawType) ? rawType : 'obj') as PlaceholderType;
+  const idxRaw = attr(ph, 'idx');
+  const idx = idxRaw !== undefined && /^\d+$/.test(idxRaw) ? Number(idxRaw) : 0;
+  const orient = attr(ph, 'orient') === 'vert' ? 'vert' : 'horz';
+  const szRaw = attr(ph, 'sz');
+  const size = szRaw === 'half' || szRaw === 'quarter' ? szRaw : 'full';
+  return { type, idx, typeExplicit: rawType !== undefined, orient, size, hasCustomPrompt: boolAttr(ph, 'hasCustomPrompt') ?? false };
+}

@@ -1,0 +1,57 @@
+/**
+ * The job queue between the API and the workers, with JetStream's semantics: at-least-once
+ * delivery, explicit ack, retry with backoff (nak) up to a bound, then permanent failure
+ * (term). Embedded mode runs a durable in-process queue; distributed mode NATS JetStream.
+ */
+export type JobKind = 'analysis' | 'generation';
+
+export interface Job {
+  /** Unique per job; a redelivered job carries the same id. */
+  id: string;
+  kind: JobKind;
+  /** Organization that owns the work. */
+  org: string;
+  /** Record id the job works on (an `ana_` or `gen_` id). */
+  subject: string;
+  /** The record the subject belongs to (for an analysis, its template id). */
+  parent?: string;
+  /** Request id of the call that submitted the job, for logs. */
+  request_id?: string;
+}
+
+export interface JobContext {
+  /** 1 on first delivery. */
+  attempt: number;
+  /** Aborted when the job is cancelled or the process shuts down. */
+  signal: AbortSignal;
+}
+
+/** Outcome hook: the queue gave up on a job (permanent error, or attempts exhausted). */
+export type DeadLetterHandler = (job: Job, error: Error) => Promise<void>;
+
+export type JobHandler = (job: Job, ctx: JobContext) => Promise<void>;
+
+export interface ConsumeOptions {
+  /** Jobs of this kind handled at once by this process. */
+  concurrency: number;
+  /** Deliveries before a job is given up (JetStream `max_deliver`). */
+  maxDeliver: number;
+  onDeadLetter: DeadLetterHandler;
+  signal: AbortSignal;
+}
+
+export interface JobQueue {
+  /** Durably enqueues a job; resolves once it will survive a restart. */
+  publish(job: Job): Promise<void>;
+  /** Starts handing jobs of `kind` to `handler` until `opts.signal` aborts. */
+  consume(kind: JobKind, handler: JobHandler, opts: ConsumeOptions): void;
+  close(): Promise<void>;
+}
+
+/**
+ * An error that retrying cannot fix (bad input, a template that cannot be read): the job
+ * fails at once instead of being redelivered.
+ */
+export class PermanentJobError extends Error {
+  override readonly name = 'PermanentJobError';
+}

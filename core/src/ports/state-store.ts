@@ -1,0 +1,23 @@
+/**
+ * Records and indexes: templates, analyses, generation jobs, the slide-id index, per
+ * organization counters. Values are JSON. Embedded mode uses a durable embedded store;
+ * distributed mode Redis (atomic multi-key updates through MULTI or Lua).
+ */
+export type StateOp = { type: 'put'; key: string; value: unknown } | { type: 'del'; key: string };
+
+export interface StateStore {
+  get<T>(key: string): Promise<T | undefined>;
+  put(key: string, value: unknown): Promise<void>;
+  del(key: string): Promise<void>;
+  /** Applies every operation or none. */
+  batch(ops: readonly StateOp[]): Promise<void>;
+  /** Every entry whose key starts with `prefix`, in key order. */
+  scan<T>(prefix: string): Promise<Array<[string, T]>>;
+  /**
+   * Atomic read-modify-write of one key, serialized against every other update of it:
+   * `fn` gets the current value and returns the new one (undefined deletes) and extra
+   * operations applied in the same atomic step.
+   */
+  update<T>(key: string, fn: (current: T | undefined) => { value: T | undefined; also?: readonly StateOp[] }): Promise<T | undefined>;
+  close(): Promise<void>;
+}

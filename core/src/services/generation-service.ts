@@ -1,0 +1,262 @@
+/**
+ * Deck generation: accepting a request (validated, slide ids resolved, the organization's
+ * pending limit applied atomically), the job that builds the deck, status and download.
+ *
+ * Nothing is left half-written: the request is stored before the record exists, the record
+ * and the pending set change in one atomic step, and a failed publish takes both back.
+ */
+import { ServiceError, notFound } from '../errors.js';
+import { newId, nowIso } from '../domain/ids.js';
+import { blobKeys, keys, type GenerationErrorEntry, type GenerationRecord, type SlideIndexEntry, type TemplateRecord } from '../domain/records.js';
+import type { GenerationOptions, SlideData } from '../domain/content.js';
+import { PermanentJobError, type Job, type JobContext } from '../ports/job-queue.js';
+import type { DeckSlideSpec } from '../generation/build-deck.js';
+import type { Caller, ServiceDeps } from './deps.js';
+import { checkOrgName } from './template-service.js';
+
+export interface DeckSlideRequest {
+  template_slide_id: string;
+  slide_data?: SlideData;
+  /** When present (even empty) it replaces the deck options for this slide. */
+  options?: GenerationOptions | null;
+}
+
+export interface DeckRequest {
+  slides: DeckSlideRequest[];
+  org_name?: string | null;
+  options?: GenerationOptions | null;
+}
+
+export interface SingleSlideRequest extends DeckSlideRequest {
+  org_name?: string | null;
+}
+
+const PPTX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.presentationml.presentation';
+
+export class GenerationService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  /**
+   * Accepts a deck request and queues it.
+   * @throws ServiceError 403 (org_name mismatch), 404 (unknown slide id), 409 (deleted template), 429 (pending limit), 503 (queue down)
+   */
+  async generateDeck(caller: Caller, req: DeckRequest, kind: GenerationRecord['kind'] = 'deck') {
+    const { state, blobs, queue, config } = this.deps;
+    checkOrgName(caller, req.org_name ?? undefined);
+    await this.resolveSlides(caller.org, req.slides);
+
+    const id = newId('gen');
+    const now = nowIso();
+    const record: GenerationRecord = {
+      generation_id: id,
+      org_name: caller.org,
+      kind,
+      status: 'pending',
+      message: 'generation queued',
+      progress: 0,
+      total_slides_requested: req.slides.length,
+      total_pages_generated: 0,
+      created_at: now,
+      updated_at: now,
+      errors: [],
+      warnings: [],
+      request_key: blobKeys.generationRequest(caller.org, id),
+      request_id: caller.requestId,
+    };
+    await blobs.put(record.request_key, new TextEncoder().encode(JSON.stringify(req)));
+
+    let overLimit = false;
+    await state.update<string[]>(keys.pending(caller.org), (cur = []) => {
+      if (cur.length >= config.maxPendingPerOrg) {
+        overLimit = true;
+        return { value: cur };
+      }
+      return { value: [...cur, id], also: [{ type: 'put', key: keys.generation(caller.org, id), value: record }] };
+    });
+    if (overLimit) {
+      await blobs.delete(record.request_key);
+      throw new ServiceError('too_many_requests', `organization ${caller.org} already has ${config.maxPendingPerOrg} pending generations; retry later`, { retryAfterSeconds: 5 });
+    }
+    try {
+      await queue.publish({ id, kind: 'generation', org: caller.org, subject: id, request_id: caller.requestId });
+    } catch (err) {
+      await state.update<string[]>(keys.pending(caller.org), (cur = []) => ({
+        value: cur.filter((x) => x !== id),
+        also: [{ type: 'del', key: keys.generation(caller.org, id) }],
+      }));
+      await blobs.delete(record.request_key);
+      throw new ServiceError('unavailable', `the job queue is unavailable: ${(err as Error).message}`);
+    }
+    return {
+      generation_id: id,
+      status: 'pending',
+      message: 'generation started',
+      status_url: `${config.publicUrl}/api/v1/presentations/${id}/status`,
+      created_at: now,
+    };
+  }
+
+  /** Single-slide generation: a deck of one slide (pagination may still make several). */
+  generateSlide(caller: Caller, req: SingleSlideRequest) {
+    const slide: DeckSlideRequest = { template_slide_id: req.template_slide_id, slide_data: req.slide_data };
+    return this.generateDeck(caller, { slides: [slide], org_name: req.org_name, options: req.options ?? undefined }, 'slide');
+  }
+
+  /** The status record, with a signed download URL once there is a file. @throws ServiceError 404 */
+  async status(caller: Caller, generationId: string) {
+    const r = await this.requireRecord(caller, generationId);
+    const done = r.status === 'completed' || r.status === 'partial';
+    return {
+      generation_id: r.generation_id,
+      status: r.status,
+      message: r.message,
+      progress: r.progress,
+      total_slides_requested: r.total_slides_requested,
+      total_pages_generated: r.total_pages_generated,
+      download_url: done ? this.deps.signer.sign('GET', downloadPath(r.generation_id), r.org_name) : null,
+      download_url_expires_in: done ? this.deps.signer.ttlSeconds : null,
+      created_at: r.created_at,
+      updated_at: r.updated_at,
+      completed_at: r.completed_at ?? null,
+      errors: r.errors,
+      warnings: r.warnings,
+    };
+  }
+
+  /**
+   * The generated file. `gen_` ids are generation jobs; `pres_` ids name stored
+   * presentations of the older direct-return API, of which this deployment has none.
+   * @throws ServiceError 404, 409 before the job is `completed` or `partial`
+   */
+  async download(caller: Caller, id: string): Promise<{ bytes: Uint8Array; filename: string; contentType: string }> {
+    if (!id.startsWith('gen_')) throw notFound(`presentation ${id}`);
+    const r = await this.requireRecord(caller, id);
+    if (r.status !== 'completed' && r.status !== 'partial') {
+      throw new ServiceError('conflict', `generation ${id} is ${r.status}; download is possible once it is completed or partial`);
+    }
+    const bytes = r.output_key ? await this.deps.blobs.get(r.output_key) : undefined;
+    if (!bytes) throw new ServiceError('internal', `the file of generation ${id} is missing from storage`);
+    return { bytes, filename: `${id}.pptx`, contentType: PPTX_MEDIA_TYPE };
+  }
+
+  /** The generation job; idempotent (a redelivery after completion does nothing). */
+  async run(job: Job, ctx: JobContext): Promise<void> {
+    const { state, blobs, cpu, log } = this.deps;
+    const key = keys.generation(job.org, job.subject);
+    const record = await state.get<GenerationRecord>(key);
+    if (!record || isTerminal(record.status)) return;
+    await this.patch(key, { status: 'processing', message: 'generating the deck', progress: 0.1 });
+
+    const reqBytes = await blobs.get(record.request_key);
+    if (!reqBytes) throw new PermanentJobError('the stored request is missing');
+    const req = JSON.parse(new TextDecoder().decode(reqBytes)) as DeckRequest;
+
+    const errors: GenerationErrorEntry[] = [];
+    const specs: DeckSlideSpec[] = [];
+    const templates = new Map<string, Uint8Array>();
+    const specIndex: number[] = [];
+    for (const [i, slide] of req.slides.entries()) {
+      try {
+        const entry = await this.resolveOne(job.org, slide.template_slide_id, i);
+        if (!templates.has(entry.template.template_id)) {
+          const bytes = entry.template.blob_key ? await blobs.get(entry.template.blob_key) : undefined;
+          if (!bytes) throw new ServiceError('not_found', `the file of template ${entry.template.template_id} is missing`);
+          templates.set(entry.template.template_id, bytes);
+        }
+        specs.push({
+          template_id: entry.template.template_id,
+          template_slide_id: slide.template_slide_id,
+          source: { kind: entry.index.kind, part_name: entry.index.part_name },
+          slide_data: slide.slide_data ?? {},
+          options: slide.options !== undefined && slide.options !== null ? slide.options : (req.options ?? {}),
+        });
+        specIndex.push(i);
+      } catch (err) {
+        errors.push({ slide_index: i, template_slide_id: slide.template_slide_id, code: 'template_slide_unavailable', message: (err as Error).message });
+      }
+    }
+    await this.patch(key, { progress: 0.3, message: `building ${specs.length} slides` });
+
+    let bytes: Uint8Array | undefined;
+    let pages = 0;
+    const warnings: string[] = [];
+    if (specs.length > 0) {
+      const built = await cpu.build([...templates], specs);
+      if (ctx.signal.aborted) throw new Error('shutting down');
+      if (!built.ok) throw new PermanentJobError(`deck assembly failed: ${built.error.message}`);
+      bytes = built.bytes;
+      pages = built.pages_generated;
+      warnings.push(...built.warnings);
+      // The engine numbers slides within the specs it got; map back to request indexes.
+      for (const e of built.errors) errors.push({ ...e, slide_index: specIndex[e.slide_index] ?? e.slide_index });
+    }
+    errors.sort((a, b) => a.slide_index - b.slide_index);
+
+    let outputKey: string | undefined;
+    if (bytes) {
+      outputKey = blobKeys.generationOutput(job.org, job.subject);
+      await blobs.put(outputKey, bytes);
+    }
+    const status: GenerationRecord['status'] = !bytes ? 'failed' : errors.length > 0 ? 'partial' : 'completed';
+    const message =
+      status === 'completed'
+        ? `generated ${pages} slides`
+        : status === 'partial'
+          ? `generated ${pages} slides; ${errors.length} of ${req.slides.length} requested slides failed`
+          : 'no slide could be generated';
+    await this.finish(job.org, job.subject, { status, message, progress: 1, total_pages_generated: pages, errors, warnings, output_key: outputKey });
+    log.info({ job_id: job.id, generation_id: job.subject, status, pages }, 'generation finished');
+  }
+
+  /** Dead-letter hook: the job failed for good. */
+  async fail(job: Job, error: Error): Promise<void> {
+    await this.finish(job.org, job.subject, { status: 'failed', message: `generation failed: ${error.message}`, progress: 1 });
+  }
+
+  /** Records a terminal state and leaves the pending set, in one atomic step. */
+  private async finish(org: string, id: string, fields: Partial<GenerationRecord>): Promise<void> {
+    const { state } = this.deps;
+    const key = keys.generation(org, id);
+    const current = await state.get<GenerationRecord>(key);
+    if (!current || isTerminal(current.status)) return;
+    const now = nowIso();
+    const next: GenerationRecord = { ...current, ...fields, updated_at: now, completed_at: now };
+    await state.update<string[]>(keys.pending(org), (cur = []) => ({ value: cur.filter((x) => x !== id), also: [{ type: 'put', key, value: next }] }));
+  }
+
+  private async patch(key: string, fields: Partial<GenerationRecord>): Promise<void> {
+    await this.deps.state.update<GenerationRecord>(key, (cur) => (cur && !isTerminal(cur.status) ? { value: { ...cur, ...fields, updated_at: nowIso() } } : { value: cur }));
+  }
+
+  private async requireRecord(caller: Caller, id: string): Promise<GenerationRecord> {
+    const r = await this.deps.state.get<GenerationRecord>(keys.generation(caller.org, id));
+    if (!r) throw notFound(`generation ${id}`);
+    return r;
+  }
+
+  /** Every slide id must name a slide or layout of a live, analyzed template of the caller's organization. */
+  private async resolveSlides(org: string, slides: DeckSlideRequest[]): Promise<void> {
+    for (const [i, s] of slides.entries()) await this.resolveOne(org, s.template_slide_id, i);
+  }
+
+  private async resolveOne(org: string, slideId: string, index: number): Promise<{ index: SlideIndexEntry; template: TemplateRecord }> {
+    const { state } = this.deps;
+    const entry = await state.get<SlideIndexEntry>(keys.slide(org, slideId));
+    if (!entry) throw new ServiceError('not_found', `slides[${index}].template_slide_id "${slideId}" not found`);
+    const template = await state.get<TemplateRecord>(keys.template(org, entry.template_id));
+    if (!template) throw new ServiceError('not_found', `slides[${index}].template_slide_id "${slideId}" not found`);
+    if (template.status === 'deleted') {
+      throw new ServiceError('conflict', `slides[${index}].template_slide_id "${slideId}" belongs to deleted template ${template.template_id}`);
+    }
+    return { index: entry, template };
+  }
+}
+
+/** REST path of a generation's download, which the signed download URL targets. */
+export function downloadPath(generationId: string): string {
+  return `/api/v1/presentations/${generationId}/download`;
+}
+
+function isTerminal(status: GenerationRecord['status']): boolean {
+  return status === 'completed' || status === 'partial' || status === 'failed';
+}

@@ -1,0 +1,245 @@
+/**
+ * Templates: upload initiation, the upload itself (checked before anything is stored),
+ * reading, listing and downloading. A template record points at a file only once the file
+ * is stored, so a failed upload never leaves a record pointing at nothing.
+ */
+import { createHash } from 'node:crypto';
+import { ServiceError, notFound } from '../errors.js';
+import { newId, nowIso } from '../domain/ids.js';
+import { blobKeys, keys, type AnalysisRecord, type TemplateMetadata, type TemplateRecord } from '../domain/records.js';
+import type { Caller, ServiceDeps } from './deps.js';
+
+/** Extensions accepted for templates. */
+export const ALLOWED_EXTENSIONS = ['.pptx', '.potx'] as const;
+const MACRO_EXTENSIONS = ['.pptm', '.potm', '.ppsm'];
+
+/** Media types accepted on the direct-upload body. */
+export const ACCEPTED_UPLOAD_MEDIA_TYPES = [
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  'application/vnd.openxmlformats-officedocument.presentationml.template',
+  'application/octet-stream',
+  'application/zip',
+] as const;
+
+const CONTENT_TYPE_PPTX = 'application/vnd.openxmlformats-officedocument.presentationml.presentation';
+const CONTENT_TYPE_POTX = 'application/vnd.openxmlformats-officedocument.presentationml.template';
+
+export interface CreateTemplateInput {
+  filename: string;
+  org_name?: string;
+  /** Declared size, bytes (checked against the limit before any upload). */
+  file_size?: number;
+  metadata?: TemplateMetadata;
+}
+
+/** Template as the API returns it (Template response plus, for get, the analysis summary). */
+export interface TemplateView {
+  template_id: string;
+  org_name: string;
+  filename: string;
+  file_size: number;
+  status: string;
+  metadata: Required<Pick<TemplateMetadata, 'tags'>> & TemplateMetadata;
+  created_at: string;
+  updated_at: string;
+  download_url: string;
+  download_url_expires_in: number;
+  file_hash: string;
+  file_hash_algorithm: string;
+  content_type: string;
+  analysis?: Record<string, unknown> | null;
+}
+
+export class TemplateService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  /**
+   * Creates a `pending` template and a signed upload URL.
+   * @throws ServiceError 415 for macro-enabled or other extensions, 413 when the declared size is over the limit
+   */
+  async create(caller: Caller, input: CreateTemplateInput) {
+    const { config, state, signer } = this.deps;
+    checkOrgName(caller, input.org_name);
+    const ext = extensionOf(input.filename);
+    if (MACRO_EXTENSIONS.includes(ext)) {
+      throw new ServiceError('unsupported_media_type', `macro-enabled files (${ext}) are refused: templates must never carry code into generated decks`);
+    }
+    if (!(ALLOWED_EXTENSIONS as readonly string[]).includes(ext)) {
+      throw new ServiceError('unsupported_media_type', `"${input.filename}" is not a PowerPoint template: allowed extensions are ${ALLOWED_EXTENSIONS.join(', ')}`);
+    }
+    if (input.file_size !== undefined && input.file_size > config.maxUploadBytes) {
+      throw new ServiceError('payload_too_large', `file_size ${input.file_size} bytes is over the limit of ${config.maxUploadBytes} bytes`);
+    }
+    const now = nowIso();
+    const record: TemplateRecord = {
+      template_id: newId('tpl'),
+      org_name: caller.org,
+      filename: input.filename,
+      file_size: input.file_size ?? 0,
+      status: 'pending',
+      metadata: { tags: [], ...(input.metadata ?? {}) },
+      created_at: now,
+      updated_at: now,
+      file_hash: '',
+      file_hash_algorithm: 'sha256',
+      content_type: ext === '.potx' ? CONTENT_TYPE_POTX : CONTENT_TYPE_PPTX,
+    };
+    await state.put(keys.template(caller.org, record.template_id), record);
+    return {
+      template_id: record.template_id,
+      upload_url: signer.sign('PUT', uploadPath(record.template_id), caller.org),
+      expires_in: signer.ttlSeconds,
+      status: record.status,
+      upload_method: 'signed_url',
+      max_file_size: config.maxUploadBytes,
+      allowed_extensions: [...ALLOWED_EXTENSIONS],
+    };
+  }
+
+  /**
+   * Receives the file bytes (direct PUT or signed URL). The bytes are checked (size, zip
+   * limits, OOXML structure, macros) in a worker thread before anything is stored.
+   * @throws ServiceError 404, 409 (template already has a file being analyzed or deleted), 413, 415, 422
+   */
+  async upload(caller: Caller, templateId: string, bytes: Uint8Array, mediaType: string | undefined) {
+    const { config, state, blobs, cpu } = this.deps;
+    const key = keys.template(caller.org, templateId);
+    const record = await state.get<TemplateRecord>(key);
+    if (!record) throw notFound(`template ${templateId}`);
+    if (record.status === 'deleted') throw new ServiceError('conflict', `template ${templateId} is deleted`);
+    if (record.status === 'analyzing' || record.status === 'ready') {
+      throw new ServiceError('conflict', `template ${templateId} already has an analyzed file; create a new template to upload another file`);
+    }
+    if (bytes.length > config.maxUploadBytes) {
+      throw new ServiceError('payload_too_large', `upload is ${bytes.length} bytes; the limit is ${config.maxUploadBytes} bytes`);
+    }
+    const media = (mediaType ?? 'application/octet-stream').split(';')[0]!.trim().toLowerCase();
+    if (media.includes('macroenabled')) {
+      throw new ServiceError('unsupported_media_type', 'macro-enabled presentations are refused: templates must never carry code into generated decks');
+    }
+    if (!(ACCEPTED_UPLOAD_MEDIA_TYPES as readonly string[]).includes(media)) {
+      throw new ServiceError('unsupported_media_type', `media type ${media} is not accepted; send the .pptx bytes as ${CONTENT_TYPE_PPTX} or application/octet-stream`);
+    }
+    const inspected = await cpu.inspect(bytes);
+    if (!inspected.ok) throw uploadError(inspected.error.code, inspected.error.message);
+
+    const fileHash = createHash('sha256').update(bytes).digest('hex');
+    const blobKey = blobKeys.templateFile(caller.org, templateId);
+    await blobs.put(blobKey, bytes);
+    const updated = await state.update<TemplateRecord>(key, (cur) => {
+      if (!cur) return { value: undefined };
+      return {
+        value: {
+          ...cur,
+          status: 'uploaded',
+          file_size: bytes.length,
+          file_hash: fileHash,
+          blob_key: blobKey,
+          content_type: inspected.isTemplate ? CONTENT_TYPE_POTX : CONTENT_TYPE_PPTX,
+          updated_at: nowIso(),
+          error: undefined,
+        },
+      };
+    });
+    if (!updated) throw notFound(`template ${templateId}`);
+    return { confirmed: true, template_id: templateId, status: updated.status, file_size: bytes.length, file_hash: fileHash, error: '' };
+  }
+
+  /** The template with its analysis summary. @throws ServiceError 404 */
+  async get(caller: Caller, templateId: string): Promise<TemplateView> {
+    const record = await this.requireRecord(caller, templateId);
+    const view = this.view(record);
+    view.analysis = await this.analysisSummary(record);
+    return view;
+  }
+
+  /** Record lookup scoped to the caller's organization. @throws ServiceError 404 */
+  async requireRecord(caller: Caller, templateId: string): Promise<TemplateRecord> {
+    const record = await this.deps.state.get<TemplateRecord>(keys.template(caller.org, templateId));
+    if (!record) throw notFound(`template ${templateId}`);
+    return record;
+  }
+
+  /** Template response fields for a record, with a fresh signed download URL. */
+  view(record: TemplateRecord): TemplateView {
+    const { signer } = this.deps;
+    return {
+      template_id: record.template_id,
+      org_name: record.org_name,
+      filename: record.filename,
+      file_size: record.file_size,
+      status: record.status,
+      metadata: { ...record.metadata, tags: record.metadata.tags ?? [] },
+      created_at: record.created_at,
+      updated_at: record.updated_at,
+      download_url: record.blob_key ? signer.sign('GET', `/api/v1/templates/${record.template_id}/download`, record.org_name) : '',
+      download_url_expires_in: record.blob_key ? signer.ttlSeconds : 0,
+      file_hash: record.file_hash,
+      file_hash_algorithm: record.file_hash_algorithm,
+      content_type: record.content_type,
+    };
+  }
+
+  /** The exact uploaded bytes. @throws ServiceError 404, 409 when nothing was uploaded yet */
+  async download(caller: Caller, templateId: string): Promise<{ bytes: Uint8Array; filename: string; contentType: string }> {
+    const record = await this.requireRecord(caller, templateId);
+    if (!record.blob_key) throw new ServiceError('conflict', `template ${templateId} has no uploaded file yet`);
+    const bytes = await this.deps.blobs.get(record.blob_key);
+    if (!bytes) throw new ServiceError('internal', `the file of template ${templateId} is missing from storage`);
+    return { bytes, filename: record.filename, contentType: record.content_type };
+  }
+
+  private async analysisSummary(record: TemplateRecord): Promise<Record<string, unknown> | null> {
+    const id = record.latest_analysis_id;
+    if (!id) return null;
+    const a = await this.deps.state.get<AnalysisRecord>(keys.analysis(record.org_name, record.template_id, id));
+    if (!a) return null;
+    return {
+      status: a.status,
+      options: a.options,
+      analysis_id: a.analysis_id,
+      org_name: a.org_name,
+      started_at: a.started_at,
+      completed_at: a.completed_at ?? null,
+      slide_count: a.summary?.slide_count ?? 0,
+      slide_ids: a.summary?.slide_ids ?? [],
+      layout_count: a.summary?.layout_count ?? 0,
+      layout_ids: a.summary?.layout_ids ?? [],
+    };
+  }
+}
+
+/** REST path of the direct upload, which the signed upload URL also targets. */
+export function uploadPath(templateId: string): string {
+  return `/api/v1/templates/${templateId}/upload`;
+}
+
+/** An organization named in a body must be the caller's. @throws ServiceError 403 */
+export function checkOrgName(caller: Caller, orgName: string | undefined | null): void {
+  if (orgName !== undefined && orgName !== null && orgName !== '' && orgName !== caller.org) {
+    throw new ServiceError('forbidden', `org_name "${orgName}" does not match the API key's organization`);
+  }
+}
+
+function extensionOf(filename: string): string {
+  const dot = filename.lastIndexOf('.');
+  return dot === -1 ? '' : filename.slice(dot).toLowerCase();
+}
+
+/** Maps a package check failure to the status a client should see. */
+function uploadError(code: string, message: string): ServiceError {
+  switch (code) {
+    case 'not_zip':
+    case 'empty':
+    case 'not_presentation':
+      return new ServiceError('unsupported_media_type', `not a PowerPoint file: ${message}`);
+    case 'macro_enabled':
+      return new ServiceError('unsupported_media_type', message);
+    case 'too_large':
+      return new ServiceError('payload_too_large', message);
+    default:
+      return new ServiceError('invalid_argument', `the file cannot be used as a template: ${message}`, {
+        violations: [{ loc: ['body'], msg: message, type: `package_${code}`, input: null }],
+      });
+  }
+}

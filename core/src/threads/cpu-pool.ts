@@ -1,0 +1,54 @@
+/**
+ * A pool of worker threads for CPU-heavy work (see cpu-task.ts). Under tsx (tests,
+ * development) the TypeScript task file runs through the same loader, inherited via
+ * `execArgv`; from the compiled build it runs the .js file.
+ */
+import { Piscina } from 'piscina';
+import { fileURLToPath } from 'node:url';
+import type { AnalyzeResult, BuildResult, CpuTask, InspectResult } from './cpu-task.js';
+import type { AnalysisOptions } from '../analysis/analyze.js';
+import type { DeckSlideSpec } from '../generation/build-deck.js';
+
+export class CpuPool {
+  private readonly pool: Piscina;
+
+  /** @param threads - worker threads (≥ 1) */
+  constructor(threads: number) {
+    const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+    this.pool = new Piscina({
+      filename: fileURLToPath(new URL(`./cpu-task${ext}`, import.meta.url)),
+      minThreads: 1,
+      maxThreads: Math.max(1, threads),
+      idleTimeout: 60_000,
+      // Bound one task's heap so a hostile file fails that task, not the process.
+      resourceLimits: { maxOldGenerationSizeMb: 1024 },
+    });
+  }
+
+  /** Opens a package and checks it is a presentation Slidewright accepts. */
+  inspect(bytes: Uint8Array): Promise<InspectResult> {
+    return this.run<InspectResult>({ op: 'inspect', bytes });
+  }
+
+  analyze(bytes: Uint8Array, templateId: string, options: AnalysisOptions): Promise<AnalyzeResult> {
+    return this.run<AnalyzeResult>({ op: 'analyze', bytes, templateId, options });
+  }
+
+  build(templates: Array<[string, Uint8Array]>, slides: DeckSlideSpec[]): Promise<BuildResult> {
+    return this.run<BuildResult>({ op: 'build', templates, slides });
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+
+  private async run<R>(task: CpuTask): Promise<R> {
+    try {
+      return (await this.pool.run(task)) as R;
+    } catch (err) {
+      // A worker that died (out of memory, stack) fails only this task.
+      const message = err instanceof Error ? err.message : String(err);
+      return { ok: false, error: { code: /memory/i.test(message) ? 'too_large' : 'internal', message } } as R;
+    }
+  }
+}
