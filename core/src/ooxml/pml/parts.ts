@@ -111,7 +111,7 @@ export abstract class ShapeTreePart {
 /** A slide master (§19.3.1.42). */
 export class MasterPart extends ShapeTreePart {
   readonly kind = 'master' as const;
-  readonly theme: Theme;
+  private readonly ownTheme: Theme;
   /** Layout part names in `p:sldLayoutIdLst` order, then any other related layouts. */
   readonly layoutPartNames: string[];
 
@@ -119,7 +119,7 @@ export class MasterPart extends ShapeTreePart {
     super(model, partName, root);
     const pkg = model.pkg;
     const themePart = pkg.relatedPartName(partName, RT.theme);
-    this.theme = themePart && pkg.hasPart(themePart) ? model.theme(themePart) : EMPTY_THEME;
+    this.ownTheme = themePart && pkg.hasPart(themePart) ? model.theme(themePart) : EMPTY_THEME;
     const rels = indexRels(pkg.rels(partName));
     const names: string[] = [];
     const seen = new Set<string>();
@@ -142,6 +142,11 @@ export class MasterPart extends ShapeTreePart {
 
   get master(): MasterPart {
     return this;
+  }
+
+  /** The master's theme (§14.2.7), or an empty one when its theme part is missing. */
+  override get theme(): Theme {
+    return this.ownTheme;
   }
 
   get parent(): ShapeTreePart | undefined {

@@ -1,0 +1,217 @@
+/**
+ * The analysis `results` structure (shared DESIGN.md, "Analysis results"): what clients read
+ * back from `GET /templates/{id}/analysis`. JSON names are snake_case. Lengths are EMU
+ * (914400 per inch, 12700 per point), font sizes points, angles degrees, colours `RRGGBB`.
+ *
+ * Fields beyond DESIGN.md's list (`part_name`, `flip_h`, `graphic`, ...) are additions that
+ * clients may ignore.
+ */
+
+/** Analysis options (the `options` object of `POST /templates/{id}/analysis`). */
+export interface AnalysisOptions {
+  /** List master shapes (`masters[].shapes`). Default false; masters themselves are always listed. */
+  parse_master_template_layout?: boolean;
+  /** Analyze slides (`slides[]`); when false `slides` is empty but `presentation.slide_count` still counts them. Default true. */
+  parse_slides?: boolean;
+  /** Resolve placeholder geometry; when false placeholder shapes carry null x/y/cx/cy. Default true. */
+  include_placeholder_positions?: boolean;
+  /** Report placeholder text; when false placeholder shapes carry '' text and no paragraphs. Default true. */
+  include_placeholder_content?: boolean;
+  /** List shapes that are not placeholders (text boxes, pictures, drawings, ...). Default true. */
+  include_custom_shapes?: boolean;
+  /** Read tables (`shape.table`); when false it is null. Default true. */
+  include_table_details?: boolean;
+}
+
+/** Options with every default applied. */
+export type ResolvedAnalysisOptions = Required<AnalysisOptions>;
+
+/** Theme fonts (`a:fontScheme`, ECMA-376 Part 1, §20.1.4.1.18): latin typefaces. */
+export interface ThemeFonts {
+  /** Major (headings) latin typeface, e.g. "Calibri Light"; '' when the theme names none. */
+  major: string;
+  /** Minor (body) latin typeface, e.g. "Calibri". */
+  minor: string;
+  /** East Asian typefaces, '' when empty. */
+  major_east_asian: string;
+  minor_east_asian: string;
+}
+
+/** Theme colour scheme (§20.1.6.2) as `RRGGBB`, keyed by slot name (`dk1`, `lt1`, `accent1`, ...). */
+export type ThemeColors = Record<string, string>;
+
+/** `results.presentation`. */
+export interface AnalyzedPresentation {
+  /** `p:sldSz/@cx` in EMU (9144000 when absent). */
+  slide_width_emu: number;
+  /** `p:sldSz/@cy` in EMU (6858000 when absent). */
+  slide_height_emu: number;
+  /** Slides in the file (counted even when `parse_slides` is false). */
+  slide_count: number;
+  layout_count: number;
+  master_count: number;
+  /** Fonts of the first master's theme. */
+  theme_fonts: ThemeFonts;
+  /** Colours of the first master's theme. */
+  theme_colors: ThemeColors;
+  /** Name of the first master's theme. */
+  theme_name: string;
+  /** True for a template package (`.potx`). */
+  is_template: boolean;
+  /** Slides with `show="0"`. */
+  hidden_slide_count: number;
+}
+
+/** A placeholder reference (`p:ph`, §19.3.1.36). */
+export interface AnalyzedPlaceholder {
+  /** ST_PlaceholderType (§19.7.10); `obj` when the file gives none. */
+  type: string;
+  /** `idx`; 0 when the file gives none. */
+  idx: number;
+  /** `orient`: `horz` or `vert`. */
+  orient: string;
+  /** `sz`: `full`, `half` or `quarter`. */
+  size: string;
+  /** The placeholder it inherits from was found on the layout (or master, for a layout placeholder). */
+  inherited_from: 'layout' | 'master' | null;
+}
+
+/** Effective character properties of a shape's text (resolved through the whole inheritance chain). */
+export interface AnalyzedFont {
+  /** Latin typeface, theme references resolved; null when nothing names one. */
+  name: string | null;
+  /** East Asian typeface; null when unset. */
+  east_asian_name: string | null;
+  /** Complex-script typeface; null when unset. */
+  complex_script_name: string | null;
+  /** Points (`sz` / 100); 18 when unset anywhere. */
+  size_pt: number;
+  bold: boolean;
+  italic: boolean;
+  /** `RRGGBB`; null when it cannot be resolved. */
+  color: string | null;
+}
+
+/** One paragraph of a shape's text. */
+export interface AnalyzedParagraph {
+  /** `a:pPr/@lvl`, 0–8. */
+  level: number;
+  /** Runs and fields; a line break is `\v`. */
+  text: string;
+}
+
+/** A table (§21.1.3.13). */
+export interface AnalyzedTable {
+  rows: number;
+  cols: number;
+  /** 1 when the table styles its first row as a header (`a:tblPr/@firstRow`), else 0. */
+  header_rows: number;
+  /** Merge origins (cells with gridSpan or rowSpan > 1). */
+  merged_cells: number;
+}
+
+/** A chart (§21.2.2). */
+export interface AnalyzedChart {
+  /** `column`, `bar`, `line`, `pie`, `doughnut`, `area`, `scatter`, `bubble`, `radar`, `stock`, `surface`, or the plot element's name. */
+  chart_type: string;
+  series_count: number;
+  category_count: number;
+  /** Plot element names of `c:plotArea` (more than one for a combo chart). */
+  plot_types: string[];
+  /** The chart part, e.g. `/ppt/charts/chart1.xml`. */
+  part_name: string;
+}
+
+/** One shape of a shape tree. */
+export interface AnalyzedShape {
+  /** `p:cNvPr/@id`. */
+  shape_id: number;
+  /** `p:cNvPr/@name`. */
+  name: string;
+  kind: 'sp' | 'pic' | 'graphicFrame' | 'grpSp' | 'cxnSp' | 'contentPart';
+  placeholder: AnalyzedPlaceholder | null;
+  /** Left edge on the slide, EMU, resolved through layout and master (and through enclosing groups); null when unknown or not requested. */
+  x: number | null;
+  /** Top edge, EMU. */
+  y: number | null;
+  /** Width, EMU. */
+  cx: number | null;
+  /** Height, EMU. */
+  cy: number | null;
+  /** Clockwise rotation in degrees (`rot` / 60000). */
+  rotation: number;
+  flip_h: boolean;
+  flip_v: boolean;
+  /** `p:cNvPr/@hidden`. */
+  hidden: boolean;
+  /** Paragraph texts joined by `\n`. */
+  text: string;
+  paragraphs: AnalyzedParagraph[];
+  /** Effective font of the text (first run with text); null for shapes that hold no text. */
+  font: AnalyzedFont | null;
+  /** For graphic frames: `table`, `chart`, `chartex`, `diagram`, `ole`, `other`; null otherwise. */
+  graphic: string | null;
+  table: AnalyzedTable | null;
+  chart: AnalyzedChart | null;
+  /** Preset geometry name (`rect`, `ellipse`, ...), `custom` for `a:custGeom`, null when none. */
+  geometry: string | null;
+  /** Group members in document order (empty unless `kind` is `grpSp`). */
+  children: AnalyzedShape[];
+}
+
+/** `results.masters[]`. */
+export interface AnalyzedMaster {
+  /** 0-based, in `p:sldMasterIdLst` order. */
+  master_index: number;
+  /** `p:cSld/@name`, else the theme name. */
+  name: string;
+  theme_name: string;
+  /** Ids of its layouts, in `p:sldLayoutIdLst` order. */
+  layout_ids: string[];
+  part_name: string;
+  theme_fonts: ThemeFonts;
+  theme_colors: ThemeColors;
+  /** Only with `parse_master_template_layout`. */
+  shapes?: AnalyzedShape[];
+}
+
+/** `results.layouts[]`. */
+export interface AnalyzedLayout {
+  slide_id: string;
+  /** 0-based over all layouts, master by master. */
+  layout_index: number;
+  /** `p:cSld/@name`. */
+  name: string;
+  /** ST_SlideLayoutType (§19.7.15), `cust` when absent. */
+  type: string;
+  master_index: number;
+  shapes: AnalyzedShape[];
+  part_name: string;
+  master_part_name: string;
+}
+
+/** `results.slides[]`. */
+export interface AnalyzedSlide {
+  slide_id: string;
+  /** 0-based position in `p:sldIdLst`. */
+  slide_index: number;
+  /** 1-based, for display. */
+  slide_number: number;
+  /** Text of the title (or centred title) placeholder; '' when none. */
+  title: string;
+  layout_slide_id: string;
+  layout_name: string;
+  /** `p:sld/@show="0"`. */
+  hidden: boolean;
+  shapes: AnalyzedShape[];
+  part_name: string;
+  layout_part_name: string;
+}
+
+/** The `results` object of an analysis. */
+export interface AnalysisResults {
+  presentation: AnalyzedPresentation;
+  masters: AnalyzedMaster[];
+  layouts: AnalyzedLayout[];
+  slides: AnalyzedSlide[];
+}

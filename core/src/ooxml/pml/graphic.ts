@@ -1,0 +1,161 @@
+/**
+ * What a graphic frame (ECMA-376 Part 1, §19.3.1.21) holds, read from `a:graphicData/@uri`
+ * (§20.1.2.2.17): a table (`a:tbl` §21.1.3.13), a chart (`c:chart` §21.2.2.27, the chart
+ * part's `c:chartSpace` §21.2.2.29), a SmartArt diagram (`dgm:relIds` §21.4.2.? ), an OLE
+ * object (`p:oleObj` §19.3.2.4) or something else.
+ */
+import type { OpcPackage } from '../opc/package.js';
+import { NS, attr, attrNS, boolAttr, child, children, intAttr, type Element } from '../xml.js';
+
+/** Kinds of graphic frame content. */
+export type GraphicKind = 'table' | 'chart' | 'chartex' | 'diagram' | 'ole' | 'other';
+
+const URI_KIND: Readonly<Record<string, GraphicKind>> = {
+  'http://schemas.openxmlformats.org/drawingml/2006/table': 'table',
+  'http://schemas.openxmlformats.org/drawingml/2006/chart': 'chart',
+  'http://schemas.microsoft.com/office/drawing/2014/chartex': 'chartex',
+  'http://schemas.openxmlformats.org/drawingml/2006/diagram': 'diagram',
+  'http://schemas.openxmlformats.org/presentationml/2006/ole': 'ole',
+};
+
+/** The kind of a graphic frame's content from `a:graphicData/@uri`. */
+export function graphicKind(graphicData: Element | undefined): GraphicKind {
+  return URI_KIND[attr(graphicData, 'uri') ?? ''] ?? 'other';
+}
+
+/** A table's shape (§21.1.3.13). */
+export interface TableInfo {
+  /** `a:tr` count. */
+  rows: number;
+  /** `a:tblGrid/a:gridCol` count. */
+  cols: number;
+  /** 1 when `a:tblPr/@firstRow` is on (a header row is styled), else 0. */
+  headerRows: number;
+  /** Merged regions: cells with `gridSpan` > 1 or `rowSpan` > 1 (the covered cells are not counted). */
+  mergedCells: number;
+  /** `a:tblPr/@firstCol`. */
+  firstCol: boolean;
+  /** `a:tblPr/@bandRow`. */
+  bandRows: boolean;
+}
+
+/** Reads the table of a graphic frame; undefined when it holds none. */
+export function readTable(graphicData: Element | undefined): TableInfo | undefined {
+  const tbl = child(graphicData, NS.a, 'tbl');
+  if (!tbl) return undefined;
+  const tblPr = child(tbl, NS.a, 'tblPr');
+  const rows = children(tbl, NS.a, 'tr');
+  let merged = 0;
+  for (const tr of rows) {
+    for (const tc of children(tr, NS.a, 'tc')) {
+      if (intAttr(tc, 'gridSpan', 1) > 1 || intAttr(tc, 'rowSpan', 1) > 1) merged++;
+    }
+  }
+  return {
+    rows: rows.length,
+    cols: children(child(tbl, NS.a, 'tblGrid') ?? tbl, NS.a, 'gridCol').length,
+    headerRows: boolAttr(tblPr, 'firstRow') ? 1 : 0,
+    mergedCells: merged,
+    firstCol: boolAttr(tblPr, 'firstCol') ?? false,
+    bandRows: boolAttr(tblPr, 'bandRow') ?? false,
+  };
+}
+
+/** A chart's type and size (§21.2.2). */
+export interface ChartInfo {
+  /**
+   * The first plot's type in the vocabulary of chart content blocks: `column`, `bar`,
+   * `line`, `pie`, `doughnut`, `area`, `scatter`, `bubble`, `radar`, `stock`, `surface`;
+   * the element name for anything else.
+   */
+  chartType: string;
+  /** Element names of every plot in `c:plotArea`, e.g. `["barChart", "lineChart"]` for a combo chart. */
+  plotTypes: string[];
+  /** `c:ser` count over all plots. */
+  seriesCount: number;
+  /** Points in the first series' categories (`c:cat`, or `c:xVal`, else `c:val`). */
+  categoryCount: number;
+  /** Absolute part name of the chart part. */
+  partName: string;
+}
+
+/**
+ * Reads the chart a graphic frame refers to (`c:chart/@r:id` → chart part).
+ *
+ * @param sourcePartName - the slide, layout or master holding the frame
+ * @returns undefined when the frame holds no chart or the chart part is missing or unreadable
+ */
+export function readChart(pkg: OpcPackage, sourcePartName: string, graphicData: Element | undefined): ChartInfo | undefined {
+  const ref = child(graphicData, NS.c, 'chart');
+  const rId = attrNS(ref, NS.r, 'id');
+  if (!rId) return undefined;
+  const partName = pkg.rel(sourcePartName, rId)?.targetPartName;
+  if (!partName || !pkg.hasPart(partName)) return undefined;
+  const space = pkg.getXml(partName).documentElement;
+  const plotArea = child(child(space ?? undefined, NS.c, 'chart'), NS.c, 'plotArea');
+  if (!plotArea) return { chartType: 'unknown', plotTypes: [], seriesCount: 0, categoryCount: 0, partName };
+  const plots = children(plotArea, NS.c).filter((el) => /Chart$/.test(el.localName ?? ''));
+  let series = 0;
+  let categories: number | undefined;
+  for (const plot of plots) {
+    for (const ser of children(plot, NS.c, 'ser')) {
+      series++;
+      if (categories === undefined) categories = pointCount(child(ser, NS.c, 'cat') ?? child(ser, NS.c, 'xVal') ?? child(ser, NS.c, 'val'));
+    }
+  }
+  const first = plots[0];
+  return {
+    chartType: first ? chartTypeName(first) : 'unknown',
+    plotTypes: plots.map((p) => p.localName ?? ''),
+    seriesCount: series,
+    categoryCount: categories ?? 0,
+    partName,
+  };
+}
+
+function chartTypeName(plot: Element): string {
+  const local = plot.localName ?? '';
+  switch (local) {
+    case 'barChart':
+    case 'bar3DChart':
+      return attr(child(plot, NS.c, 'barDir'), 'val') === 'bar' ? 'bar' : 'column';
+    case 'lineChart':
+    case 'line3DChart':
+      return 'line';
+    case 'pieChart':
+    case 'pie3DChart':
+    case 'ofPieChart':
+      return 'pie';
+    case 'doughnutChart':
+      return 'doughnut';
+    case 'areaChart':
+    case 'area3DChart':
+      return 'area';
+    case 'scatterChart':
+      return 'scatter';
+    case 'bubbleChart':
+      return 'bubble';
+    case 'radarChart':
+      return 'radar';
+    case 'stockChart':
+      return 'stock';
+    case 'surfaceChart':
+    case 'surface3DChart':
+      return 'surface';
+    default:
+      return local;
+  }
+}
+
+/** Point count of a data source (`c:cat`, `c:val`, `c:xVal`): its cache's or literal's `c:ptCount`, else its `c:pt` count. */
+function pointCount(source: Element | undefined): number | undefined {
+  if (!source) return undefined;
+  for (const holder of children(source, NS.c)) {
+    const cache = child(holder, NS.c, 'strCache') ?? child(holder, NS.c, 'numCache') ?? child(holder, NS.c, 'multiLvlStrCache') ?? holder;
+    const ptCount = child(cache, NS.c, 'ptCount');
+    if (ptCount) return intAttr(ptCount, 'val', 0);
+    const pts = children(cache, NS.c, 'pt').length;
+    if (pts) return pts;
+  }
+  return undefined;
+}

@@ -1,0 +1,192 @@
+/**
+ * Text of a shape's text body (ECMA-376 Part 1, §21.1.2 DrawingML text: `a:p` §21.1.2.2.6,
+ * `a:r` §21.1.2.3.8, `a:fld` §21.1.2.2.4, `a:br` §21.1.2.2.1) and its effective character
+ * properties (`a:rPr` / `a:defRPr` §21.1.2.3.9 / §21.1.2.3.2), resolved along the
+ * PresentationML inheritance chain:
+ *
+ * run `a:rPr` → paragraph `a:pPr/a:defRPr` → the shape's `a:lstStyle` → each base
+ * placeholder's `a:lstStyle` (layout, then master) → the shape's `p:style/a:fontRef`
+ * (§20.1.4.2.10, non-placeholders) → the master's `p:txStyles` (§19.3.1.52: `titleStyle`
+ * for title placeholders, `otherStyle` for date/footer/slide-number/header, `bodyStyle` for
+ * the other placeholders) → the presentation's `p:defaultTextStyle` (§19.2.1.8) → the theme
+ * fonts. Within a list style the paragraph's level (`lvlNpPr`, N = `a:pPr/@lvl` + 1) is read
+ * before `a:defPPr`.
+ */
+import { NS, attr, boolAttr, child, children, intAttr, parseXml, type Element } from '../xml.js';
+import { resolveColorIn, type ColorContext } from './color.js';
+import type { Shape } from './shapes.js';
+import { resolveThemeFont } from './theme.js';
+
+/** One paragraph: its level (`a:pPr/@lvl`, 0–8) and text. */
+export interface ParagraphText {
+  level: number;
+  /** Text of the runs and fields; a line break (`a:br`) is a vertical tab `\v`, as python-pptx reads it. */
+  text: string;
+}
+
+/** Paragraphs of a text body (`p:txBody` or `a:txBody`) in order, empty ones included. */
+export function readParagraphs(txBody: Element | undefined): ParagraphText[] {
+  if (!txBody) return [];
+  return children(txBody, NS.a, 'p').map((p) => ({ level: paragraphLevel(p), text: paragraphText(p) }));
+}
+
+/** Text of a text body: paragraphs joined by `\n`. */
+export function bodyText(txBody: Element | undefined): string {
+  return readParagraphs(txBody)
+    .map((p) => p.text)
+    .join('\n');
+}
+
+/** `a:pPr/@lvl` of a paragraph, clamped to 0–8 (ST_TextIndentLevelType). */
+export function paragraphLevel(p: Element): number {
+  const lvl = intAttr(child(p, NS.a, 'pPr'), 'lvl', 0);
+  return lvl < 0 ? 0 : lvl > 8 ? 8 : lvl;
+}
+
+function paragraphText(p: Element): string {
+  let s = '';
+  for (const el of children(p, NS.a)) {
+    if (el.localName === 'r' || el.localName === 'fld') {
+      const t = child(el, NS.a, 't');
+      if (t) s += t.textContent ?? '';
+    } else if (el.localName === 'br') s += '\v';
+  }
+  return s;
+}
+
+/** Effective character properties of a shape's text. */
+export interface EffectiveFont {
+  /** Latin typeface, theme references (`+mj-lt`, `+mn-lt`) resolved; null when nothing names one. */
+  name: string | null;
+  /** East Asian typeface (`a:ea`), resolved; null when unset. */
+  eastAsianName: string | null;
+  /** Complex-script typeface (`a:cs`), resolved; null when unset. */
+  complexScriptName: string | null;
+  /** Size in points (`sz` / 100); 18 when nothing sets it (PowerPoint's default). */
+  sizePt: number;
+  bold: boolean;
+  italic: boolean;
+  /** Text colour `RRGGBB`, resolved through the colour map and theme; null when unknown. */
+  color: string | null;
+}
+
+/** Which master text style a shape's text inherits from. */
+export function masterTextStyleFor(shape: Shape): 'titleStyle' | 'bodyStyle' | 'otherStyle' | undefined {
+  const ph = shape.placeholder;
+  if (!ph) return undefined;
+  switch (ph.type) {
+    case 'title':
+    case 'ctrTitle':
+      return 'titleStyle';
+    case 'dt':
+    case 'ftr':
+    case 'sldNum':
+    case 'hdr':
+      return 'otherStyle';
+    default:
+      return 'bodyStyle';
+  }
+}
+
+/** The run-property sources for a paragraph at `level` of `shape`, nearest first. */
+function propertySources(shape: Shape, paragraph: Element | undefined, run: Element | undefined, level: number): Element[] {
+  const out: Element[] = [];
+  const push = (el: Element | undefined): void => {
+    if (el) out.push(el);
+  };
+  const lvlName = `lvl${level + 1}pPr`;
+  const fromList = (list: Element | undefined): void => {
+    if (!list) return;
+    push(child(child(list, NS.a, lvlName), NS.a, 'defRPr'));
+    push(child(child(list, NS.a, 'defPPr'), NS.a, 'defRPr'));
+  };
+  push(run);
+  push(child(child(paragraph, NS.a, 'pPr'), NS.a, 'defRPr'));
+  for (const s of shape.chain()) fromList(child(s.txBody, NS.a, 'lstStyle'));
+  const styleName = masterTextStyleFor(shape);
+  if (styleName) fromList(shape.part.master.textStyle(styleName));
+  fromList(shape.part.model.presentation.defaultTextStyle);
+  return out;
+}
+
+/** First paragraph with visible text, and its first run with text; else the first paragraph. */
+function representativeRun(txBody: Element | undefined): { paragraph: Element | undefined; run: Element | undefined } {
+  const paras = txBody ? children(txBody, NS.a, 'p') : [];
+  for (const p of paras) {
+    for (const r of children(p, NS.a)) {
+      if (r.localName !== 'r' && r.localName !== 'fld') continue;
+      const t = child(r, NS.a, 't');
+      if (t && (t.textContent ?? '').trim() !== '') return { paragraph: p, run: child(r, NS.a, 'rPr') };
+    }
+  }
+  const p = paras[0];
+  return { paragraph: p, run: child(p, NS.a, 'endParaRPr') };
+}
+
+/**
+ * The effective font of a shape's text: the properties of its first run with text (or, for
+ * an empty text body, of its first paragraph's end-of-paragraph properties), each resolved
+ * independently along the inheritance chain described in this module's header.
+ *
+ * @returns undefined for shapes without a text body (pictures, graphic frames, groups, and
+ *   shapes with no `p:txBody`)
+ */
+export function effectiveFont(shape: Shape): EffectiveFont | undefined {
+  // A placeholder's text body may be inherited: an empty slide placeholder still has text
+  // properties from its layout. Only a shape that can hold text is answered.
+  if (shape.kind !== 'sp') return undefined;
+  const txBody = shape.txBody ?? (shape.placeholder ? shape.basePlaceholder?.txBody : undefined);
+  if (!txBody && !shape.placeholder) return undefined;
+  const { paragraph, run } = representativeRun(shape.txBody);
+  const level = paragraph ? paragraphLevel(paragraph) : 0;
+  const sources = propertySources(shape, paragraph, run, level);
+  const theme = shape.part.theme;
+  const ctx: ColorContext = { theme, colorMap: shape.part.colorMap };
+  const styleName = masterTextStyleFor(shape);
+
+  const first = <T>(pick: (el: Element) => T | undefined): T | undefined => {
+    for (const el of sources) {
+      const v = pick(el);
+      if (v !== undefined) return v;
+    }
+    return undefined;
+  };
+  const fontRef = shape.placeholder ? undefined : child(child(shape.element, NS.p, 'style'), NS.a, 'fontRef');
+  const fontRefFace = fontRef ? (attr(fontRef, 'idx') === 'major' ? '+mj-lt' : attr(fontRef, 'idx') === 'minor' ? '+mn-lt' : undefined) : undefined;
+
+  const typeface = (local: string) => (el: Element): string | undefined => {
+    const v = attr(child(el, NS.a, local), 'typeface');
+    return v === undefined || v === '' ? undefined : v;
+  };
+  const latin = first(typeface('latin')) ?? fontRefFace ?? (styleName === 'titleStyle' ? '+mj-lt' : '+mn-lt');
+  const ea = first(typeface('ea'));
+  const cs = first(typeface('cs'));
+  const sz = first((el) => intAttr(el, 'sz'));
+  const bold = first((el) => boolAttr(el, 'b'));
+  const italic = first((el) => boolAttr(el, 'i'));
+  const color =
+    first((el) => {
+      const fill = child(el, NS.a, 'solidFill');
+      return fill ? (resolveColorIn(fill, ctx) ?? null) : undefined;
+    }) ??
+    (fontRef ? resolveColorIn(fontRef, ctx) : undefined) ??
+    resolveColorIn(schemeTx1, ctx);
+
+  const resolved = (face: string | undefined): string | null => {
+    if (face === undefined) return null;
+    const r = resolveThemeFont(face, theme);
+    return r === '' ? null : r;
+  };
+  return {
+    name: resolved(latin),
+    eastAsianName: resolved(ea),
+    complexScriptName: resolved(cs),
+    sizePt: sz !== undefined ? sz / 100 : 18,
+    bold: bold ?? false,
+    italic: italic ?? false,
+    color: color ?? null,
+  };
+}
+
+/** A stand-in `a:solidFill` holding `a:schemeClr val="tx1"`: text is tx1 unless something says otherwise. */
+const schemeTx1: Element = parseXml(`<a:solidFill xmlns:a="${NS.a}"><a:schemeClr val="tx1"/></a:solidFill>`, 'default text colour').documentElement!;
