@@ -1,0 +1,699 @@
+/**
+ * Deck assembly: slides copied from template slides or made from slide layouts, from one
+ * or several template packages, filled with the request's content and written as one
+ * presentation (ECMA-376 Part 1, §13.3.6 presentation part, §19.2.1 `p:presentation`).
+ *
+ * - The output starts from the first slide's template: its presentation part (slide
+ *   size, default text style, ...), presProps, viewProps, tableStyles and document
+ *   properties. Its own slides, notes, comments, custom shows and sections are not kept.
+ * - Each slide brings the closure of its relationships: its layout, that layout's master
+ *   and theme, pictures, charts with their workbooks, OLE objects, diagrams, hyperlinks.
+ *   Notes slides, comments, slide-to-slide links, macros and signatures are dropped, and
+ *   every reference to a dropped relationship is removed with it.
+ * - Layouts, masters, themes and binary parts (media, OLE) are shared: stored once per
+ *   content (SHA-1 over the part and, recursively, what it relates to), so two slides on
+ *   one layout, or two templates with an identical master, share parts. A master keeps only
+ *   the layouts the deck uses.
+ * - Each template package is opened once and each source part parsed once; slides are
+ *   cloned DOM trees.
+ */
+import { createHash } from 'node:crypto';
+import type { GenerationOptions, SlideData, SlideError } from '../domain/content.js';
+import { PackageError } from '../ooxml/errors.js';
+import { CT, RT } from '../ooxml/opc/constants.js';
+import { OpcPackage, type Relationship } from '../ooxml/opc/package.js';
+import { extensionOf, partFolder } from '../ooxml/opc/part-names.js';
+import { NS, attr, child, children, createElement, decodeXmlBytes, insertInOrder, intAttr, parseXml, type Document, type Element } from '../ooxml/xml.js';
+import { fillSlide, newSlideFromLayout } from './fill-slide.js';
+import { placeholders, shapeTree, type PlaceholderShape } from './shapes.js';
+import { DEFAULT_TABLE_STYLE_ID, tableStyleIds } from './tables.js';
+
+/** One slide of the deck to build. */
+export interface DeckSlideSpec {
+  /** Which template package (a key of {@link BuildDeckInput.templates}) the slide comes from. */
+  template_id: string;
+  /** The requested template slide id; echoed into errors. */
+  template_slide_id: string;
+  /** A template slide to copy, or a slide layout to make a new slide from (absolute part names). */
+  source: { kind: 'slide' | 'layout'; part_name: string };
+  slide_data: SlideData;
+  /** Already effective: per-slide options replace the deck's. */
+  options: GenerationOptions;
+}
+
+export interface BuildDeckInput {
+  slides: DeckSlideSpec[];
+  /** Template package bytes by template id. */
+  templates: ReadonlyMap<string, Uint8Array>;
+}
+
+export interface BuildDeckResult {
+  /** The .pptx, or undefined when every slide failed. */
+  bytes: Uint8Array | undefined;
+  /** Slides written. */
+  pages_generated: number;
+  errors: SlideError[];
+  warnings: string[];
+}
+
+/** Why a slide could not be built; becomes a {@link SlideError}. */
+export class SlideFailure extends Error {
+  override readonly name = 'SlideFailure';
+  constructor(
+    readonly code: 'template_not_found' | 'template_unreadable' | 'source_not_found' | 'source_wrong_type' | 'source_corrupt' | 'generation_failed',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const OFFICE_REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+const PKG_REL = 'http://schemas.openxmlformats.org/package/2006/relationships';
+
+/** Relationship types never carried into a generated deck. */
+const DROPPED_REL_TYPES: ReadonlySet<string> = new Set([
+  RT.notesSlide,
+  RT.notesMaster,
+  RT.handoutMaster,
+  RT.comments,
+  RT.commentAuthors,
+  'http://schemas.microsoft.com/office/2018/10/relationships/comments',
+  'http://schemas.microsoft.com/office/2018/10/relationships/authors',
+  RT.vbaProject,
+  'http://schemas.microsoft.com/office/2006/relationships/vbaProjectSignature',
+  RT.digitalSignatureOrigin,
+  `${PKG_REL}/digital-signature/signature`,
+  `${PKG_REL}/metadata/thumbnail`,
+  RT.slide,
+  `${OFFICE_REL}/customXml`,
+  `${OFFICE_REL}/printerSettings`,
+  `${OFFICE_REL}/slideUpdateInfo`,
+]);
+
+const CUSTOM_PROPERTIES_REL = `${OFFICE_REL}/custom-properties`;
+const FONT_REL = `${OFFICE_REL}/font`;
+/** `p14:sectionLst` extension of `p:presentation/p:extLst` (lists slide ids of the template). */
+const SECTION_LIST_EXT_URI = '{521415D9-36F7-43E2-AB2F-B90AF26B5E84}';
+/** First id of `p:sldMasterId`/`p:sldLayoutId` (ST_SlideMasterId, §19.7.17: ≥ 2^31). */
+const FIRST_MASTER_OR_LAYOUT_ID = 2_147_483_648;
+/** First `p:sldId/@id` (ST_SlideId, §19.7.13: 256 ≤ id < 2^31). */
+const FIRST_SLIDE_ID = 256;
+
+function isDroppedContentType(ct: string | undefined): boolean {
+  if (!ct) return false;
+  return ct === CT.vbaProject || /macroEnabled|digital-signature/i.test(ct);
+}
+
+function isXmlContentType(ct: string | undefined): boolean {
+  return !!ct && (ct.endsWith('+xml') || ct.endsWith('/xml'));
+}
+
+/** A relationship as `OpcPackage.setRels` takes it. */
+type RelOut = Omit<Relationship, 'target'> & { target?: string };
+
+interface TemplateSource {
+  id: string;
+  pkg: OpcPackage;
+  mainPart: string;
+  /** Deep content keys by part name. */
+  keys: Map<string, string>;
+  /** Placeholders of layouts and masters by part name. */
+  phs: Map<string, PlaceholderShape[]>;
+  /** `p:sldSz` (EMU). */
+  slideSize: { cx: number; cy: number } | undefined;
+  tableStylesPart: string | undefined;
+}
+
+interface MasterRecord {
+  outName: string;
+  doc: Document;
+  rels: RelOut[];
+  /** Output layout part names, in the order they were first used. */
+  layouts: string[];
+}
+
+/**
+ * Builds a deck. Slides that cannot be built are reported in `errors` (with their index
+ * and template slide id) and the others are still produced; when none can be built,
+ * `bytes` is undefined.
+ *
+ * @param onProgress - called with the fraction done (0–1) after each slide and at the end
+ */
+export async function buildDeck(input: BuildDeckInput, onProgress?: (fraction: number) => void): Promise<BuildDeckResult> {
+  const writer = new DeckWriter(input.templates);
+  const errors: SlideError[] = [];
+  const n = input.slides.length;
+  for (let i = 0; i < n; i++) {
+    const spec = input.slides[i]!;
+    try {
+      await writer.addSlide(spec, i);
+    } catch (err) {
+      const f = err instanceof SlideFailure ? err : toFailure(err);
+      errors.push({ slide_index: i, template_slide_id: spec.template_slide_id, code: f.code, message: f.message });
+    }
+    onProgress?.(((i + 1) / Math.max(1, n)) * 0.9);
+  }
+  if (writer.slideCount === 0) {
+    onProgress?.(1);
+    return { bytes: undefined, pages_generated: 0, errors, warnings: writer.warnings };
+  }
+  const bytes = await writer.finish();
+  onProgress?.(1);
+  return { bytes, pages_generated: writer.slideCount, errors, warnings: writer.warnings };
+}
+
+function toFailure(err: unknown): SlideFailure {
+  if (err instanceof PackageError) {
+    const code = err.code === 'missing_part' ? 'source_not_found' : 'source_corrupt';
+    return new SlideFailure(code, err.message);
+  }
+  return new SlideFailure('generation_failed', err instanceof Error ? err.message : String(err));
+}
+
+/** Accumulates the output package slide by slide; each slide is all-or-nothing. */
+class DeckWriter {
+  readonly warnings: string[] = [];
+  private readonly out = OpcPackage.create();
+  private readonly opened = new Map<string, TemplateSource | SlideFailure>();
+  private readonly allocated = new Set<string>();
+  private readonly counters = new Map<string, number>();
+  private readonly sharedBySource = new Map<string, string>();
+  private readonly sharedByKey = new Map<string, string>();
+  private readonly masters: MasterRecord[] = [];
+  private readonly masterByOut = new Map<string, MasterRecord>();
+  private readonly slides: string[] = [];
+  private base: TemplateSource | undefined;
+  private tableStyles: Document | undefined;
+  private readonly sizeWarned = new Set<string>();
+  private journal: Array<() => void> | undefined;
+
+  constructor(private readonly templates: ReadonlyMap<string, Uint8Array>) {
+    for (const n of ['/ppt/presentation.xml', '/ppt/presProps.xml', '/ppt/viewProps.xml', '/ppt/tableStyles.xml']) this.allocated.add(n.toLowerCase());
+  }
+
+  get slideCount(): number {
+    return this.slides.length;
+  }
+
+  private async template(id: string): Promise<TemplateSource> {
+    const cached = this.opened.get(id);
+    if (cached instanceof SlideFailure) throw cached;
+    if (cached) return cached;
+    const bytes = this.templates.get(id);
+    let result: TemplateSource | SlideFailure;
+    if (!bytes) result = new SlideFailure('template_not_found', `template ${id} was not provided`);
+    else {
+      try {
+        const pkg = await OpcPackage.open(bytes);
+        const mainPart = pkg.relatedPartName('/', RT.officeDocument);
+        if (!mainPart || !pkg.hasPart(mainPart)) throw new PackageError('not_presentation', 'the package has no main presentation part');
+        const pres = pkg.getXml(mainPart).documentElement!;
+        const sz = child(pres, NS.p, 'sldSz');
+        result = {
+          id,
+          pkg,
+          mainPart,
+          keys: new Map(),
+          phs: new Map(),
+          slideSize: sz ? { cx: intAttr(sz, 'cx', 0), cy: intAttr(sz, 'cy', 0) } : undefined,
+          tableStylesPart: pkg.relatedPartName(mainPart, RT.tableStyles),
+        };
+      } catch (err) {
+        result = new SlideFailure('template_unreadable', `template ${id} cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    this.opened.set(id, result);
+    if (result instanceof SlideFailure) throw result;
+    return result;
+  }
+
+  private record(undo: () => void): void {
+    this.journal?.push(undo);
+  }
+
+  private placeholdersOf(src: TemplateSource, part: string): PlaceholderShape[] {
+    let phs = src.phs.get(part);
+    if (!phs) {
+      phs = placeholders(shapeTree(src.pkg.getXml(part)));
+      src.phs.set(part, phs);
+    }
+    return phs;
+  }
+
+  // ---------------------------------------------------------------- slides
+
+  async addSlide(spec: DeckSlideSpec, index: number): Promise<void> {
+    const src = await this.template(spec.template_id);
+    const journal: Array<() => void> = [];
+    this.journal = journal;
+    try {
+      this.buildSlide(src, spec, index);
+      this.journal = undefined;
+    } catch (err) {
+      this.journal = undefined;
+      for (let i = journal.length - 1; i >= 0; i--) journal[i]!();
+      throw err;
+    }
+  }
+
+  private buildSlide(src: TemplateSource, spec: DeckSlideSpec, index: number): void {
+    const pkg = src.pkg;
+    const partName = spec.source.part_name.startsWith('/') ? spec.source.part_name : `/${spec.source.part_name}`;
+    if (!pkg.hasPart(partName)) throw new SlideFailure('source_not_found', `template ${spec.template_id} has no part ${partName}`);
+    const ct = pkg.contentType(partName);
+    const wanted = spec.source.kind === 'slide' ? CT.slide : CT.slideLayout;
+    if (ct !== wanted) throw new SlideFailure('source_wrong_type', `${partName} is a ${ct ?? 'part of unknown type'}, not a ${spec.source.kind}`);
+    const layoutPart = spec.source.kind === 'layout' ? partName : pkg.relatedPartName(partName, RT.slideLayout);
+    if (!layoutPart || !pkg.hasPart(layoutPart)) throw new SlideFailure('source_corrupt', `${partName} has no slide layout`);
+    const masterPart = pkg.relatedPartName(layoutPart, RT.slideMaster);
+    if (!masterPart || !pkg.hasPart(masterPart)) throw new SlideFailure('source_corrupt', `${layoutPart} has no slide master`);
+    const layoutDoc = pkg.getXml(layoutPart);
+    const layoutPhs = this.placeholdersOf(src, layoutPart);
+    const masterPhs = this.placeholdersOf(src, masterPart);
+
+    if (!this.base) this.adoptBase(src);
+    this.checkSlideSize(src);
+    const outLayout = this.importShared(src, layoutPart);
+    const outSlide = this.allocate('/ppt/slides/slide1.xml', true);
+
+    let doc: Document;
+    let rels: RelOut[];
+    if (spec.source.kind === 'slide') {
+      doc = pkg.getXml(partName).cloneNode(true) as Document;
+      const copied = this.copyRels(src, partName, new Map(), outLayout);
+      rels = copied.rels;
+      removeDanglingReferences(doc, copied.dropped);
+      doc.documentElement!.removeAttribute('show');
+    } else {
+      doc = newSlideFromLayout(layoutDoc);
+      rels = [{ id: 'rId1', type: RT.slideLayout, external: false, targetPartName: outLayout }];
+    }
+
+    const firstSlideNum = intAttr(this.base ? this.base.pkg.getXml(this.base.mainPart).documentElement! : undefined, 'firstSlideNum', 1);
+    const prefix = `slide ${index + 1} (${spec.template_slide_id})`;
+    fillSlide({
+      doc,
+      slideData: spec.slide_data,
+      options: spec.options,
+      layoutPhs,
+      masterPhs,
+      fromLayout: spec.source.kind === 'layout',
+      slideNumber: firstSlideNum + this.slides.length,
+      tableStyleId: this.defaultTableStyle(src),
+      warn: (m) => this.warnings.push(`${prefix}: ${m}`),
+    });
+    for (const id of tableStyleIds(doc)) this.ensureTableStyle(src, id);
+
+    this.out.setXml(outSlide, doc, CT.slide);
+    this.out.setRels(outSlide, rels);
+    this.record(() => this.out.removePart(outSlide));
+    this.slides.push(outSlide);
+    this.record(() => this.slides.pop());
+  }
+
+  private checkSlideSize(src: TemplateSource): void {
+    const a = this.base?.slideSize;
+    const b = src.slideSize;
+    if (!a || !b || (a.cx === b.cx && a.cy === b.cy) || this.sizeWarned.has(src.id)) return;
+    this.sizeWarned.add(src.id);
+    this.warnings.push(`template ${src.id} has slide size ${b.cx}x${b.cy} EMU, the deck ${a.cx}x${a.cy} EMU; its slides are not rescaled`);
+  }
+
+  // ---------------------------------------------------------------- part copying
+
+  /**
+   * A new part name like `srcName`: its own name when free (`keepName`), else the same
+   * folder and stem with the next free number (`/ppt/media/image7.png`).
+   */
+  private allocate(srcName: string, numbered = false): string {
+    const lower = srcName.toLowerCase();
+    let name: string | undefined;
+    if (!numbered && !this.allocated.has(lower)) name = srcName;
+    else {
+      const folder = partFolder(srcName);
+      const base = srcName.slice(folder.length);
+      const ext = extensionOf(srcName);
+      const stem = (ext ? base.slice(0, base.length - ext.length - 1) : base).replace(/\d+$/, '');
+      const pattern = `${folder}${stem}%d${ext ? `.${ext}` : ''}`;
+      let i = this.counters.get(pattern) ?? 1;
+      for (;; i++) {
+        const candidate = pattern.replace('%d', String(i));
+        if (!this.allocated.has(candidate.toLowerCase())) {
+          name = candidate;
+          break;
+        }
+      }
+      this.counters.set(pattern, i + 1);
+    }
+    this.allocated.add(name.toLowerCase());
+    this.record(() => this.allocated.delete(name.toLowerCase()));
+    return name;
+  }
+
+  /**
+   * The relationships of `srcPart`, retargeted at copies in the output. Ids are kept, so
+   * the part's XML needs no change except where a relationship is dropped (returned in
+   * `dropped`). `layoutTarget` retargets a slide's layout relationship; a master's layout
+   * relationships are skipped (rebuilt when the deck is finished).
+   */
+  private copyRels(src: TemplateSource, srcPart: string, memo: Map<string, string>, layoutTarget?: string): { rels: RelOut[]; dropped: Set<string> } {
+    const rels: RelOut[] = [];
+    const dropped = new Set<string>();
+    const srcCt = src.pkg.contentType(srcPart);
+    for (const r of src.pkg.rels(srcPart)) {
+      if (r.external) {
+        rels.push({ id: r.id, type: r.type, external: true, target: r.target, targetPartName: undefined });
+        continue;
+      }
+      if (r.type === RT.slideLayout) {
+        if (srcCt === CT.slideMaster) continue;
+        if (layoutTarget !== undefined) {
+          rels.push({ id: r.id, type: r.type, external: false, targetPartName: layoutTarget });
+          layoutTarget = undefined;
+        } else dropped.add(r.id);
+        continue;
+      }
+      const target = r.targetPartName!;
+      const ct = src.pkg.contentType(target);
+      if (DROPPED_REL_TYPES.has(r.type) || isDroppedContentType(ct) || !src.pkg.hasPart(target)) {
+        dropped.add(r.id);
+        continue;
+      }
+      let outTarget: string;
+      if (r.type === RT.slideMaster || r.type === RT.theme || isSharedBinary(ct, r.type)) outTarget = this.importShared(src, target);
+      else outTarget = this.importOwned(src, target, memo);
+      rels.push({ id: r.id, type: r.type, external: false, targetPartName: outTarget });
+    }
+    return { rels, dropped };
+  }
+
+  /** A part copied for one owner (a chart of one slide): once per `memo`. */
+  private importOwned(src: TemplateSource, part: string, memo: Map<string, string>): string {
+    const hit = memo.get(part);
+    if (hit) return hit;
+    const outName = this.allocate(part);
+    memo.set(part, outName);
+    this.writeCopy(src, part, outName, memo);
+    return outName;
+  }
+
+  /** A part stored once per content: layouts, masters, themes, media, fonts, OLE binaries. */
+  private importShared(src: TemplateSource, part: string): string {
+    const sk = `${src.id}\u0000${part}`;
+    const hit = this.sharedBySource.get(sk);
+    if (hit) return hit;
+    const key = this.contentKey(src, part, new Set());
+    const same = this.sharedByKey.get(key);
+    if (same) {
+      this.sharedBySource.set(sk, same);
+      this.record(() => this.sharedBySource.delete(sk));
+      return same;
+    }
+    const ct = src.pkg.contentType(part);
+    const outName = this.allocate(part);
+    this.sharedBySource.set(sk, outName);
+    this.sharedByKey.set(key, outName);
+    this.record(() => {
+      this.sharedBySource.delete(sk);
+      this.sharedByKey.delete(key);
+    });
+    if (ct === CT.slideMaster) this.copyMaster(src, part, outName);
+    else {
+      const rels = this.writeCopy(src, part, outName, new Map());
+      if (ct === CT.slideLayout) {
+        const masterRel = rels.find((r) => r.type === RT.slideMaster);
+        const master = masterRel ? this.masterByOut.get(masterRel.targetPartName!) : undefined;
+        if (!master) throw new SlideFailure('source_corrupt', `${part} has no slide master`);
+        master.layouts.push(outName);
+        this.record(() => master.layouts.splice(master.layouts.indexOf(outName), 1));
+      }
+    }
+    return outName;
+  }
+
+  /** Writes a copy of `part` (bytes as they are unless a dropped relationship is referenced) with its relationships. */
+  private writeCopy(src: TemplateSource, part: string, outName: string, memo: Map<string, string>): RelOut[] {
+    const ct = src.pkg.contentType(part);
+    const { rels, dropped } = this.copyRels(src, part, memo);
+    let doc: Document | undefined;
+    if (dropped.size && isXmlContentType(ct)) {
+      const text = decodeXmlBytes(src.pkg.getBytes(part));
+      if ([...dropped].some((id) => text.includes(`"${id}"`))) {
+        doc = src.pkg.getXml(part).cloneNode(true) as Document;
+        removeDanglingReferences(doc, dropped);
+      }
+    }
+    if (doc) this.out.setXml(outName, doc, ct);
+    else this.out.setBytes(outName, src.pkg.getBytes(part), ct);
+    if (rels.length) this.out.setRels(outName, rels);
+    this.record(() => this.out.removePart(outName));
+    return rels;
+  }
+
+  private copyMaster(src: TemplateSource, part: string, outName: string): void {
+    const doc = src.pkg.getXml(part).cloneNode(true) as Document;
+    const { rels, dropped } = this.copyRels(src, part, new Map());
+    removeDanglingReferences(doc, dropped);
+    const rec: MasterRecord = { outName, doc, rels, layouts: [] };
+    this.masters.push(rec);
+    this.masterByOut.set(outName, rec);
+    this.out.setXml(outName, doc, CT.slideMaster);
+    this.record(() => {
+      this.masters.splice(this.masters.indexOf(rec), 1);
+      this.masterByOut.delete(outName);
+      this.out.removePart(outName);
+    });
+  }
+
+  /**
+   * A key equal for parts with equal content: SHA-1 over the content type, the bytes (a
+   * master's without its `p:sldLayoutIdLst`) and, per relationship kept, its id, type and
+   * the key of its target (or the external URI).
+   */
+  private contentKey(src: TemplateSource, part: string, stack: Set<string>): string {
+    const cached = src.keys.get(part);
+    if (cached) return cached;
+    stack.add(part);
+    const ct = src.pkg.contentType(part) ?? '';
+    const h = createHash('sha1');
+    h.update(ct);
+    h.update('\u0000');
+    if (ct === CT.slideMaster) h.update(decodeXmlBytes(src.pkg.getBytes(part)).replace(/<(\w+:)?sldLayoutIdLst\b[\s\S]*?<\/(\w+:)?sldLayoutIdLst>|<(\w+:)?sldLayoutIdLst\s*\/>/, ''));
+    else h.update(src.pkg.getBytes(part));
+    for (const r of src.pkg.rels(part)) {
+      if (r.external) h.update(`\u0000E${r.id}|${r.type}|${r.target}`);
+      else if (r.type === RT.slideLayout && ct === CT.slideMaster) continue;
+      else if (DROPPED_REL_TYPES.has(r.type) || !src.pkg.hasPart(r.targetPartName!)) h.update(`\u0000D${r.id}`);
+      else if (stack.has(r.targetPartName!)) h.update(`\u0000C${r.id}|${r.targetPartName}`);
+      else h.update(`\u0000I${r.id}|${r.type}|${this.contentKey(src, r.targetPartName!, stack)}`);
+    }
+    stack.delete(part);
+    const key = h.digest('hex');
+    src.keys.set(part, key);
+    return key;
+  }
+
+  // ---------------------------------------------------------------- table styles
+
+  private defaultTableStyle(src: TemplateSource): string {
+    const def = src.tableStylesPart && src.pkg.hasPart(src.tableStylesPart) ? attr(src.pkg.getXml(src.tableStylesPart).documentElement!, 'def') : undefined;
+    const id = def && def.trim() ? def.trim() : DEFAULT_TABLE_STYLE_ID;
+    return id;
+  }
+
+  /** Copies the `a:tblStyle` with `styleId` from the source's table styles into the deck's when missing (built-in styles need no entry). */
+  private ensureTableStyle(src: TemplateSource, styleId: string): void {
+    const out = this.tableStyles;
+    if (!out) return;
+    const root = out.documentElement!;
+    if (children(root, NS.a, 'tblStyle').some((s) => attr(s, 'styleId') === styleId)) return;
+    if (!src.tableStylesPart || !src.pkg.hasPart(src.tableStylesPart)) return;
+    const found = children(src.pkg.getXml(src.tableStylesPart).documentElement!, NS.a, 'tblStyle').find((s) => attr(s, 'styleId') === styleId);
+    if (found) root.appendChild(out.importNode(found, true));
+  }
+
+  // ---------------------------------------------------------------- presentation
+
+  /** The first template that yields a slide gives the deck its presentation part and document properties. */
+  private adoptBase(src: TemplateSource): void {
+    this.base = src;
+    const styles = src.tableStylesPart && src.pkg.hasPart(src.tableStylesPart) ? (src.pkg.getXml(src.tableStylesPart).cloneNode(true) as Document) : undefined;
+    this.tableStyles = styles ?? parseXml(`<a:tblStyleLst xmlns:a="${NS.a}" def="${DEFAULT_TABLE_STYLE_ID}"/>`, 'tableStyles');
+  }
+
+  /** Writes the presentation part, its relationships, the masters' layout lists and the package relationships; returns the .pptx bytes. */
+  async finish(): Promise<Uint8Array> {
+    const base = this.base!;
+    const out = this.out;
+    this.journal = undefined;
+
+    // Masters: layout lists and relationships, ids ≥ 2^31 unique across the package
+    let nextId = FIRST_MASTER_OR_LAYOUT_ID;
+    const masterIds: Array<{ id: number; master: MasterRecord }> = [];
+    for (const m of this.masters) {
+      masterIds.push({ id: nextId++, master: m });
+      const root = m.doc.documentElement!;
+      let lst = child(root, NS.p, 'sldLayoutIdLst');
+      if (!lst) lst = insertInOrder(root, createElement(m.doc, NS.p, 'p:sldLayoutIdLst'), ['transition', 'timing', 'hf', 'txStyles', 'extLst']);
+      while (lst.firstChild) lst.removeChild(lst.firstChild);
+      const rels = [...m.rels];
+      let n = 1;
+      const used = new Set(rels.map((r) => r.id));
+      for (const layout of m.layouts) {
+        while (used.has(`rId${n}`)) n++;
+        const rid = `rId${n++}`;
+        rels.push({ id: rid, type: RT.slideLayout, external: false, targetPartName: layout });
+        const el = createElement(m.doc, NS.p, 'p:sldLayoutId', { id: nextId++ });
+        el.setAttributeNS(NS.r, 'r:id', rid);
+        lst.appendChild(el);
+      }
+      out.setRels(m.outName, rels);
+    }
+
+    // Presentation part
+    const srcPres = base.pkg.getXml(base.mainPart);
+    const pres = srcPres.cloneNode(true) as Document;
+    const root = pres.documentElement!;
+    for (const name of ['sldMasterIdLst', 'notesMasterIdLst', 'handoutMasterIdLst', 'sldIdLst', 'custShowLst', 'custDataLst', 'photoAlbum', 'smartTags', 'modifyVerifier']) {
+      for (const el of children(root, NS.p, name)) root.removeChild(el);
+    }
+    const extLst = child(root, NS.p, 'extLst');
+    if (extLst) {
+      for (const ext of children(extLst, NS.p, 'ext')) if (attr(ext, 'uri') === SECTION_LIST_EXT_URI) extLst.removeChild(ext);
+      if (children(extLst).length === 0) root.removeChild(extLst);
+    }
+    const presName = '/ppt/presentation.xml';
+    const rels: RelOut[] = [];
+    let rid = 1;
+    const addRel = (type: string, target: string): string => {
+      const id = `rId${rid++}`;
+      rels.push({ id, type, external: false, targetPartName: target });
+      return id;
+    };
+    const masterLst = createElement(pres, NS.p, 'p:sldMasterIdLst');
+    for (const { id, master } of masterIds) {
+      const el = createElement(pres, NS.p, 'p:sldMasterId', { id });
+      el.setAttributeNS(NS.r, 'r:id', addRel(RT.slideMaster, master.outName));
+      masterLst.appendChild(el);
+    }
+    root.insertBefore(masterLst, children(root)[0] ?? null);
+    const sldLst = createElement(pres, NS.p, 'p:sldIdLst');
+    this.slides.forEach((s, i) => {
+      const el = createElement(pres, NS.p, 'p:sldId', { id: FIRST_SLIDE_ID + i });
+      el.setAttributeNS(NS.r, 'r:id', addRel(RT.slide, s));
+      sldLst.appendChild(el);
+    });
+    insertInOrder(root, sldLst, ['sldSz', 'notesSz', 'smartTags', 'embeddedFontLst', 'custShowLst', 'photoAlbum', 'custDataLst', 'kinsoku', 'defaultTextStyle', 'modifyVerifier', 'extLst']);
+
+    // Embedded fonts (§19.2.1.9): the font parts come along with new relationship ids
+    const fontLst = child(root, NS.p, 'embeddedFontLst');
+    if (fontLst) {
+      for (const font of children(fontLst, NS.p, 'embeddedFont')) {
+        for (const face of children(font)) {
+          const old = face.getAttributeNS(NS.r, 'id');
+          const r = old ? base.pkg.rel(base.mainPart, old) : undefined;
+          if (r && !r.external && r.targetPartName && base.pkg.hasPart(r.targetPartName)) {
+            face.setAttributeNS(NS.r, 'r:id', addRel(r.type, this.importShared(base, r.targetPartName)));
+          } else font.removeChild(face);
+        }
+        if (children(font).length <= 1) fontLst.removeChild(font);
+      }
+      if (children(fontLst).length === 0) root.removeChild(fontLst);
+    }
+
+    // presProps, viewProps, theme, tableStyles
+    const srcRel = (type: string): string | undefined => {
+      const p = base.pkg.relatedPartName(base.mainPart, type);
+      return p && base.pkg.hasPart(p) ? p : undefined;
+    };
+    const presProps = srcRel(RT.presProps);
+    if (presProps) {
+      const doc = base.pkg.getXml(presProps).cloneNode(true) as Document;
+      const showPr = child(doc.documentElement!, NS.p, 'showPr');
+      const custShow = showPr ? child(showPr, NS.p, 'custShow') : undefined;
+      if (showPr && custShow) showPr.replaceChild(createElement(doc, NS.p, 'p:sldAll'), custShow);
+      stripRelationshipReferences(doc);
+      out.setXml('/ppt/presProps.xml', doc, base.pkg.contentType(presProps));
+      addRel(RT.presProps, '/ppt/presProps.xml');
+    }
+    const viewProps = srcRel(RT.viewProps);
+    if (viewProps) {
+      const doc = base.pkg.getXml(viewProps).cloneNode(true) as Document;
+      stripRelationshipReferences(doc);
+      out.setXml('/ppt/viewProps.xml', doc, base.pkg.contentType(viewProps));
+      addRel(RT.viewProps, '/ppt/viewProps.xml');
+    }
+    const firstTheme = this.masters[0]?.rels.find((r) => r.type === RT.theme)?.targetPartName;
+    if (firstTheme) addRel(RT.theme, firstTheme);
+    if (this.tableStyles) {
+      out.setXml('/ppt/tableStyles.xml', this.tableStyles, 'application/vnd.openxmlformats-officedocument.presentationml.tableStyles+xml');
+      addRel(RT.tableStyles, '/ppt/tableStyles.xml');
+    }
+    stripRelationshipReferences(pres, new Set(rels.map((r) => r.id)));
+    out.setXml(presName, pres, CT.presentationMain);
+    out.setRels(presName, rels);
+
+    // Package relationships: the main part and the document properties
+    const pkgRels: RelOut[] = [{ id: 'rId1', type: RT.officeDocument, external: false, targetPartName: presName }];
+    let prid = 2;
+    for (const r of base.pkg.rels('/')) {
+      if (r.external || !r.targetPartName || !base.pkg.hasPart(r.targetPartName)) continue;
+      if (r.type !== RT.corePropertiesPackage && r.type !== RT.extendedProperties && r.type !== CUSTOM_PROPERTIES_REL) continue;
+      const name = this.importOwned(base, r.targetPartName, new Map());
+      pkgRels.push({ id: `rId${prid++}`, type: r.type, external: false, targetPartName: name });
+    }
+    out.setRels('/', pkgRels);
+    return out.toBytes();
+  }
+}
+
+/** Binary parts other than embedded packages (pictures, media, OLE objects) and fonts are shared by content. */
+function isSharedBinary(ct: string | undefined, relType: string): boolean {
+  return relType === FONT_REL || (!isXmlContentType(ct) && relType !== RT.package);
+}
+
+/**
+ * Removes what refers to a dropped relationship: an element carrying an `r:` attribute
+ * with a dropped id goes (inside an extension list, its whole `ext` goes), so no `r:id`
+ * is left dangling (ECMA-376 Part 2, §9.3).
+ */
+export function removeDanglingReferences(doc: Document, dropped: ReadonlySet<string>): void {
+  if (dropped.size === 0) return;
+  stripRelationshipReferences(doc, undefined, dropped);
+}
+
+/**
+ * Removes elements whose relationship attributes (`r:id`, `r:embed`, ...) name an id that
+ * is not in `keep` (when given) or is in `drop` (when given); with neither, every element
+ * carrying a relationship attribute goes (for parts copied without relationships).
+ */
+function stripRelationshipReferences(doc: Document, keep?: ReadonlySet<string>, drop?: ReadonlySet<string>): void {
+  const root = doc.documentElement!;
+  const victims: Element[] = [];
+  const stack: Element[] = [root];
+  while (stack.length) {
+    const el = stack.pop()!;
+    const attrs = el.attributes;
+    for (let i = 0; i < attrs.length; i++) {
+      const a = attrs.item(i)!;
+      if (a.namespaceURI !== NS.r || a.value === '') continue;
+      const bad = drop ? drop.has(a.value) : keep ? !keep.has(a.value) : true;
+      if (bad) {
+        victims.push(el);
+        break;
+      }
+    }
+    for (const c of children(el)) stack.push(c);
+  }
+  for (const el of victims) {
+    if (el === root) continue;
+    let target: Element = el;
+    for (let p = el.parentNode as Element | null; p && p !== (root as unknown); p = p.parentNode as Element | null) {
+      if (p.localName === 'ext' && (p.parentNode as Element | null)?.localName === 'extLst') {
+        target = p;
+        break;
+      }
+    }
+    target.parentNode?.removeChild(target);
+  }
+}

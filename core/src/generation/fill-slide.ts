@@ -1,0 +1,379 @@
+/**
+ * Filling one slide's placeholders (ECMA-376 Part 1, §19.3.1.36 `p:ph`, types of
+ * ST_PlaceholderType §19.7.10) with the request's slide data, and making a new slide from
+ * a layout's placeholders.
+ *
+ * Text and tables are placed as given; measuring and fitting, table pagination and
+ * `slide_format` come in a later step (issue 4) and hook in here.
+ */
+import type { Block, Column, GenerationOptions, SlideData, Table } from '../domain/content.js';
+import { NS, attr, child, children, createElement, descendants, parseXml, type Document, type Element } from '../ooxml/xml.js';
+import {
+  cNvPr,
+  maxShapeId,
+  ownRect,
+  placeholders,
+  resolveRect,
+  setRect,
+  shapeTree,
+  type PlaceholderShape,
+  type Rect,
+} from './shapes.js';
+import { buildTableFrame, frameTable, replaceTableContent } from './tables.js';
+import { ensureShapeTextBody, hasSlideNumberField, plainText, setParagraphs, setRunFont, setSlideNumberField } from './text.js';
+
+/** Placeholder types of the footer area (§19.7.10): date, footer, slide number, header. */
+export const FOOTER_AREA_TYPES: ReadonlySet<string> = new Set(['dt', 'ftr', 'sldNum', 'hdr']);
+
+/** What {@link fillSlide} needs besides the slide document itself. */
+export interface FillContext {
+  /** The slide being built (a private copy; changed in place). */
+  doc: Document;
+  slideData: SlideData;
+  /** Effective options of this slide. */
+  options: GenerationOptions;
+  /** Placeholders of the slide's layout and master, for geometry and footer copies. */
+  layoutPhs: readonly PlaceholderShape[];
+  masterPhs: readonly PlaceholderShape[];
+  /** True for a slide made from a layout: placeholders left unfilled are removed. */
+  fromLayout: boolean;
+  /** 1-based position of the slide in the deck (shown by the slide-number field). */
+  slideNumber: number;
+  /** Style GUID for tables created here (the template's default). */
+  tableStyleId: string | undefined;
+  warn(message: string): void;
+}
+
+const SLD_NS_DECL = `xmlns:a="${NS.a}" xmlns:r="${NS.r}" xmlns:p="${NS.p}"`;
+
+/**
+ * A new slide document (§19.3.1.38 `p:sld`) holding a copy of each placeholder of a
+ * layout: `p:ph` keeps type, orientation, size and idx; `p:spPr` is empty so geometry is
+ * inherited; the text body is empty. Footer-area placeholders are not copied (they are
+ * added when filled).
+ */
+export function newSlideFromLayout(layoutDoc: Document): Document {
+  const doc = parseXml(
+    `<p:sld ${SLD_NS_DECL}><p:cSld><p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr>` +
+      `<p:grpSpPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="0" cy="0"/><a:chOff x="0" y="0"/><a:chExt cx="0" cy="0"/></a:xfrm></p:grpSpPr>` +
+      `</p:spTree></p:cSld><p:clrMapOvr><a:masterClrMapping/></p:clrMapOvr></p:sld>`,
+    'new slide',
+  );
+  const tree = shapeTree(doc)!;
+  let nextId = 2;
+  for (const lp of placeholders(shapeTree(layoutDoc))) {
+    if (lp.shape.localName !== 'sp' || FOOTER_AREA_TYPES.has(lp.type)) continue;
+    tree.appendChild(placeholderCopy(doc, lp, nextId++, undefined));
+  }
+  return doc;
+}
+
+/** A slide `p:sp` linked to placeholder `lp` (same ph attributes), with an empty text body; `rect` makes its geometry explicit. */
+function placeholderCopy(doc: Document, lp: PlaceholderShape, id: number, rect: Rect | undefined): Element {
+  const sp = createElement(doc, NS.p, 'p:sp');
+  const nv = createElement(doc, NS.p, 'p:nvSpPr');
+  nv.appendChild(createElement(doc, NS.p, 'p:cNvPr', { id, name: attr(cNvPr(lp.shape), 'name') || `Placeholder ${id - 1}` }));
+  const cNvSpPr = createElement(doc, NS.p, 'p:cNvSpPr');
+  cNvSpPr.appendChild(createElement(doc, NS.a, 'a:spLocks', { noGrp: '1' }));
+  nv.appendChild(cNvSpPr);
+  const nvPr = createElement(doc, NS.p, 'p:nvPr');
+  const ph = createElement(doc, NS.p, 'p:ph');
+  for (const a of ['type', 'orient', 'sz', 'idx']) {
+    const v = attr(lp.ph, a);
+    if (v !== undefined) ph.setAttribute(a, v);
+  }
+  nvPr.appendChild(ph);
+  nv.appendChild(nvPr);
+  sp.appendChild(nv);
+  const spPr = createElement(doc, NS.p, 'p:spPr');
+  if (rect) {
+    const xfrm = createElement(doc, NS.a, 'a:xfrm');
+    setRect(doc, xfrm, rect);
+    spPr.appendChild(xfrm);
+  }
+  sp.appendChild(spPr);
+  ensureShapeTextBody(doc, sp);
+  return sp;
+}
+
+/** A content area a column can fill: a text placeholder or an existing table. */
+interface ContentArea {
+  ph: PlaceholderShape;
+  rect: Rect | undefined;
+}
+
+function textBullets(blocks: readonly Block[]): string[] {
+  const out: string[] = [];
+  for (const b of blocks) if (b.type === 'text' && b.text) out.push(...b.text.bullets);
+  return out;
+}
+
+function tables(blocks: readonly Block[]): Table[] {
+  const out: Table[] = [];
+  for (const b of blocks) if (b.type === 'table' && b.table?.table && b.table.table.rows.length > 0) out.push(b.table.table);
+  return out;
+}
+
+/**
+ * Fills a slide in place: title, subtitle, content columns (bullets and tables), column
+ * headers, header, footer, footnote, slide number and footer fonts; on a slide made from a
+ * layout, removes the placeholders left empty.
+ */
+export function fillSlide(ctx: FillContext): void {
+  const { doc, slideData: data, options } = ctx;
+  const tree = shapeTree(doc);
+  if (!tree) throw new Error('the slide has no shape tree (p:cSld/p:spTree)');
+  let nextId = maxShapeId(doc) + 1;
+  const phs = placeholders(tree);
+  const filled = new Set<Element>();
+  const used = new Set<Element>();
+  const rectOf = (p: PlaceholderShape): Rect | undefined => resolveRect(p, ctx.layoutPhs, ctx.masterPhs);
+  const isTextShape = (p: PlaceholderShape): boolean => p.shape.localName === 'sp';
+
+  const fillText = (p: PlaceholderShape, lines: readonly string[]): void => {
+    setParagraphs(doc, ensureShapeTextBody(doc, p.shape), lines);
+    filled.add(p.shape);
+    used.add(p.shape);
+  };
+
+  // Title (§19.7.10: title, ctrTitle)
+  if (data.title != null) {
+    const t = phs.find((p) => (p.type === 'title' || p.type === 'ctrTitle') && isTextShape(p));
+    if (t) fillText(t, [data.title]);
+    else ctx.warn('slide has no title placeholder; title not placed');
+  }
+
+  // Content columns
+  const columns: Column[] = (data.content ?? []).filter((c) => c.blocks.length > 0 || (c.header != null && c.header !== ''));
+  if (columns.length) fillColumns(ctx, tree, phs, columns, rectOf, fillText, used, filled, () => nextId++);
+
+  // Subtitle: subTitle on title slides, else a free body placeholder
+  if (data.subtitle != null) {
+    const target =
+      phs.find((p) => p.type === 'subTitle' && !used.has(p.shape) && isTextShape(p)) ??
+      phs.find((p) => p.type === 'body' && !used.has(p.shape) && isTextShape(p)) ??
+      (columns.length === 0 ? phs.find((p) => p.type === 'obj' && !used.has(p.shape) && isTextShape(p)) : undefined);
+    if (target) fillText(target, [data.subtitle]);
+    else ctx.warn('slide has no free subtitle or body placeholder; subtitle not placed');
+  }
+
+  // Footer area
+  const footerArea = (type: string): PlaceholderShape | undefined => phs.find((p) => p.type === type && isTextShape(p));
+  const addFooterArea = (type: string): PlaceholderShape | undefined => {
+    const lp = ctx.layoutPhs.find((p) => p.type === type && p.shape.localName === 'sp');
+    let sp: Element;
+    let src: PlaceholderShape;
+    if (lp) {
+      src = lp;
+      sp = placeholderCopy(doc, lp, nextId++, undefined);
+    } else {
+      const mp = ctx.masterPhs.find((p) => p.type === type && p.shape.localName === 'sp');
+      if (!mp) return undefined;
+      src = mp;
+      sp = placeholderCopy(doc, { ...mp, ph: withoutIdx(mp.ph) }, nextId++, ownRect(mp.shape));
+    }
+    insertShape(tree, sp);
+    const created: PlaceholderShape = { shape: sp, ph: src.ph, type, idx: src.idx };
+    phs.push(created);
+    return created;
+  };
+
+  const footerText = data.footer ?? options.footer_text ?? undefined;
+  if (footerText != null) {
+    const f = footerArea('ftr') ?? addFooterArea('ftr');
+    if (f) fillText(f, [footerText]);
+    else ctx.warn('slide, layout and master have no footer placeholder; footer not placed');
+  }
+  if (options.show_slide_numbers === true) {
+    const n = footerArea('sldNum') ?? addFooterArea('sldNum');
+    if (n) {
+      const body = ensureShapeTextBody(doc, n.shape);
+      if (!hasSlideNumberField(body)) setSlideNumberField(doc, body, ctx.slideNumber);
+      filled.add(n.shape);
+    } else ctx.warn('slide, layout and master have no slide-number placeholder; slide number not shown');
+  }
+  if (data.header != null) {
+    const h = footerArea('hdr');
+    if (h) fillText(h, [data.header]);
+    else ctx.warn('slide has no header placeholder (slides rarely do); header ignored');
+  }
+  if (options.footer_font_size != null || options.footer_font_name != null) {
+    for (const p of phs) {
+      if ((p.type === 'ftr' || p.type === 'sldNum' || p.type === 'dt') && isTextShape(p) && p.shape.parentNode === tree) {
+        setRunFont(doc, ensureShapeTextBody(doc, p.shape), options.footer_font_size ?? undefined, options.footer_font_name ?? undefined);
+      }
+    }
+  }
+
+  // Footnote: the text box holding the marker
+  if (data.footnote != null) {
+    const box = findFootnoteBox(tree);
+    if (box) {
+      setParagraphs(doc, ensureShapeTextBody(doc, box), [data.footnote]);
+      filled.add(box);
+    } else ctx.warn('slide has no text box marked "footnote_placeholder" or "footnote"; footnote not placed');
+  }
+
+  // A slide made from a layout keeps only what was filled (no "Click to add" prompts)
+  if (ctx.fromLayout) {
+    for (const p of phs) {
+      if (!filled.has(p.shape) && p.shape.parentNode) p.shape.parentNode.removeChild(p.shape);
+    }
+  }
+}
+
+/** A copy of a master's `p:ph` without `idx`: the slide placeholder then links by type alone. */
+function withoutIdx(ph: Element): Element {
+  const copy = ph.cloneNode(true) as Element;
+  copy.removeAttribute('idx');
+  return copy;
+}
+
+/** Appends a shape to the tree, before its `p:extLst`. */
+function insertShape(tree: Element, shape: Element): void {
+  const ext = child(tree, NS.p, 'extLst');
+  if (ext) tree.insertBefore(shape, ext);
+  else tree.appendChild(shape);
+}
+
+/** The `p:sp` (at any depth) whose text contains `footnote_placeholder`, else `footnote` (case-insensitive). */
+function findFootnoteBox(tree: Element): Element | undefined {
+  let fallback: Element | undefined;
+  for (const sp of descendants(tree, NS.p, 'sp')) {
+    const body = child(sp, NS.p, 'txBody');
+    if (!body) continue;
+    const text = plainText(body).toLowerCase();
+    if (text.includes('footnote_placeholder')) return sp;
+    if (!fallback && text.includes('footnote')) fallback = sp;
+  }
+  return fallback;
+}
+
+/** Vertical tolerance (EMU) when deciding that a header placeholder sits above a content area: 0.1 in. */
+const ABOVE_TOLERANCE_EMU = 91_440;
+
+function fillColumns(
+  ctx: FillContext,
+  tree: Element,
+  phs: PlaceholderShape[],
+  columns: readonly Column[],
+  rectOf: (p: PlaceholderShape) => Rect | undefined,
+  fillText: (p: PlaceholderShape, lines: readonly string[]) => void,
+  used: Set<Element>,
+  filled: Set<Element>,
+  newId: () => number,
+): void {
+  const { doc } = ctx;
+  // Existing tables (template slides): table blocks replace their content first, left to right.
+  const existingTables = children(tree, NS.p, 'graphicFrame')
+    .filter((f) => frameTable(f) !== undefined)
+    .map((f) => ({ frame: f, rect: ownRect(f) }))
+    .sort((a, b) => (a.rect?.x ?? 0) - (b.rect?.x ?? 0) || (a.rect?.y ?? 0) - (b.rect?.y ?? 0));
+
+  // Text-capable content placeholders: obj/tbl; when there are none, body placeholders.
+  let candidates = phs.filter((p) => p.shape.localName === 'sp' && !used.has(p.shape) && (p.type === 'obj' || p.type === 'tbl'));
+  if (candidates.length === 0) candidates = phs.filter((p) => p.shape.localName === 'sp' && !used.has(p.shape) && p.type === 'body');
+  const areas: ContentArea[] = candidates
+    .map((ph) => ({ ph, rect: rectOf(ph) }))
+    .sort((a, b) => (a.rect?.x ?? 0) - (b.rect?.x ?? 0) || (a.rect?.y ?? 0) - (b.rect?.y ?? 0));
+  // Column headers: body placeholders not used as content areas.
+  const headerPhs = phs.filter((p) => p.shape.localName === 'sp' && p.type === 'body' && !candidates.includes(p));
+
+  let areaIndex = 0;
+  columns.forEach((col, ci) => {
+    const bullets = textBullets(col.blocks);
+    const tbls = tables(col.blocks);
+    const needsArea = bullets.length > 0 || tbls.length > existingTables.length;
+    const area = needsArea || col.header ? areas[areaIndex] : undefined;
+    if (needsArea || (col.header && area)) areaIndex++;
+
+    if (col.header != null && col.header !== '') {
+      const h = area?.rect ? headerAbove(area.rect, headerPhs, rectOf, used) : undefined;
+      if (h) fillText(h, [col.header]);
+      else ctx.warn(`column ${ci + 1}: the layout has no header placeholder above it; header not placed`);
+    }
+
+    // Tables into existing tables first
+    const remaining: Table[] = [];
+    for (const t of tbls) {
+      const existing = existingTables.shift();
+      if (existing) {
+        replaceTableContent(doc, existing.frame, t);
+        filled.add(existing.frame);
+      } else remaining.push(t);
+    }
+    if (!needsArea) return;
+    if (!area || !area.rect) {
+      ctx.warn(`column ${ci + 1}: no free content placeholder on the slide; its ${bullets.length ? 'text' : ''}${bullets.length && remaining.length ? ' and ' : ''}${remaining.length ? 'table' : ''} not placed`);
+      return;
+    }
+    const rect = area.rect;
+    if (remaining.length === 0) {
+      fillText(area.ph, bullets);
+      return;
+    }
+    let tableRect = rect;
+    if (bullets.length) {
+      // text above, tables below: a first split until text is measured (issue 4)
+      const textCy = Math.min(Math.round(rect.cy * 0.45), bullets.length * 400_000 + 100_000);
+      const spPr = child(area.ph.shape, NS.p, 'spPr');
+      if (spPr) {
+        let xfrm = child(spPr, NS.a, 'xfrm');
+        if (!xfrm) {
+          xfrm = createElement(doc, NS.a, 'a:xfrm');
+          spPr.insertBefore(xfrm, spPr.firstChild);
+        }
+        setRect(doc, xfrm, { ...rect, cy: textCy });
+      }
+      fillText(area.ph, bullets);
+      tableRect = { x: rect.x, y: rect.y + textCy, cx: rect.cx, cy: rect.cy - textCy };
+    }
+    const each = Math.floor(tableRect.cy / remaining.length);
+    remaining.forEach((t, ti) => {
+      const r: Rect = { x: tableRect.x, y: tableRect.y + ti * each, cx: tableRect.cx, cy: each };
+      const replaceHolder = bullets.length === 0 && ti === 0;
+      const id = newId();
+      const frame = buildTableFrame(doc, t, r, {
+        shapeId: id,
+        name: `Table ${id - 1}`,
+        ph: replaceHolder ? area.ph.ph : undefined,
+        tableStyleId: ctx.tableStyleId,
+        options: ctx.options,
+      });
+      if (replaceHolder) {
+        tree.replaceChild(frame, area.ph.shape);
+        used.add(area.ph.shape);
+        filled.add(frame);
+        // the removed placeholder must not be looked up again
+        const i = phs.indexOf(area.ph);
+        if (i >= 0) phs.splice(i, 1);
+      } else {
+        const after = area.ph.shape.nextSibling;
+        if (after) tree.insertBefore(frame, after);
+        else insertShape(tree, frame);
+        filled.add(frame);
+      }
+    });
+  });
+}
+
+/** The unused body placeholder right above `rect` (overlapping at least half its width), nearest first. */
+function headerAbove(rect: Rect, headerPhs: readonly PlaceholderShape[], rectOf: (p: PlaceholderShape) => Rect | undefined, used: Set<Element>): PlaceholderShape | undefined {
+  let best: PlaceholderShape | undefined;
+  let bestGap = Infinity;
+  for (const h of headerPhs) {
+    if (used.has(h.shape)) continue;
+    const r = rectOf(h);
+    if (!r) continue;
+    const bottom = r.y + r.cy;
+    if (bottom > rect.y + ABOVE_TOLERANCE_EMU) continue;
+    const overlap = Math.min(r.x + r.cx, rect.x + rect.cx) - Math.max(r.x, rect.x);
+    if (overlap < Math.min(r.cx, rect.cx) / 2) continue;
+    const gap = rect.y - bottom;
+    if (gap < bestGap) {
+      bestGap = gap;
+      best = h;
+    }
+  }
+  return best;
+}

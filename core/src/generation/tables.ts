@@ -1,0 +1,209 @@
+/**
+ * DrawingML tables (ECMA-376 Part 1, §21.1.3): a `p:graphicFrame` (§19.3.1.21) holding
+ * `a:graphic/a:graphicData[@uri=…/table]/a:tbl` with `a:tblPr`, `a:tblGrid` and rows.
+ *
+ * Geometry is in EMU. Text is placed as given; fitting and pagination come later (the
+ * row height and font size chosen here are a first estimate only).
+ */
+import type { GenerationOptions, Table } from '../domain/content.js';
+import { NS, attr, child, children, createElement, descendants, intAttr, path, removeChildren, type Document, type Element } from '../ooxml/xml.js';
+import { setRect, type Rect } from './shapes.js';
+import { setParagraphs, setRunFont } from './text.js';
+
+/** `a:graphicData/@uri` of a table (§21.1.3). */
+export const TABLE_URI = 'http://schemas.openxmlformats.org/drawingml/2006/table';
+
+/** PowerPoint's built-in "Medium Style 2 – Accent 1", the default when a template names none. */
+export const DEFAULT_TABLE_STYLE_ID = '{5C22544A-7EE6-4342-B048-85BDC9FD1C3A}';
+
+/** Default row height PowerPoint gives an 18 pt table row: 0.4 in, in EMU. */
+export const DEFAULT_ROW_HEIGHT_EMU = 370_840;
+
+const EMU_PER_PT = 12_700;
+/** Top plus bottom default cell margins (`marT`/`marB` 45 720 EMU each, §21.1.3.17). */
+const CELL_VERTICAL_MARGINS_EMU = 91_440;
+
+/** The `a:tbl` of a graphic frame, or undefined when the frame holds something else. */
+export function frameTable(frame: Element): Element | undefined {
+  const gd = path(frame, [NS.a, 'graphic'], [NS.a, 'graphicData']);
+  if (!gd || attr(gd, 'uri') !== TABLE_URI) return undefined;
+  return child(gd, NS.a, 'tbl');
+}
+
+/** Rows of a table normalized to one column count (short rows padded with empty cells). */
+function normalizedRows(table: Table): { cells: string[]; header: boolean }[] {
+  const cols = Math.max(1, ...table.rows.map((r) => r.cells.length));
+  return table.rows.map((r) => {
+    const cells = r.cells.map((c) => c.value ?? '');
+    while (cells.length < cols) cells.push('');
+    return { cells, header: r.is_header === true };
+  });
+}
+
+/** Column widths in EMU that split `totalCx` evenly; the last column takes the remainder. */
+function splitWidths(totalCx: number, n: number): number[] {
+  const w = Math.floor(totalCx / n);
+  const out = Array<number>(n).fill(w);
+  out[n - 1] = totalCx - w * (n - 1);
+  return out;
+}
+
+function newCellTextBody(doc: Document, text: string): Element {
+  const txBody = createElement(doc, NS.a, 'a:txBody');
+  txBody.appendChild(createElement(doc, NS.a, 'a:bodyPr'));
+  txBody.appendChild(createElement(doc, NS.a, 'a:lstStyle'));
+  txBody.appendChild(createElement(doc, NS.a, 'a:p'));
+  setParagraphs(doc, txBody, [text]);
+  return txBody;
+}
+
+/** Options for {@link buildTableFrame}. */
+export interface NewTableOptions {
+  /** `p:cNvPr/@id` of the frame. */
+  shapeId: number;
+  name: string;
+  /** A `p:ph` to keep on the frame, so it stays linked to the placeholder it fills. */
+  ph?: Element;
+  /** `a:tableStyleId` (a GUID); omitted when undefined. */
+  tableStyleId: string | undefined;
+  options: GenerationOptions;
+}
+
+/**
+ * A new table graphic frame placed at `rect`: columns split the width evenly; rows share
+ * the height, at most {@link DEFAULT_ROW_HEIGHT_EMU} each. When rows must be lower than
+ * that, cell text gets an explicit size that fits one line (never below
+ * `table_min_font_size`, default 8 pt). Leading `is_header` rows turn on `firstRow`.
+ */
+export function buildTableFrame(doc: Document, table: Table, rect: Rect, o: NewTableOptions): Element {
+  const rows = normalizedRows(table);
+  const nCols = rows[0]?.cells.length ?? 1;
+  const rowH = Math.max(1, Math.min(DEFAULT_ROW_HEIGHT_EMU, Math.floor(rect.cy / Math.max(1, rows.length))));
+  const minPt = o.options.table_min_font_size ?? 8;
+  const fitPt = Math.floor((rowH - CELL_VERTICAL_MARGINS_EMU) / EMU_PER_PT / 1.2);
+  const cellPt = rowH < DEFAULT_ROW_HEIGHT_EMU ? Math.max(minPt, Math.min(18, fitPt)) : undefined;
+
+  const frame = createElement(doc, NS.p, 'p:graphicFrame');
+  const nv = createElement(doc, NS.p, 'p:nvGraphicFramePr');
+  nv.appendChild(createElement(doc, NS.p, 'p:cNvPr', { id: o.shapeId, name: o.name }));
+  const cNvGf = createElement(doc, NS.p, 'p:cNvGraphicFramePr');
+  cNvGf.appendChild(createElement(doc, NS.a, 'a:graphicFrameLocks', { noGrp: '1' }));
+  nv.appendChild(cNvGf);
+  const nvPr = createElement(doc, NS.p, 'p:nvPr');
+  if (o.ph) nvPr.appendChild(o.ph.cloneNode(true));
+  nv.appendChild(nvPr);
+  frame.appendChild(nv);
+  const xfrm = createElement(doc, NS.p, 'p:xfrm');
+  setRect(doc, xfrm, { ...rect, cy: rowH * rows.length });
+  frame.appendChild(xfrm);
+  const graphic = createElement(doc, NS.a, 'a:graphic');
+  const gd = createElement(doc, NS.a, 'a:graphicData', { uri: TABLE_URI });
+  const tbl = createElement(doc, NS.a, 'a:tbl');
+  const header = rows[0]?.header === true;
+  const tblPr = createElement(doc, NS.a, 'a:tblPr', { firstRow: header ? '1' : undefined, bandRow: '1' });
+  if (o.tableStyleId) {
+    const sid = createElement(doc, NS.a, 'a:tableStyleId');
+    sid.appendChild(doc.createTextNode(o.tableStyleId));
+    tblPr.appendChild(sid);
+  }
+  tbl.appendChild(tblPr);
+  const grid = createElement(doc, NS.a, 'a:tblGrid');
+  for (const w of splitWidths(rect.cx, nCols)) grid.appendChild(createElement(doc, NS.a, 'a:gridCol', { w }));
+  tbl.appendChild(grid);
+  for (const row of rows) {
+    const tr = createElement(doc, NS.a, 'a:tr', { h: rowH });
+    for (const text of row.cells) {
+      const tc = createElement(doc, NS.a, 'a:tc');
+      const txBody = newCellTextBody(doc, text);
+      if (cellPt !== undefined) setRunFont(doc, txBody, cellPt, undefined);
+      tc.appendChild(txBody);
+      tc.appendChild(createElement(doc, NS.a, 'a:tcPr'));
+      tr.appendChild(tc);
+    }
+    tbl.appendChild(tr);
+  }
+  gd.appendChild(tbl);
+  graphic.appendChild(gd);
+  frame.appendChild(graphic);
+  return frame;
+}
+
+const MERGE_ATTRS = ['gridSpan', 'rowSpan', 'hMerge', 'vMerge'] as const;
+
+/**
+ * Replaces the rows of an existing table, keeping its `a:tblPr` (style, banding) and the
+ * formatting of its rows and cells: new header rows copy the template's first row, body
+ * rows cycle through the template's other rows (so explicit banding survives). Merges are
+ * dropped. The grid keeps its widths when the column count is unchanged, else the frame
+ * width is split evenly. The frame height becomes the sum of the row heights.
+ */
+export function replaceTableContent(doc: Document, frame: Element, table: Table): void {
+  const tbl = frameTable(frame);
+  if (!tbl) return;
+  const rows = normalizedRows(table);
+  const nCols = rows[0]?.cells.length ?? 1;
+  const tmplRows = children(tbl, NS.a, 'tr');
+  const headerTmpl = tmplRows[0];
+  const bodyTmpls = tmplRows.length > 1 ? tmplRows.slice(1) : tmplRows;
+
+  let tblPr = child(tbl, NS.a, 'tblPr');
+  if (!tblPr) {
+    tblPr = createElement(doc, NS.a, 'a:tblPr');
+    tbl.insertBefore(tblPr, tbl.firstChild);
+  }
+  if (rows[0]?.header) tblPr.setAttribute('firstRow', '1');
+
+  let grid = child(tbl, NS.a, 'tblGrid');
+  const oldWidths = grid ? children(grid, NS.a, 'gridCol').map((g) => intAttr(g, 'w', 0)) : [];
+  const frameCx = intAttr(path(frame, [NS.p, 'xfrm'], [NS.a, 'ext']), 'cx') ?? oldWidths.reduce((a, b) => a + b, 0);
+  const widths = oldWidths.length === nCols ? oldWidths : splitWidths(frameCx > 0 ? frameCx : nCols * 914_400, nCols);
+  if (!grid) {
+    grid = createElement(doc, NS.a, 'a:tblGrid');
+    tbl.insertBefore(grid, tblPr.nextSibling);
+  }
+  // keep each gridCol's extLst (column ids) when the count is unchanged
+  if (oldWidths.length !== nCols) {
+    removeChildren(grid);
+    for (const w of widths) grid.appendChild(createElement(doc, NS.a, 'a:gridCol', { w }));
+  }
+
+  for (const tr of tmplRows) tbl.removeChild(tr);
+  const trailing = child(tbl, NS.a, 'extLst');
+  let totalH = 0;
+  let bodyIndex = 0;
+  for (const row of rows) {
+    const tmpl = row.header ? (headerTmpl ?? bodyTmpls[0]) : bodyTmpls[bodyIndex++ % Math.max(1, bodyTmpls.length)];
+    const tr = createElement(doc, NS.a, 'a:tr', { h: intAttr(tmpl, 'h', DEFAULT_ROW_HEIGHT_EMU) });
+    const tmplCells = tmpl ? children(tmpl, NS.a, 'tc') : [];
+    row.cells.forEach((text, j) => {
+      const tmplCell = tmplCells[Math.min(j, tmplCells.length - 1)];
+      let tc: Element;
+      if (tmplCell) {
+        tc = tmplCell.cloneNode(true) as Element;
+        for (const a of MERGE_ATTRS) tc.removeAttribute(a);
+        let txBody = child(tc, NS.a, 'txBody');
+        if (!txBody) {
+          txBody = newCellTextBody(doc, '');
+          tc.insertBefore(txBody, tc.firstChild);
+        }
+        setParagraphs(doc, txBody, [text]);
+      } else {
+        tc = createElement(doc, NS.a, 'a:tc');
+        tc.appendChild(newCellTextBody(doc, text));
+        tc.appendChild(createElement(doc, NS.a, 'a:tcPr'));
+      }
+      tr.appendChild(tc);
+    });
+    // a row's extLst (row id) is not copied: ids would repeat
+    totalH += intAttr(tr, 'h', 0);
+    if (trailing) tbl.insertBefore(tr, trailing);
+    else tbl.appendChild(tr);
+  }
+  const ext = path(frame, [NS.p, 'xfrm'], [NS.a, 'ext']);
+  if (ext) ext.setAttribute('cy', String(totalH));
+}
+
+/** The `a:tableStyleId` values used by the tables of a document. */
+export function tableStyleIds(doc: Document): string[] {
+  return descendants(doc, NS.a, 'tableStyleId').map((e) => (e.textContent ?? '').trim()).filter(Boolean);
+}

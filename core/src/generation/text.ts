@@ -1,0 +1,187 @@
+/**
+ * Writing text into DrawingML text bodies (ECMA-376 Part 1, §21.1.2): paragraphs
+ * (`a:p`), runs (`a:r`), line breaks (`a:br`) and fields (`a:fld`), keeping the
+ * formatting the template put on its first paragraph and run.
+ */
+import { NS, child, children, createElement, insertInOrder, type Document, type Element } from '../ooxml/xml.js';
+
+/** Characters XML 1.0 forbids in text (§2.2 of XML 1.0): C0 controls other than tab/LF/CR, U+FFFE/U+FFFF, lone surrogates. */
+const ILLEGAL_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Text made safe for an `a:t` element: characters illegal in XML removed (escaping is the serializer's job). */
+export function xmlSafeText(s: string): string {
+  return s.replace(ILLEGAL_XML_CHARS, '');
+}
+
+/** Successors of `a:latin` inside `a:rPr`/`a:defRPr`/`a:endParaRPr` (CT_TextCharacterProperties, §21.1.2.3.9). */
+const LATIN_SUCCESSORS = ['ea', 'cs', 'sym', 'hlinkClick', 'hlinkMouseOver', 'rtl', 'extLst'] as const;
+
+/** Successors of `p:txBody` inside `p:sp` (CT_Shape, §19.3.1.43). */
+const SP_TXBODY_SUCCESSORS = ['extLst'] as const;
+
+/**
+ * The text body of a shape (`p:txBody`, §19.3.1.51), created with an empty `a:bodyPr`,
+ * `a:lstStyle` and one paragraph when the shape has none.
+ */
+export function ensureShapeTextBody(doc: Document, sp: Element): Element {
+  const existing = child(sp, NS.p, 'txBody');
+  if (existing) return existing;
+  const txBody = createElement(doc, NS.p, 'p:txBody');
+  txBody.appendChild(createElement(doc, NS.a, 'a:bodyPr'));
+  txBody.appendChild(createElement(doc, NS.a, 'a:lstStyle'));
+  txBody.appendChild(createElement(doc, NS.a, 'a:p'));
+  return insertInOrder(sp, txBody, SP_TXBODY_SUCCESSORS);
+}
+
+/** Formatting taken from a text body's first paragraph, reused for the paragraphs written into it. */
+interface ParagraphTemplate {
+  pPr: Element | undefined;
+  rPr: Element | undefined;
+  endParaRPr: Element | undefined;
+}
+
+function paragraphTemplate(txBody: Element): ParagraphTemplate {
+  const first = child(txBody, NS.a, 'p');
+  if (!first) return { pPr: undefined, rPr: undefined, endParaRPr: undefined };
+  let rPr: Element | undefined;
+  for (const r of children(first, NS.a)) {
+    if (r.localName === 'r' || r.localName === 'fld') {
+      rPr = child(r, NS.a, 'rPr');
+      if (rPr) break;
+    }
+  }
+  const endParaRPr = child(first, NS.a, 'endParaRPr');
+  return { pPr: child(first, NS.a, 'pPr'), rPr: rPr ?? endParaRPr, endParaRPr };
+}
+
+/** A copy of a character-properties element as `localName` (`rPr` or `endParaRPr`), without hyperlinks, spell-check or dirty flags. */
+function copyCharProps(doc: Document, src: Element | undefined, localName: 'rPr' | 'endParaRPr'): Element {
+  const el = createElement(doc, NS.a, `a:${localName}`);
+  if (!src) {
+    el.setAttribute('lang', 'en-US');
+    el.setAttribute('dirty', '0');
+    return el;
+  }
+  for (let i = 0; i < src.attributes.length; i++) {
+    const a = src.attributes.item(i)!;
+    if (a.name === 'dirty' || a.name === 'err' || a.name === 'smtClean' || a.name === 'smtId') continue;
+    el.setAttribute(a.name, a.value);
+  }
+  el.setAttribute('dirty', '0');
+  for (const c of children(src)) {
+    if (c.localName === 'hlinkClick' || c.localName === 'hlinkMouseOver') continue;
+    el.appendChild(c.cloneNode(true));
+  }
+  return el;
+}
+
+/**
+ * Replaces every paragraph of a text body (`p:txBody` or `a:txBody`) with one paragraph
+ * per string, at level 0, each holding one run with the template's first run formatting;
+ * `\n` and `\v` inside a string become `a:br` line breaks. The text body's `a:bodyPr` and
+ * `a:lstStyle` and the first paragraph's `a:pPr` (without its level) are kept.
+ *
+ * @param lines - paragraph texts; an empty list leaves one empty paragraph
+ */
+export function setParagraphs(doc: Document, txBody: Element, lines: readonly string[]): void {
+  const tpl = paragraphTemplate(txBody);
+  for (const p of children(txBody, NS.a, 'p')) txBody.removeChild(p);
+  const texts = lines.length ? lines : [''];
+  for (const line of texts) {
+    const p = createElement(doc, NS.a, 'a:p');
+    if (tpl.pPr) {
+      const pPr = tpl.pPr.cloneNode(true) as Element;
+      pPr.removeAttribute('lvl');
+      p.appendChild(pPr);
+    }
+    const segments = xmlSafeText(line).split(/\r\n|[\n\v\r]/);
+    segments.forEach((seg, i) => {
+      if (i > 0) {
+        const br = createElement(doc, NS.a, 'a:br');
+        br.appendChild(copyCharProps(doc, tpl.rPr, 'rPr'));
+        p.appendChild(br);
+      }
+      if (seg === '') return;
+      const r = createElement(doc, NS.a, 'a:r');
+      r.appendChild(copyCharProps(doc, tpl.rPr, 'rPr'));
+      const t = createElement(doc, NS.a, 'a:t');
+      t.appendChild(doc.createTextNode(seg));
+      r.appendChild(t);
+      p.appendChild(r);
+    });
+    p.appendChild(copyCharProps(doc, tpl.endParaRPr ?? tpl.rPr, 'endParaRPr'));
+    txBody.appendChild(p);
+  }
+}
+
+/**
+ * Replaces the paragraphs of a text body with one paragraph holding the slide-number
+ * field (`a:fld type="slidenum"`, §21.1.2.2.4), showing `slideNumber` until the
+ * application recomputes it.
+ */
+export function setSlideNumberField(doc: Document, txBody: Element, slideNumber: number): void {
+  const tpl = paragraphTemplate(txBody);
+  for (const p of children(txBody, NS.a, 'p')) txBody.removeChild(p);
+  const p = createElement(doc, NS.a, 'a:p');
+  if (tpl.pPr) p.appendChild(tpl.pPr.cloneNode(true));
+  const fld = createElement(doc, NS.a, 'a:fld', { id: '{B6F15528-21DE-4FAA-801E-634DDDAF4B2B}', type: 'slidenum' });
+  fld.appendChild(copyCharProps(doc, tpl.rPr, 'rPr'));
+  const t = createElement(doc, NS.a, 'a:t');
+  t.appendChild(doc.createTextNode(String(slideNumber)));
+  fld.appendChild(t);
+  p.appendChild(fld);
+  p.appendChild(copyCharProps(doc, tpl.endParaRPr ?? tpl.rPr, 'endParaRPr'));
+  txBody.appendChild(p);
+}
+
+/** Whether a text body holds a `a:fld type="slidenum"`. */
+export function hasSlideNumberField(txBody: Element): boolean {
+  for (const p of children(txBody, NS.a, 'p')) {
+    for (const f of children(p, NS.a, 'fld')) if (f.getAttribute('type') === 'slidenum') return true;
+  }
+  return false;
+}
+
+/**
+ * Sets font size (points; written as hundredths, ST_TextFontSize §20.1.10.83) and/or the
+ * Latin typeface (`a:latin`, §21.1.2.3.7) on every run, field, break and end-of-paragraph
+ * of a text body.
+ */
+export function setRunFont(doc: Document, txBody: Element, sizePt: number | undefined, typeface: string | undefined): void {
+  if (sizePt === undefined && typeface === undefined) return;
+  const targets: Element[] = [];
+  for (const p of children(txBody, NS.a, 'p')) {
+    for (const r of children(p, NS.a)) {
+      if (r.localName === 'r' || r.localName === 'fld' || r.localName === 'br') {
+        let rPr = child(r, NS.a, 'rPr');
+        if (!rPr) {
+          rPr = createElement(doc, NS.a, 'a:rPr', { lang: 'en-US' });
+          r.insertBefore(rPr, r.firstChild);
+        }
+        targets.push(rPr);
+      } else if (r.localName === 'endParaRPr') targets.push(r);
+    }
+  }
+  for (const rPr of targets) {
+    if (sizePt !== undefined) rPr.setAttribute('sz', String(Math.round(sizePt * 100)));
+    if (typeface !== undefined) {
+      let latin = child(rPr, NS.a, 'latin');
+      if (!latin) latin = insertInOrder(rPr, createElement(doc, NS.a, 'a:latin'), LATIN_SUCCESSORS);
+      latin.setAttribute('typeface', typeface);
+    }
+  }
+}
+
+/** Concatenated `a:t` text of an element's paragraphs, paragraphs joined by `\n`. */
+export function plainText(el: Element): string {
+  const parts: string[] = [];
+  const stack: Element[] = [el];
+  while (stack.length) {
+    const e = stack.pop()!;
+    if (e.localName === 't' && e.namespaceURI === NS.a) parts.push(e.textContent ?? '');
+    else if (e.localName === 'p' && e.namespaceURI === NS.a && parts.length) parts.push('\n');
+    const cs = children(e);
+    for (let i = cs.length - 1; i >= 0; i--) stack.push(cs[i]!);
+  }
+  return parts.join('');
+}

@@ -1,0 +1,194 @@
+/**
+ * The referee tools of `../shared/tools` (structural lint, XSD check) and the rendering
+ * tools (LibreOffice, poppler) wrapped for tests.
+ *
+ * The lint and XSD helpers report a missing tool as `skipped: '<reason>'`; the rendering
+ * helpers throw {@link ToolMissingError}, and {@link renderingSkipReason} tells a test up
+ * front whether to `t.skip` on a machine without LibreOffice or poppler.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { sharedDir } from './corpus.js';
+
+/** One finding of `ooxml-lint.py`. */
+export interface LintFinding {
+  part: string;
+  check: string;
+  message: string;
+}
+
+/** Result of {@link lintPptx}; `skipped` is set (and `errors` empty) when python3 or the tool is missing. */
+export interface LintResult {
+  errors: LintFinding[];
+  skipped?: string;
+}
+
+/** Result of {@link xsdCheck}: `ok` when every checked part validates; `output` is the tool's text. */
+export interface XsdResult {
+  ok: boolean;
+  output: string;
+  skipped?: string;
+}
+
+interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Set when the program could not be started at all (ENOENT). */
+  missing: boolean;
+}
+
+function run(cmd: string, args: string[], timeoutMs: number): Promise<RunResult> {
+  return new Promise((resolve) => {
+    execFile(cmd, args, { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => {
+      const e = err as (NodeJS.ErrnoException & { code?: string | number }) | null;
+      if (e && e.code === 'ENOENT') {
+        resolve({ code: null, stdout: '', stderr: String(e.message), missing: true });
+        return;
+      }
+      const code = e ? (typeof e.code === 'number' ? e.code : 1) : 0;
+      resolve({ code, stdout: String(stdout), stderr: String(stderr), missing: false });
+    });
+  });
+}
+
+const toolsDir = join(sharedDir, 'tools');
+
+/**
+ * Runs `ooxml-lint.py --json` on one file.
+ *
+ * @param path - the .pptx to check
+ * @returns every finding (no `--ignore`); compare against the source templates' own findings
+ */
+export async function lintPptx(path: string): Promise<LintResult> {
+  const tool = join(toolsDir, 'ooxml-lint.py');
+  if (!existsSync(tool)) return { errors: [], skipped: `ooxml-lint.py not found at ${tool}` };
+  const r = await run('python3', [tool, '--json', '--all', path], 120_000);
+  if (r.missing) return { errors: [], skipped: 'python3 is not installed' };
+  let parsed: { files?: Array<{ errors?: Array<{ part?: string; check?: string; message?: string }> }> };
+  try {
+    parsed = JSON.parse(r.stdout) as typeof parsed;
+  } catch {
+    return { errors: [{ part: '', check: 'internal', message: `ooxml-lint output is not JSON (exit ${r.code}): ${r.stderr.slice(0, 500)}` }] };
+  }
+  const errors: LintFinding[] = [];
+  for (const f of parsed.files ?? []) {
+    for (const e of f.errors ?? []) errors.push({ part: e.part ?? '', check: e.check ?? '', message: e.message ?? '' });
+  }
+  return { errors };
+}
+
+/** Runs `ooxml-xsd-check.sh` (presentation, slides, layouts, masters against pml.xsd). */
+export async function xsdCheck(path: string, opts: { all?: boolean } = {}): Promise<XsdResult> {
+  const tool = join(toolsDir, 'ooxml-xsd-check.sh');
+  if (!existsSync(tool)) return { ok: false, output: '', skipped: `ooxml-xsd-check.sh not found at ${tool}` };
+  const r = await run('bash', [tool, ...(opts.all ? ['--all'] : []), path], 300_000);
+  if (r.missing) return { ok: false, output: '', skipped: 'bash is not installed' };
+  const output = `${r.stdout}${r.stderr}`;
+  if (r.code === 3) return { ok: false, output, skipped: 'xmllint or python3 is missing (ooxml-xsd-check exit 3)' };
+  return { ok: r.code === 0, output };
+}
+
+/** Thrown by the rendering helpers when the program they need is not installed; carries a skip reason. */
+export class ToolMissingError extends Error {
+  override readonly name = 'ToolMissingError';
+  constructor(readonly tool: string) {
+    super(`${tool} is not installed`);
+  }
+}
+
+/** Whether a program is on PATH (for `t.skip` before calling a helper). */
+export async function hasTool(cmd: string): Promise<boolean> {
+  const r = await run('sh', ['-c', `command -v ${JSON.stringify(cmd)}`], 10_000);
+  return !r.missing && r.code === 0;
+}
+
+/**
+ * The reason to skip a rendering test, or undefined when soffice and poppler are all
+ * installed: `if (reason) t.skip(reason)`.
+ */
+export async function renderingSkipReason(): Promise<string | undefined> {
+  const missing: string[] = [];
+  for (const tool of ['soffice', 'pdfinfo', 'pdftotext', 'pdftoppm']) if (!(await hasTool(tool))) missing.push(tool);
+  return missing.length ? `not installed: ${missing.join(', ')}` : undefined;
+}
+
+/**
+ * Converts a .pptx to PDF with LibreOffice (headless, a throw-away user profile
+ * `/tmp/lo-profile-<unique>`, wrapped in `timeout 180`).
+ *
+ * @returns the PDF path in `outDir`
+ * @throws ToolMissingError when soffice is missing; Error when it ran but wrote no PDF
+ */
+export async function convertToPdf(pptxPath: string, outDir: string): Promise<string> {
+  mkdirSync(outDir, { recursive: true });
+  const profile = `/tmp/lo-profile-${process.pid}-${randomUUID()}`;
+  try {
+    const r = await run(
+      'timeout',
+      ['180', 'soffice', '--headless', '--norestore', `-env:UserInstallation=file://${profile}`, '--convert-to', 'pdf', '--outdir', outDir, pptxPath],
+      200_000,
+    );
+    if (r.missing || r.code === 127) throw new ToolMissingError('soffice');
+    const pdf = join(outDir, basename(pptxPath).replace(/\.[^.]+$/, '') + '.pdf');
+    if (!existsSync(pdf)) throw new Error(`LibreOffice wrote no PDF (exit ${r.code}): ${r.stderr.slice(0, 1000)}`);
+    return pdf;
+  } finally {
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Number of pages of a PDF (poppler `pdfinfo`).
+ * @throws ToolMissingError when pdfinfo is missing
+ */
+export async function pdfPageCount(pdf: string): Promise<number> {
+  const r = await run('pdfinfo', [pdf], 60_000);
+  if (r.missing) throw new ToolMissingError('pdfinfo');
+  const m = /^Pages:\s+(\d+)/m.exec(r.stdout);
+  if (!m) throw new Error(`pdfinfo gave no page count: ${r.stderr.slice(0, 500)}`);
+  return Number(m[1]);
+}
+
+/**
+ * Text of a PDF (poppler `pdftotext -layout`); pages are separated by form feeds (`\f`).
+ * @throws ToolMissingError when pdftotext is missing
+ */
+export async function pdfText(pdf: string): Promise<string> {
+  const r = await run('pdftotext', ['-layout', pdf, '-'], 60_000);
+  if (r.missing) throw new ToolMissingError('pdftotext');
+  if (r.code !== 0) throw new Error(`pdftotext failed (exit ${r.code}): ${r.stderr.slice(0, 500)}`);
+  return r.stdout;
+}
+
+/** {@link pdfText} split into pages. */
+export async function pdfPages(pdf: string): Promise<string[]> {
+  const pages = (await pdfText(pdf)).split('\f');
+  if (pages.length > 0 && pages[pages.length - 1]!.trim() === '') pages.pop();
+  return pages;
+}
+
+/** Renders PDF pages to PNG (`pdftoppm -png -r <dpi>`); returns the PNG paths in page order. */
+export async function pdfToPng(pdf: string, outDir: string, dpi = 50): Promise<string[]> {
+  mkdirSync(outDir, { recursive: true });
+  const prefix = join(outDir, basename(pdf).replace(/\.pdf$/, ''));
+  const r = await run('pdftoppm', ['-png', '-r', String(dpi), pdf, prefix], 120_000);
+  if (r.missing) throw new ToolMissingError('pdftoppm');
+  const stem = basename(prefix);
+  return readdirSync(outDir)
+    .filter((f) => f.startsWith(`${stem}-`) && f.endsWith('.png'))
+    .sort((a, b) => Number(/-(\d+)\.png$/.exec(a)?.[1]) - Number(/-(\d+)\.png$/.exec(b)?.[1]))
+    .map((f) => join(outDir, f));
+}
+
+/**
+ * Findings of `after` whose check the `before` findings (e.g. the source templates' own
+ * lint) never raised. Matched by check only: part names differ between a template and
+ * a deck generated from it.
+ */
+export function newFindings(after: readonly LintFinding[], before: readonly LintFinding[]): LintFinding[] {
+  const known = new Set(before.map((f) => f.check));
+  return after.filter((f) => !known.has(f.check));
+}
