@@ -1,0 +1,362 @@
+/**
+ * Request validation: one source of truth for REST and gRPC.
+ *
+ * The rules live in the protos (`slidewright.v1.rules` field options); `npm run gen:proto`
+ * turns them into the JSON Schemas of `proto/gen/schemas.ts`, which this module applies
+ * with Ajv and reports in the FastAPI/Pydantic v2 vocabulary of the contract's 422 body.
+ * The REST gateway calls {@link validateBody}, {@link validateQuery} and
+ * {@link validateParams}; the gRPC services call {@link validateMessage} and answer with
+ * {@link toInvalidArgument}, which the gateway turns back into violations with
+ * {@link violationsFromServiceError}.
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
+import { ROUTES, type RouteSpec } from '../../../proto/gen/routes.js';
+import { MESSAGE_SCHEMAS, ROUTE_SCHEMAS, type JsonSchema } from '../../../proto/gen/schemas.js';
+import { mapAjvErrors, type Violation } from './errors.js';
+
+export type { Violation } from './errors.js';
+export { toInvalidArgument, violationsFromServiceError, fieldPath, parseFieldPath, type InvalidArgumentError } from './grpc.js';
+
+const ajv = new Ajv2020({
+  allErrors: true,
+  verbose: true,
+  allowUnionTypes: true,
+  strict: true,
+  formats: { 'date-time': true },
+});
+ajv.addVocabulary(['x-proto-type', 'x-single-or-list', 'x-http-header']);
+
+const validators = new Map<string, ValidateFunction>();
+
+function compiled(key: string, schema: JsonSchema): ValidateFunction {
+  let v = validators.get(key);
+  if (!v) {
+    v = ajv.compile(schema as Record<string, unknown>);
+    validators.set(key, v);
+  }
+  return v;
+}
+
+const routeIndex = new Map<string, RouteSpec>();
+for (const r of ROUTES as readonly RouteSpec[]) {
+  const shortService = r.service.slice(r.service.lastIndexOf('.') + 1);
+  for (const k of [r.id, r.grpcPath, `${shortService}/${r.rpc}`, `${r.method} ${r.url}`, `${r.method} ${r.pathTemplate}`])
+    routeIndex.set(k, r);
+}
+
+/**
+ * Finds a route by any of its names: the route id
+ * (`slidewright.v1.PresentationService/GenerateDeck`), the gRPC path
+ * (`/slidewright.v1.PresentationService/GenerateDeck`), `PresentationService/GenerateDeck`,
+ * or `POST /api/v1/presentations/generate-deck`.
+ * @throws Error when no route has that name (a programming error).
+ */
+export function resolveRoute(rpc: string): RouteSpec {
+  const r = routeIndex.get(rpc);
+  if (!r) throw new Error(`validation: unknown route or RPC ${JSON.stringify(rpc)}`);
+  return r;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array);
+}
+
+function schemaProps(s: JsonSchema | undefined): Record<string, JsonSchema> {
+  const p = s?.['properties'];
+  return isPlainObject(p) ? (p as Record<string, JsonSchema>) : {};
+}
+
+function itemsOf(s: JsonSchema): JsonSchema | undefined {
+  const i = s['items'];
+  return isPlainObject(i) ? (i as JsonSchema) : undefined;
+}
+
+/** Wraps single objects sent for `x-single-or-list` fields; records where it did. */
+function normalize(schema: JsonSchema, value: unknown, loc: (string | number)[], wrapped: (string | number)[][]): unknown {
+  if (Array.isArray(value)) {
+    const items = itemsOf(schema);
+    return items ? value.map((v, i) => normalize(items, v, [...loc, i], wrapped)) : value;
+  }
+  if (!isPlainObject(value)) return value;
+  const props = schemaProps(schema);
+  let out: Record<string, unknown> | undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const ps = props[k];
+    if (!ps) continue;
+    let nv: unknown = v;
+    if (ps['x-single-or-list'] === true && isPlainObject(v)) {
+      wrapped.push([...loc, k]);
+      nv = [v];
+    }
+    nv = normalize(ps, nv, [...loc, k], wrapped);
+    if (nv !== v) {
+      out ??= { ...value };
+      out[k] = nv;
+    }
+  }
+  return out ?? value;
+}
+
+function bodySchema(route: RouteSpec): JsonSchema | undefined {
+  return ROUTE_SCHEMAS[route.id]?.body;
+}
+
+/**
+ * Normalizes a REST request body to the proto JSON form: a single object sent for a
+ * single-or-list field (SlideDataInput `content`: one Column) becomes a list of one.
+ * Returns the input unchanged when nothing needs normalizing; never mutates it.
+ * @param rpc a route name as accepted by {@link resolveRoute}
+ * @param body the parsed JSON body
+ */
+export function normalizeRequestBody(rpc: string, body: unknown): unknown {
+  const schema = bodySchema(resolveRoute(rpc));
+  return schema ? normalize(schema, body, [], []) : body;
+}
+
+function valueAt(root: unknown, loc: readonly (string | number)[]): { found: boolean; value: unknown } {
+  let cur: unknown = root;
+  for (const k of loc) {
+    if (Array.isArray(cur) && typeof k === 'number' && k < cur.length) cur = cur[k];
+    else if (isPlainObject(cur) && typeof k === 'string' && k in cur) cur = cur[k];
+    else return { found: false, value: undefined };
+  }
+  return { found: true, value: cur };
+}
+
+function startsWith(loc: readonly (string | number)[], prefix: readonly (string | number)[]): boolean {
+  return prefix.length <= loc.length && prefix.every((p, i) => loc[i] === p);
+}
+
+/**
+ * Validates a REST JSON request body against the route's rules.
+ * @param rpc a route name as accepted by {@link resolveRoute}
+ *   (e.g. `slidewright.v1.PresentationService/GenerateDeck`)
+ * @param body the parsed JSON body (`undefined` when none was sent)
+ * @returns violations with loc starting with `'body'`; empty when valid. Routes without a
+ *   JSON body (no body, raw bytes) always return an empty list.
+ */
+export function validateBody(rpc: string, body: unknown): Violation[] {
+  const route = resolveRoute(rpc);
+  const schema = bodySchema(route);
+  if (!schema) return [];
+  if (body === undefined || body === null) {
+    const req = schema['required'];
+    if (Array.isArray(req) && req.length > 0) return [{ loc: ['body'], msg: 'Field required', type: 'missing', input: null }];
+    return [];
+  }
+  if (!isPlainObject(body))
+    return [
+      {
+        loc: ['body'],
+        msg: 'Input should be a valid dictionary or object to extract fields from',
+        type: 'model_attributes_type',
+        input: body,
+      },
+    ];
+  const wrapped: (string | number)[][] = [];
+  const data = normalize(schema, body, [], wrapped);
+  const v = compiled(`body:${route.id}`, schema);
+  if (v(data)) return [];
+  const violations = mapAjvErrors(v.errors, data, []);
+  // Errors inside a single object that was wrapped into a list: drop the added index.
+  if (wrapped.length === 0) return violations.map((x) => ({ ...x, loc: ['body', ...x.loc] }));
+  return violations.map((x) => {
+    const w = wrapped.find((p) => startsWith(x.loc, p) && x.loc[p.length] === 0);
+    const loc = w ? [...w, ...x.loc.slice(w.length + 1)] : x.loc;
+    // Inputs as sent (not as normalized).
+    const at = x.type === 'missing' ? loc.slice(0, -1) : loc;
+    const original = valueAt(body, at);
+    return { ...x, loc: ['body', ...loc], input: original.found ? original.value : x.input };
+  });
+}
+
+const TRUE_STRINGS = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
+const FALSE_STRINGS = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
+
+function baseType(s: JsonSchema): string {
+  const t = s['type'];
+  if (Array.isArray(t)) return String(t.find((x) => x !== 'null') ?? '');
+  return typeof t === 'string' ? t : '';
+}
+
+/** Coerces one query/path string to the schema's scalar type (Pydantic lax mode). */
+function coerce(s: JsonSchema, raw: unknown, loc: (string | number)[]): { ok: true; value: unknown } | { ok: false; violation: Violation } {
+  const t = baseType(s);
+  const str = typeof raw === 'string' ? raw : String(raw);
+  switch (t) {
+    case 'integer':
+      if (/^\s*[+-]?\d+\s*$/.test(str)) return { ok: true, value: Number(str) };
+      return {
+        ok: false,
+        violation: { loc, msg: 'Input should be a valid integer, unable to parse string as an integer', type: 'int_parsing', input: raw },
+      };
+    case 'number': {
+      const n = Number(str);
+      if (str.trim() !== '' && Number.isFinite(n)) return { ok: true, value: n };
+      return {
+        ok: false,
+        violation: { loc, msg: 'Input should be a valid number, unable to parse string as a number', type: 'float_parsing', input: raw },
+      };
+    }
+    case 'boolean': {
+      const l = str.trim().toLowerCase();
+      if (TRUE_STRINGS.has(l)) return { ok: true, value: true };
+      if (FALSE_STRINGS.has(l)) return { ok: true, value: false };
+      return {
+        ok: false,
+        violation: { loc, msg: 'Input should be a valid boolean, unable to interpret input', type: 'bool_parsing', input: raw },
+      };
+    }
+    default:
+      return { ok: true, value: str };
+  }
+}
+
+function validateStrings(
+  key: string,
+  schema: JsonSchema | undefined,
+  input: Record<string, unknown>,
+  where: 'query' | 'path',
+): { value: Record<string, unknown>; violations: Violation[] } {
+  if (!schema) return { value: {}, violations: [] };
+  const value: Record<string, unknown> = {};
+  const violations: Violation[] = [];
+  for (const [name, ps] of Object.entries(schemaProps(schema))) {
+    let raw = input[name];
+    if (raw === undefined) continue;
+    if (baseType(ps) !== 'array' && Array.isArray(raw)) raw = raw[raw.length - 1]; // last one wins
+    if (raw === undefined) continue;
+    if (baseType(ps) === 'array') {
+      const list = Array.isArray(raw) ? raw : [raw];
+      const items = itemsOf(ps) ?? {};
+      const out: unknown[] = [];
+      list.forEach((item, i) => {
+        const c = coerce(items, item, [where, name, i]);
+        if (c.ok) out.push(c.value);
+        else violations.push(c.violation);
+      });
+      value[name] = out;
+      continue;
+    }
+    const c = coerce(ps, raw, [where, name]);
+    if (c.ok) value[name] = c.value;
+    else violations.push(c.violation);
+  }
+  const v = compiled(key, schema);
+  if (!v(value)) {
+    const failed = new Set(violations.map((x) => JSON.stringify(x.loc)));
+    for (const x of mapAjvErrors(v.errors, value, [where])) {
+      if (x.type === 'missing' && failed.has(JSON.stringify(x.loc))) continue; // already reported as unparsable
+      violations.push(x);
+    }
+  }
+  return { value, violations };
+}
+
+/**
+ * Validates and coerces a REST query string (values as parsed by Fastify: strings, or
+ * arrays of strings for repeated keys; the last one wins for single-valued parameters).
+ * Numeric and boolean strings are coerced as Pydantic does in lax mode; unknown
+ * parameters are ignored (and left out of `value`), as FastAPI does.
+ * @param rpc a route name as accepted by {@link resolveRoute}
+ * @param query the raw query parameters
+ * @returns the coerced known parameters and violations with loc starting with `'query'`
+ */
+export function validateQuery(rpc: string, query: Record<string, unknown>): { value: Record<string, unknown>; violations: Violation[] } {
+  const route = resolveRoute(rpc);
+  return validateStrings(`query:${route.id}`, ROUTE_SCHEMAS[route.id]?.querystring, query, 'query');
+}
+
+/**
+ * Validates and coerces REST path parameters (e.g. `slide_number` must be an integer ≥ 1).
+ * @param rpc a route name as accepted by {@link resolveRoute}
+ * @param params the raw path parameters
+ * @returns the coerced parameters and violations with loc starting with `'path'`
+ */
+export function validateParams(rpc: string, params: Record<string, unknown>): { value: Record<string, unknown>; violations: Violation[] } {
+  const route = resolveRoute(rpc);
+  return validateStrings(`path:${route.id}`, ROUTE_SCHEMAS[route.id]?.params, params, 'path');
+}
+
+/**
+ * A JSON-like copy of a decoded message for validation: undefined fields dropped, raw
+ * bytes and google.* messages (HttpBody payloads) left out.
+ */
+function messageData(schema: JsonSchema | undefined, value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const items = schema ? itemsOf(schema) : undefined;
+    return value.map((v) => messageData(items, v));
+  }
+  if (!isPlainObject(value)) return value;
+  const props = schemaProps(schema);
+  if (!schema || Object.keys(props).length === 0) return value; // Struct: as is
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (v === undefined || v instanceof Uint8Array) continue;
+    const ps = props[k];
+    const proto = ps?.['x-proto-type'] ?? (ps ? itemsOf(ps)?.['x-proto-type'] : undefined);
+    if (typeof proto === 'string' && proto.startsWith('google.')) continue;
+    out[k] = messageData(ps, v);
+  }
+  return out;
+}
+
+/** gRPC semantics of `required` strings: an empty string (the proto default) is missing. */
+function emptyRequired(schema: JsonSchema | undefined, value: unknown, loc: (string | number)[], out: Violation[]): void {
+  if (!schema) return;
+  if (Array.isArray(value)) {
+    const items = itemsOf(schema);
+    value.forEach((v, i) => emptyRequired(items, v, [...loc, i], out));
+    return;
+  }
+  if (!isPlainObject(value)) return;
+  const props = schemaProps(schema);
+  const required = Array.isArray(schema['required']) ? (schema['required'] as string[]) : [];
+  for (const r of required) {
+    if (value[r] === '') out.push({ loc: [...loc, r], msg: 'Field required', type: 'missing', input: value });
+  }
+  for (const [k, v] of Object.entries(value)) emptyRequired(props[k], v, [...loc, k], out);
+}
+
+/**
+ * Validates a message in its proto JSON form — a ts-proto object decoded by grpc-js
+ * (snake_case keys) or `Message.toJSON()` output — with the same rules as REST.
+ * gRPC semantics: unset (undefined) fields are absent, and a required string that is
+ * empty counts as missing.
+ * @param typeName full message name, e.g. `slidewright.v1.GenerateDeckRequest` (a leading
+ *   dot is accepted)
+ * @param json the message
+ * @returns violations with loc relative to the message (no `'body'` prefix)
+ * @throws Error for an unknown message name
+ */
+export function validateMessage(typeName: string, json: unknown): Violation[] {
+  const name = typeName.startsWith('.') ? typeName.slice(1) : typeName;
+  const schema = MESSAGE_SCHEMAS[name];
+  if (!schema) throw new Error(`validation: unknown message ${JSON.stringify(typeName)}`);
+  if (!isPlainObject(json))
+    return [{ loc: [], msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type', input: json }];
+  const data = messageData(schema, json);
+  const v = compiled(`message:${name}`, schema);
+  const violations = v(data) ? [] : mapAjvErrors(v.errors, data, []);
+  const empty: Violation[] = [];
+  emptyRequired(schema, data, [], empty);
+  const seen = new Set(violations.map((x) => JSON.stringify(x.loc)));
+  for (const e of empty) if (!seen.has(JSON.stringify(e.loc))) violations.push(e);
+  return violations;
+}
+
+/**
+ * Validates the request of an RPC (gRPC side): {@link validateMessage} on the route's
+ * request type.
+ * @param rpc a route name as accepted by {@link resolveRoute}
+ * @param request the decoded request message
+ */
+export function validateRequest(rpc: string, request: unknown): Violation[] {
+  return validateMessage(resolveRoute(rpc).requestType, request);
+}
+
+/** The contract's 422 body for a list of violations: `{ detail: [...] }`. */
+export function validationErrorBody(violations: readonly Violation[]): { detail: Violation[] } {
+  return { detail: violations.map((v) => ({ ...v })) };
+}
