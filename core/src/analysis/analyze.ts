@@ -4,7 +4,7 @@
  */
 import { PackageError } from '../ooxml/errors.js';
 import type { OpcPackage } from '../ooxml/opc/package.js';
-import { graphicKind, readChart, readTable } from '../ooxml/pml/graphic.js';
+import { graphicKind, readChart, readChartEx, readTable } from '../ooxml/pml/graphic.js';
 import { PmlModel, type LayoutPart, type MasterPart, type ShapeTreePart, type SlidePart } from '../ooxml/pml/parts.js';
 import type { Shape } from '../ooxml/pml/shapes.js';
 import { bodyText, effectiveFont, readParagraphs } from '../ooxml/pml/text.js';
@@ -184,7 +184,8 @@ function analyzeShape(s: Shape, opts: ResolvedAnalysisOptions): AnalyzedShape | 
   const font = effectiveFont(s);
   const graphic = s.kind === 'graphicFrame' ? graphicKind(s.graphicData) : null;
   const table = graphic === 'table' && opts.include_table_details ? readTable(s.graphicData) : undefined;
-  const chart = graphic === 'chart' ? readChart(s.part.model.pkg, s.part.partName, s.graphicData) : undefined;
+  const pkg = s.part.model.pkg;
+  const chart = graphic === 'chart' ? readChart(pkg, s.part.partName, s.graphicData) : graphic === 'chartex' ? readChartEx(pkg, s.part.partName, s.graphicData) : undefined;
   const children: AnalyzedShape[] = [];
   for (const c of s.children) {
     const a = analyzeShape(c, opts);
@@ -200,7 +201,7 @@ function analyzeShape(s: Shape, opts: ResolvedAnalysisOptions): AnalyzedShape | 
           idx: ph.idx,
           orient: ph.orient,
           size: ph.size,
-          inherited_from: s.basePlaceholder ? (s.part.kind === 'slide' ? 'layout' : 'master') : null,
+          inherited_from: s.basePlaceholder ? (s.basePlaceholder.part.kind === 'layout' ? 'layout' : 'master') : null,
         }
       : null,
     x: frame?.x ?? null,

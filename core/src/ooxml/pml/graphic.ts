@@ -10,6 +10,9 @@ import { NS, attr, attrNS, boolAttr, child, children, intAttr, type Element } fr
 /** Kinds of graphic frame content. */
 export type GraphicKind = 'table' | 'chart' | 'chartex' | 'diagram' | 'ole' | 'other';
 
+/** Namespace of the chartex graphic data and chart part (`cx:`). */
+export const CHARTEX_NS = 'http://schemas.microsoft.com/office/drawing/2014/chartex';
+
 const URI_KIND: Readonly<Record<string, GraphicKind>> = {
   'http://schemas.openxmlformats.org/drawingml/2006/table': 'table',
   'http://schemas.openxmlformats.org/drawingml/2006/chart': 'chart',
@@ -158,4 +161,40 @@ function pointCount(source: Element | undefined): number | undefined {
     if (pts) return pts;
   }
   return undefined;
+}
+
+/**
+ * Reads an Office 2016 extended chart (`cx:chart/@r:id` → `cx:chartSpace`, [MS-ODRAWXML]
+ * §2.24): waterfall, funnel, treemap, sunburst, histogram, box-and-whisker, region map.
+ * `chartType` is the first series' `layoutId` (e.g. `waterfall`).
+ */
+export function readChartEx(pkg: OpcPackage, sourcePartName: string, graphicData: Element | undefined): ChartInfo | undefined {
+  const ref = child(graphicData, CHARTEX_NS, 'chart');
+  const rId = attrNS(ref, NS.r, 'id');
+  if (!rId) return undefined;
+  const partName = pkg.rel(sourcePartName, rId)?.targetPartName;
+  if (!partName || !pkg.hasPart(partName)) return undefined;
+  const space = pkg.getXml(partName).documentElement ?? undefined;
+  const region = child(child(child(space, CHARTEX_NS, 'chart'), CHARTEX_NS, 'plotArea'), CHARTEX_NS, 'plotAreaRegion');
+  const series = region ? children(region, CHARTEX_NS, 'series') : [];
+  const layout = attr(series[0], 'layoutId') ?? 'unknown';
+  // Categories: the first dimension of type cat (or x) in the data the first series uses.
+  const dataId = attr(child(series[0], CHARTEX_NS, 'dataId'), 'val');
+  const chartData = child(space, CHARTEX_NS, 'chartData');
+  const datas = chartData ? children(chartData, CHARTEX_NS, 'data') : [];
+  const data = datas.find((d) => attr(d, 'id') === dataId) ?? datas[0];
+  let categories = 0;
+  for (const dim of data ? children(data, CHARTEX_NS) : []) {
+    const type = attr(dim, 'type');
+    if (type === 'cat' || type === 'x' || type === 'val' || type === 'size') {
+      const lvl = child(dim, CHARTEX_NS, 'lvl');
+      const n = intAttr(lvl, 'ptCount', lvl ? children(lvl, CHARTEX_NS, 'pt').length : 0);
+      if (type === 'cat' || type === 'x') {
+        categories = n;
+        break;
+      }
+      if (categories === 0) categories = n;
+    }
+  }
+  return { chartType: layout, plotTypes: series.length ? [layout] : [], seriesCount: series.length, categoryCount: categories, partName };
 }

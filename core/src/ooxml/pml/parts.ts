@@ -227,9 +227,14 @@ export class SlidePart extends ShapeTreePart {
     return boolAttr(this.root, 'show') ?? true;
   }
 
-  /** Slide placeholders inherit from the layout placeholder with the same idx, else the same type. */
+  /**
+   * Slide placeholders inherit from the layout placeholder with the same idx, else the same
+   * type; when the layout has neither (a title placed on a Blank layout), from the master
+   * placeholder of the mapped type, as PowerPoint and LibreOffice render it.
+   */
   basePlaceholderFor(ph: PlaceholderRef): Shape | undefined {
-    return this.layoutPart.placeholderByIdx(ph.idx) ?? this.layoutPart.placeholderByType(ph.type);
+    const l = this.layoutPart;
+    return l.placeholderByIdx(ph.idx) ?? l.placeholderByType(ph.type) ?? l.masterPart.placeholderByType(masterPlaceholderType(ph.type));
   }
 }
 

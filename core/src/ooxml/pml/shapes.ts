@@ -87,15 +87,30 @@ export interface Frame {
   flipV: boolean;
 }
 
-/** Axis-aligned affine map from a group's child coordinate space to slide space: X = sx·x + tx. */
-export interface Affine {
-  sx: number;
-  tx: number;
-  sy: number;
-  ty: number;
+/**
+ * How a group's child coordinate space lands on the slide: a point map (x' = a·x + b·y + c,
+ * y' = d·x + e·y + f), the scale applied to extents along the child's own axes, and the
+ * rotation and mirroring the enclosing groups add (§20.1.7.5: members are scaled from
+ * `chOff`/`chExt` into the group's box, then flipped and rotated with it about its centre).
+ */
+export interface GroupTransform {
+  a: number;
+  b: number;
+  c: number;
+  d: number;
+  e: number;
+  f: number;
+  /** Extent scale along the child's x and y axes. */
+  scaleX: number;
+  scaleY: number;
+  /** Degrees the enclosing groups rotate their members, clockwise. */
+  rotation: number;
+  /** The enclosing groups mirror horizontally / vertically (an odd number of flips). */
+  flipH: boolean;
+  flipV: boolean;
 }
 
-export const IDENTITY: Affine = { sx: 1, tx: 0, sy: 1, ty: 0 };
+export const IDENTITY: GroupTransform = { a: 1, b: 0, c: 0, d: 0, e: 1, f: 0, scaleX: 1, scaleY: 1, rotation: 0, flipH: false, flipV: false };
 
 const NV_NAMES: ReadonlySet<string> = new Set(['nvSpPr', 'nvGrpSpPr', 'nvGraphicFramePr', 'nvCxnSpPr', 'nvPicPr', 'nvContentPartPr']);
 const P_LIKE: ReadonlySet<string> = new Set([NS.p, NS.p14]);
@@ -131,7 +146,7 @@ export class Shape {
     /** Enclosing group, undefined at the top of the shape tree. */
     readonly group: Shape | undefined,
     /** Maps this shape's own `xfrm` coordinates (its parent's child space) to slide space. */
-    readonly toSlide: Affine,
+    readonly toSlide: GroupTransform,
   ) {
     const nv = nonVisual(element);
     const cNvPr = nv ? childIn(nv, P_LIKE, 'cNvPr') : undefined;
@@ -169,19 +184,32 @@ export class Shape {
     }
   }
 
-  /** This shape's own frame on the slide, from its own `xfrm` only (undefined without off and ext). */
+  /**
+   * This shape's own frame on the slide, from its own `xfrm` only (undefined without off
+   * and ext). Inside groups the box's centre goes through the groups' transforms, the
+   * extent is scaled, and the groups' rotation and flips are added to the shape's own.
+   */
   get ownFrame(): Frame | undefined {
     const x = this.xfrm;
     if (!x?.off || !x.ext) return undefined;
-    const m = this.toSlide;
+    const t = this.toSlide;
+    const rot = x.rot / 60000;
+    if (t === IDENTITY) {
+      return { x: x.off.x, y: x.off.y, cx: x.ext.cx, cy: x.ext.cy, rotation: normDegrees(rot), flipH: x.flipH, flipV: x.flipV };
+    }
+    const qx = x.off.x + x.ext.cx / 2;
+    const qy = x.off.y + x.ext.cy / 2;
+    const cx = x.ext.cx * t.scaleX;
+    const cy = x.ext.cy * t.scaleY;
+    const mirrored = t.flipH !== t.flipV;
     return {
-      x: Math.round(m.sx * x.off.x + m.tx),
-      y: Math.round(m.sy * x.off.y + m.ty),
-      cx: Math.round(m.sx * x.ext.cx),
-      cy: Math.round(m.sy * x.ext.cy),
-      rotation: x.rot / 60000,
-      flipH: x.flipH,
-      flipV: x.flipV,
+      x: Math.round(t.a * qx + t.b * qy + t.c - cx / 2),
+      y: Math.round(t.d * qx + t.e * qy + t.f - cy / 2),
+      cx: Math.round(cx),
+      cy: Math.round(cy),
+      rotation: normDegrees(t.rotation + (mirrored ? -rot : rot)),
+      flipH: x.flipH !== t.flipH,
+      flipV: x.flipV !== t.flipV,
     };
   }
 
@@ -225,11 +253,11 @@ const SHAPE_ELEMENTS: Readonly<Record<string, ShapeKind>> = {
  *
  * @param maxShapes - stops adding shapes past this many (protects against hostile trees)
  */
-export function readShapeTree(container: Element, part: ShapeTreePart, group: Shape | undefined, toSlide: Affine, out: Shape[], budget: { remaining: number }): void {
+export function readShapeTree(container: Element, part: ShapeTreePart, group: Shape | undefined, toSlide: GroupTransform, out: Shape[], budget: { remaining: number }): void {
   for (const el of children(container)) {
     if (budget.remaining <= 0) return;
     if (el.namespaceURI === NS.mc && el.localName === 'AlternateContent') {
-      const branch = resolveAlternateContent(el);
+      const branch = chooseAlternateContent(el);
       if (branch) readShapeTree(branch, part, group, toSlide, out, budget);
       continue;
     }
@@ -241,16 +269,16 @@ export function readShapeTree(container: Element, part: ShapeTreePart, group: Sh
     budget.remaining--;
     const shape = new Shape(kind, el, part, group, toSlide);
     out.push(shape);
-    if (kind === 'grpSp') readShapeTree(el, part, shape, childAffine(shape), shape.children, budget);
+    if (kind === 'grpSp') readShapeTree(el, part, shape, childTransform(shape), shape.children, budget);
   }
 }
 
 /**
- * The map from a group's child coordinate space to slide space: child (x, y) lands at
- * off + (p − chOff) · ext / chExt in the group's parent space (§20.1.7.5), then the
- * group's own map. A group's rotation is not applied to its members' boxes.
+ * The transform of a group's members: child point p goes to off + (p − chOff)·ext/chExt in
+ * the group's parent space (§20.1.7.5), is flipped and rotated about the group's centre,
+ * then goes through the group's own parent transform.
  */
-function childAffine(group: Shape): Affine {
+function childTransform(group: Shape): GroupTransform {
   const x = group.xfrm;
   const parent = group.toSlide;
   if (!x?.off || !x.ext) return parent;
@@ -258,8 +286,62 @@ function childAffine(group: Shape): Affine {
   const chExt = x.chExt ?? x.ext;
   const sx = chExt.cx === 0 ? 1 : x.ext.cx / chExt.cx;
   const sy = chExt.cy === 0 ? 1 : x.ext.cy / chExt.cy;
-  const local: Affine = { sx, tx: x.off.x - chOff.x * sx, sy, ty: x.off.y - chOff.y * sy };
-  return { sx: parent.sx * local.sx, tx: parent.sx * local.tx + parent.tx, sy: parent.sy * local.sy, ty: parent.sy * local.ty + parent.ty };
+  // Local map as a matrix: scale/translate, flip about the centre, rotate about the centre.
+  const centerX = x.off.x + x.ext.cx / 2;
+  const centerY = x.off.y + x.ext.cy / 2;
+  const fx = x.flipH ? -1 : 1;
+  const fy = x.flipV ? -1 : 1;
+  const theta = ((x.rot / 60000) * Math.PI) / 180;
+  const cos = Math.cos(theta);
+  const sin = Math.sin(theta);
+  // u = off + (p − chOff)·s ; v = C + F(u − C) ; w = C + R(v − C)  ⇒ w = C + R·F·(off − C + (p − chOff)·s)
+  const la = cos * fx * sx;
+  const lb = -sin * fy * sy;
+  const ld = sin * fx * sx;
+  const le = cos * fy * sy;
+  const k0x = x.off.x - centerX - chOff.x * sx;
+  const k0y = x.off.y - centerY - chOff.y * sy;
+  const lc = centerX + cos * fx * k0x - sin * fy * k0y;
+  const lf = centerY + sin * fx * k0x + cos * fy * k0y;
+  const p = parent;
+  const mirrored = p.flipH !== p.flipV;
+  const groupRot = normDegrees(x.rot / 60000);
+  return {
+    a: p.a * la + p.b * ld,
+    b: p.a * lb + p.b * le,
+    c: p.a * lc + p.b * lf + p.c,
+    d: p.d * la + p.e * ld,
+    e: p.d * lb + p.e * le,
+    f: p.d * lc + p.e * lf + p.f,
+    scaleX: p.scaleX * sx,
+    scaleY: p.scaleY * sy,
+    rotation: normDegrees(p.rotation + (mirrored ? -groupRot : groupRot)),
+    flipH: p.flipH !== x.flipH,
+    flipV: p.flipV !== x.flipV,
+  };
+}
+
+/** Degrees in [0, 360). */
+function normDegrees(d: number): number {
+  const r = d % 360;
+  return r < 0 ? r + 360 : r === 0 ? 0 : r;
+}
+
+/** Namespaces of Office 2016 chart extensions (`cx:` chartex), which the analysis reads. */
+const CHARTEX_NS = /^http:\/\/schemas\.microsoft\.com\/office\/drawing\/20\d\d\/[\d/]*chartex$/;
+
+/**
+ * The branch of `mc:AlternateContent` the shape tree is read from: a `mc:Choice` that
+ * requires only chartex namespaces (the analysis reads `cx:chartSpace` for its type and
+ * counts, rather than the fallback picture), else what {@link resolveAlternateContent}
+ * chooses (Part 3, §10.2).
+ */
+export function chooseAlternateContent(ac: Element): Element | undefined {
+  for (const choice of children(ac, NS.mc, 'Choice')) {
+    const requires = (attr(choice, 'Requires') ?? '').split(/\s+/).filter(Boolean);
+    if (requires.length && requires.every((prefix) => CHARTEX_NS.test(choice.lookupNamespaceURI(prefix) ?? ''))) return choice;
+  }
+  return resolveAlternateContent(ac);
 }
 
 function nonVisual(el: Element): Element | undefined {

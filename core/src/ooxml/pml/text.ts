@@ -88,25 +88,31 @@ export function masterTextStyleFor(shape: Shape): 'titleStyle' | 'bodyStyle' | '
   }
 }
 
-/** The run-property sources for a paragraph at `level` of `shape`, nearest first. */
-function propertySources(shape: Shape, paragraph: Element | undefined, run: Element | undefined, level: number): Element[] {
-  const out: Element[] = [];
-  const push = (el: Element | undefined): void => {
-    if (el) out.push(el);
-  };
+/**
+ * The run-property sources for a paragraph at `level` of `shape`, nearest first, split where
+ * the shape's own style reference (`p:style/a:fontRef`) takes its turn: `near` are the run,
+ * paragraph and list styles on the placeholder chain; `far` the master text style and the
+ * presentation default text style.
+ */
+function propertySources(shape: Shape, paragraph: Element | undefined, run: Element | undefined, level: number): { near: Element[]; far: Element[] } {
+  const near: Element[] = [];
+  const far: Element[] = [];
   const lvlName = `lvl${level + 1}pPr`;
-  const fromList = (list: Element | undefined): void => {
+  const fromList = (list: Element | undefined, out: Element[]): void => {
     if (!list) return;
-    push(child(child(list, NS.a, lvlName), NS.a, 'defRPr'));
-    push(child(child(list, NS.a, 'defPPr'), NS.a, 'defRPr'));
+    const lvl = child(child(list, NS.a, lvlName), NS.a, 'defRPr');
+    if (lvl) out.push(lvl);
+    const def = child(child(list, NS.a, 'defPPr'), NS.a, 'defRPr');
+    if (def) out.push(def);
   };
-  push(run);
-  push(child(child(paragraph, NS.a, 'pPr'), NS.a, 'defRPr'));
-  for (const s of shape.chain()) fromList(child(s.txBody, NS.a, 'lstStyle'));
+  if (run) near.push(run);
+  const pDef = child(child(paragraph, NS.a, 'pPr'), NS.a, 'defRPr');
+  if (pDef) near.push(pDef);
+  for (const s of shape.chain()) fromList(child(s.txBody, NS.a, 'lstStyle'), near);
   const styleName = masterTextStyleFor(shape);
-  if (styleName) fromList(shape.part.master.textStyle(styleName));
-  fromList(shape.part.model.presentation.defaultTextStyle);
-  return out;
+  if (styleName) fromList(shape.part.master.textStyle(styleName), far);
+  fromList(shape.part.model.presentation.defaultTextStyle, far);
+  return { near, far };
 }
 
 /** First paragraph with visible text, and its first run with text; else the first paragraph. */
@@ -135,42 +141,44 @@ export function effectiveFont(shape: Shape): EffectiveFont | undefined {
   // A placeholder's text body may be inherited: an empty slide placeholder still has text
   // properties from its layout. Only a shape that can hold text is answered.
   if (shape.kind !== 'sp') return undefined;
-  const txBody = shape.txBody ?? (shape.placeholder ? shape.basePlaceholder?.txBody : undefined);
-  if (!txBody && !shape.placeholder) return undefined;
+  if (!shape.txBody && !shape.placeholder) return undefined;
   const { paragraph, run } = representativeRun(shape.txBody);
   const level = paragraph ? paragraphLevel(paragraph) : 0;
-  const sources = propertySources(shape, paragraph, run, level);
+  const { near, far } = propertySources(shape, paragraph, run, level);
   const theme = shape.part.theme;
   const ctx: ColorContext = { theme, colorMap: shape.part.colorMap };
   const styleName = masterTextStyleFor(shape);
+  // The shape style's font reference (§20.1.4.2.10) sits between the shape's own list
+  // styles and the master/presentation defaults: it is how a filled autoshape gets white text.
+  const fontRef = child(child(shape.element, NS.p, 'style'), NS.a, 'fontRef');
+  const fontRefIdx = attr(fontRef, 'idx');
+  const fontRefFace = fontRefIdx === 'major' ? '+mj-lt' : fontRefIdx === 'minor' ? '+mn-lt' : undefined;
+  const fontRefColor = fontRef ? resolveColorIn(fontRef, ctx) : undefined;
 
-  const first = <T>(pick: (el: Element) => T | undefined): T | undefined => {
-    for (const el of sources) {
+  const first = <T>(list: Element[], pick: (el: Element) => T | undefined): T | undefined => {
+    for (const el of list) {
       const v = pick(el);
       if (v !== undefined) return v;
     }
     return undefined;
   };
-  const fontRef = shape.placeholder ? undefined : child(child(shape.element, NS.p, 'style'), NS.a, 'fontRef');
-  const fontRefFace = fontRef ? (attr(fontRef, 'idx') === 'major' ? '+mj-lt' : attr(fontRef, 'idx') === 'minor' ? '+mn-lt' : undefined) : undefined;
+  const walk = <T>(pick: (el: Element) => T | undefined, fromStyle?: T): T | undefined => first(near, pick) ?? fromStyle ?? first(far, pick);
 
   const typeface = (local: string) => (el: Element): string | undefined => {
     const v = attr(child(el, NS.a, local), 'typeface');
     return v === undefined || v === '' ? undefined : v;
   };
-  const latin = first(typeface('latin')) ?? fontRefFace ?? (styleName === 'titleStyle' ? '+mj-lt' : '+mn-lt');
-  const ea = first(typeface('ea'));
-  const cs = first(typeface('cs'));
-  const sz = first((el) => intAttr(el, 'sz'));
-  const bold = first((el) => boolAttr(el, 'b'));
-  const italic = first((el) => boolAttr(el, 'i'));
-  const color =
-    first((el) => {
-      const fill = child(el, NS.a, 'solidFill');
-      return fill ? (resolveColorIn(fill, ctx) ?? null) : undefined;
-    }) ??
-    (fontRef ? resolveColorIn(fontRef, ctx) : undefined) ??
-    resolveColorIn(schemeTx1, ctx);
+  const latin = walk(typeface('latin'), fontRefFace) ?? (styleName === 'titleStyle' ? '+mj-lt' : '+mn-lt');
+  const ea = walk(typeface('ea'));
+  const cs = walk(typeface('cs'));
+  const sz = walk((el) => intAttr(el, 'sz'));
+  const bold = walk((el) => boolAttr(el, 'b'));
+  const italic = walk((el) => boolAttr(el, 'i'));
+  const fillColor = (el: Element): string | undefined => {
+    const fill = child(el, NS.a, 'solidFill');
+    return fill ? resolveColorIn(fill, ctx) : undefined;
+  };
+  const color = walk(fillColor, fontRefColor) ?? resolveColorIn(schemeTx1, ctx);
 
   const resolved = (face: string | undefined): string | null => {
     if (face === undefined) return null;
