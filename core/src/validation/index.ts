@@ -76,7 +76,9 @@ function itemsOf(s: JsonSchema): JsonSchema | undefined {
 function normalize(schema: JsonSchema, value: unknown, loc: (string | number)[], wrapped: (string | number)[][]): unknown {
   if (Array.isArray(value)) {
     const items = itemsOf(schema);
-    return items ? value.map((v, i) => normalize(items, v, [...loc, i], wrapped)) : value;
+    if (!items) return value;
+    const mapped = value.map((v, i) => normalize(items, v, [...loc, i], wrapped));
+    return mapped.some((v, i) => v !== value[i]) ? mapped : value;
   }
   if (!isPlainObject(value)) return value;
   const props = schemaProps(schema);
