@@ -258,11 +258,11 @@ function applyScalarRules(s: Schema, rules: FieldRulesJson): Schema {
 function messageSchema(fullName: string, stack: readonly string[]): Schema {
   switch (fullName) {
     case 'google.protobuf.Struct':
-      return { type: 'object' };
+      return { type: 'object', additionalProperties: true };
     case 'google.protobuf.Value':
       return {};
     case 'google.protobuf.ListValue':
-      return { type: 'array' };
+      return { type: 'array', items: {} };
     case 'google.protobuf.Any':
       return { type: 'object', properties: { '@type': { type: 'string' } }, required: ['@type'] };
     default:

@@ -256,11 +256,13 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       },
       "results": {
         "description": "The analysis results (presentation, masters, layouts, slides).",
-        "type": "object"
+        "type": "object",
+        "additionalProperties": true
       },
       "metadata": {
         "description": "Metadata: name, description, priority, timings.",
-        "type": "object"
+        "type": "object",
+        "additionalProperties": true
       },
       "template_id": {
         "description": "The analyzed template.",
@@ -271,7 +273,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         "type": [
           "object",
           "null"
-        ]
+        ],
+        "additionalProperties": true
       }
     },
     "additionalProperties": false
@@ -561,11 +564,13 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           },
           "results": {
             "description": "The analysis results (presentation, masters, layouts, slides).",
-            "type": "object"
+            "type": "object",
+            "additionalProperties": true
           },
           "metadata": {
             "description": "Metadata: name, description, priority, timings.",
-            "type": "object"
+            "type": "object",
+            "additionalProperties": true
           },
           "template_id": {
             "description": "The analyzed template.",
@@ -576,7 +581,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             "type": [
               "object",
               "null"
-            ]
+            ],
+            "additionalProperties": true
           }
         },
         "additionalProperties": false
@@ -696,11 +702,13 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           },
           "results": {
             "description": "The analysis results (presentation, masters, layouts, slides).",
-            "type": "object"
+            "type": "object",
+            "additionalProperties": true
           },
           "metadata": {
             "description": "Metadata: name, description, priority, timings.",
-            "type": "object"
+            "type": "object",
+            "additionalProperties": true
           },
           "template_id": {
             "description": "The analyzed template.",
@@ -711,7 +719,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             "type": [
               "object",
               "null"
-            ]
+            ],
+            "additionalProperties": true
           }
         },
         "additionalProperties": false
@@ -768,7 +777,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         "description": "The steps {name, status, started_at, completed_at}.",
         "type": "array",
         "items": {
-          "type": "object"
+          "type": "object",
+          "additionalProperties": true
         }
       },
       "started_at": {
@@ -793,7 +803,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         "type": [
           "object",
           "null"
-        ]
+        ],
+        "additionalProperties": true
       },
       "analysis_id": {
         "description": "The analysis id.",
@@ -911,11 +922,13 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           },
           "results": {
             "description": "The analysis results (presentation, masters, layouts, slides).",
-            "type": "object"
+            "type": "object",
+            "additionalProperties": true
           },
           "metadata": {
             "description": "Metadata: name, description, priority, timings.",
-            "type": "object"
+            "type": "object",
+            "additionalProperties": true
           },
           "template_id": {
             "description": "The analyzed template.",
@@ -926,7 +939,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             "type": [
               "object",
               "null"
-            ]
+            ],
+            "additionalProperties": true
           }
         },
         "additionalProperties": false
@@ -2623,7 +2637,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     "properties": {
       "loc": {
         "description": "Location of the fault, e.g. [\"body\", \"slides\", 0, \"options\", \"table_min_font_size\"].",
-        "type": "array"
+        "type": "array",
+        "items": {}
       },
       "msg": {
         "description": "Message, e.g. \"Input should be greater than or equal to 6\".",
@@ -2641,7 +2656,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         "type": [
           "object",
           "null"
-        ]
+        ],
+        "additionalProperties": true
       }
     },
     "additionalProperties": false
@@ -2663,7 +2679,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           "properties": {
             "loc": {
               "description": "Location of the fault, e.g. [\"body\", \"slides\", 0, \"options\", \"table_min_font_size\"].",
-              "type": "array"
+              "type": "array",
+              "items": {}
             },
             "msg": {
               "description": "Message, e.g. \"Input should be greater than or equal to 6\".",
@@ -2681,7 +2698,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               "type": [
                 "object",
                 "null"
-              ]
+              ],
+              "additionalProperties": true
             }
           },
           "additionalProperties": false
@@ -3514,7 +3532,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     "properties": {
       "input_signature": {
         "description": "The parsed input: {counts {...}, ...}.",
-        "type": "object"
+        "type": "object",
+        "additionalProperties": true
       },
       "matches": {
         "description": "Ranked matches, best first.",
@@ -6890,12 +6909,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         "description": "Shape data from the parser.",
         "type": "array",
         "items": {
-          "type": "object"
+          "type": "object",
+          "additionalProperties": true
         }
       },
       "dimension": {
         "description": "Slide dimensions {width_emu, height_emu}.",
-        "type": "object"
+        "type": "object",
+        "additionalProperties": true
       },
       "layout_slide_id": {
         "description": "The id of the slide's layout.",
@@ -7442,11 +7463,13 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       },
       "filters": {
         "description": "The filters that applied.",
-        "type": "object"
+        "type": "object",
+        "additionalProperties": true
       },
       "aggregations": {
         "description": "Counts by category, tag and status.",
-        "type": "object"
+        "type": "object",
+        "additionalProperties": true
       }
     },
     "additionalProperties": false
@@ -8586,12 +8609,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             "description": "Shape data from the parser.",
             "type": "array",
             "items": {
-              "type": "object"
+              "type": "object",
+              "additionalProperties": true
             }
           },
           "dimension": {
             "description": "Slide dimensions {width_emu, height_emu}.",
-            "type": "object"
+            "type": "object",
+            "additionalProperties": true
           },
           "layout_slide_id": {
             "description": "The id of the slide's layout.",
@@ -8900,11 +8925,13 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
         },
         "results": {
           "description": "The analysis results (presentation, masters, layouts, slides).",
-          "type": "object"
+          "type": "object",
+          "additionalProperties": true
         },
         "metadata": {
           "description": "Metadata: name, description, priority, timings.",
-          "type": "object"
+          "type": "object",
+          "additionalProperties": true
         },
         "template_id": {
           "description": "The analyzed template.",
@@ -8915,7 +8942,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
           "type": [
             "object",
             "null"
-          ]
+          ],
+          "additionalProperties": true
         }
       },
       "additionalProperties": false
@@ -9035,11 +9063,13 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
         },
         "results": {
           "description": "The analysis results (presentation, masters, layouts, slides).",
-          "type": "object"
+          "type": "object",
+          "additionalProperties": true
         },
         "metadata": {
           "description": "Metadata: name, description, priority, timings.",
-          "type": "object"
+          "type": "object",
+          "additionalProperties": true
         },
         "template_id": {
           "description": "The analyzed template.",
@@ -9050,7 +9080,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
           "type": [
             "object",
             "null"
-          ]
+          ],
+          "additionalProperties": true
         }
       },
       "additionalProperties": false
@@ -9112,7 +9143,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
           "description": "The steps {name, status, started_at, completed_at}.",
           "type": "array",
           "items": {
-            "type": "object"
+            "type": "object",
+            "additionalProperties": true
           }
         },
         "started_at": {
@@ -9137,7 +9169,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
           "type": [
             "object",
             "null"
-          ]
+          ],
+          "additionalProperties": true
         },
         "analysis_id": {
           "description": "The analysis id.",
@@ -9251,11 +9284,13 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
         },
         "results": {
           "description": "The analysis results (presentation, masters, layouts, slides).",
-          "type": "object"
+          "type": "object",
+          "additionalProperties": true
         },
         "metadata": {
           "description": "Metadata: name, description, priority, timings.",
-          "type": "object"
+          "type": "object",
+          "additionalProperties": true
         },
         "template_id": {
           "description": "The analyzed template.",
@@ -9266,7 +9301,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
           "type": [
             "object",
             "null"
-          ]
+          ],
+          "additionalProperties": true
         }
       },
       "additionalProperties": false
@@ -9877,7 +9913,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
       "properties": {
         "input_signature": {
           "description": "The parsed input: {counts {...}, ...}.",
-          "type": "object"
+          "type": "object",
+          "additionalProperties": true
         },
         "matches": {
           "description": "Ranked matches, best first.",
@@ -12548,11 +12585,13 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
         },
         "filters": {
           "description": "The filters that applied.",
-          "type": "object"
+          "type": "object",
+          "additionalProperties": true
         },
         "aggregations": {
           "description": "Counts by category, tag and status.",
-          "type": "object"
+          "type": "object",
+          "additionalProperties": true
         }
       },
       "additionalProperties": false
@@ -13630,12 +13669,14 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
           "description": "Shape data from the parser.",
           "type": "array",
           "items": {
-            "type": "object"
+            "type": "object",
+            "additionalProperties": true
           }
         },
         "dimension": {
           "description": "Slide dimensions {width_emu, height_emu}.",
-          "type": "object"
+          "type": "object",
+          "additionalProperties": true
         },
         "layout_slide_id": {
           "description": "The id of the slide's layout.",
