@@ -5,7 +5,8 @@
  * 2. `buf build` writes a JSON descriptor set; from it this script writes
  *    `proto/gen/routes.ts` (the REST route table from the `google.api.http` bindings) and
  *    `proto/gen/schemas.ts` (JSON Schemas, draft 2020-12, of every slidewright message in
- *    its REST JSON form, with the validation rules of `slidewright.v1.rules`).
+ *    its REST JSON form, with the validation rules of `slidewright.v1.rules`), and
+ *    `proto/gen/slidewright.binpb` (the binary FileDescriptorSet, e.g. for reflection).
  *
  * Output is deterministic: no timestamps, descriptor order. `--out DIR` writes everything
  * under DIR instead of the repository root (the reproducibility test uses it).
@@ -597,6 +598,8 @@ function main(): void {
 
   const genDir = join(outRoot, 'proto', 'gen');
   mkdirSync(genDir, { recursive: true });
+  // Binary FileDescriptorSet (with imports and source info), e.g. for gRPC server reflection.
+  execFileSync(BUF, ['build', '-o', join(genDir, 'slidewright.binpb')], { cwd: ROOT, stdio: 'inherit' });
   writeFileSync(join(genDir, 'routes.ts'), renderRoutes(routes));
   writeFileSync(join(genDir, 'schemas.ts'), renderSchemas(messageSchemas, routeSchemas));
   process.stdout.write(`gen:proto: ${routes.length} routes, ${messageSchemas.size} message schemas -> ${genDir}\n`);
