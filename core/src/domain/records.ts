@@ -123,6 +123,7 @@ export const keys = {
   analysis: (org: string, templateId: string, id: string) => `ana:${org}:${templateId}:${id}`,
   analysisPrefix: (org: string, templateId: string) => `ana:${org}:${templateId}:`,
   slide: (org: string, slideId: string) => `sld:${org}:${slideId}`,
+  slidePrefix: (org: string) => `sld:${org}:`,
   generation: (org: string, id: string) => `gen:${org}:${id}`,
   pending: (org: string) => `pending:${org}`,
 } as const;

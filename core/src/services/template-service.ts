@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import { ServiceError, notFound } from '../errors.js';
 import { newId, nowIso } from '../domain/ids.js';
-import { blobKeys, keys, type AnalysisRecord, type TemplateMetadata, type TemplateRecord } from '../domain/records.js';
+import { blobKeys, keys, type AnalysisRecord, type SlideIndexEntry, type TemplateMetadata, type TemplateRecord } from '../domain/records.js';
+import type { AnalysisResults } from '../analysis/types.js';
 import type { Caller, ServiceDeps } from './deps.js';
 
 /** Extensions accepted for templates. */
@@ -30,6 +31,16 @@ export interface CreateTemplateInput {
   /** Declared size, bytes (checked against the limit before any upload). */
   file_size?: number;
   metadata?: TemplateMetadata;
+}
+
+export interface ListTemplatesQuery {
+  page?: number;
+  limit?: number;
+  category?: string;
+  tag?: string;
+  status?: string;
+  q?: string;
+  include_deleted?: boolean;
 }
 
 /** Template as the API returns it (Template response plus, for get, the analysis summary). */
@@ -187,6 +198,115 @@ export class TemplateService {
     const bytes = await this.deps.blobs.get(record.blob_key);
     if (!bytes) throw new ServiceError('internal', `the file of template ${templateId} is missing from storage`);
     return { bytes, filename: record.filename, contentType: record.content_type };
+  }
+
+  /**
+   * The organization's templates, newest first, filtered and paginated.
+   * Soft-deleted templates are left out unless `include_deleted`.
+   */
+  async list(caller: Caller, q: ListTemplatesQuery) {
+    const page = q.page ?? 1;
+    const limit = q.limit ?? 20;
+    const all = (await this.deps.state.scan<TemplateRecord>(keys.templatePrefix(caller.org))).map(([, t]) => t);
+    const visible = all.filter((t) => q.include_deleted || t.status !== 'deleted');
+    const needle = q.q?.toLowerCase();
+    const matching = visible.filter(
+      (t) =>
+        (!q.category || t.metadata.category === q.category) &&
+        (!q.tag || (t.metadata.tags ?? []).includes(q.tag)) &&
+        (!q.status || t.status === q.status) &&
+        (!needle || t.filename.toLowerCase().includes(needle) || (t.metadata.description ?? '').toLowerCase().includes(needle)),
+    );
+    matching.sort((a, b) => (a.created_at === b.created_at ? b.template_id.localeCompare(a.template_id) : b.created_at.localeCompare(a.created_at)));
+    const count = (pick: (t: TemplateRecord) => string[]) => {
+      const out: Record<string, number> = {};
+      for (const t of visible) for (const k of pick(t)) out[k] = (out[k] ?? 0) + 1;
+      return out;
+    };
+    const filters: Record<string, unknown> = {};
+    for (const k of ['category', 'tag', 'status', 'q'] as const) if (q[k]) filters[k] = q[k];
+    if (q.include_deleted) filters['include_deleted'] = true;
+    return {
+      templates: matching.slice((page - 1) * limit, page * limit).map((t) => this.view(t)),
+      pagination: { page, limit, total: matching.length, pages: Math.ceil(matching.length / limit) },
+      filters,
+      aggregations: {
+        by_category: count((t) => (t.metadata.category ? [t.metadata.category] : [])),
+        by_tag: count((t) => t.metadata.tags ?? []),
+        by_status: count((t) => [t.status]),
+      },
+    };
+  }
+
+  /** Replaces the given metadata fields; `updated_at` changes. @throws ServiceError 404 */
+  async patch(caller: Caller, templateId: string, metadata: TemplateMetadata): Promise<TemplateView> {
+    const updated = await this.deps.state.update<TemplateRecord>(keys.template(caller.org, templateId), (cur) => {
+      if (!cur) return { value: undefined };
+      const next: TemplateMetadata = { ...cur.metadata };
+      for (const k of ['category', 'tags', 'description', 'version'] as const) {
+        if (metadata[k] !== undefined) (next as Record<string, unknown>)[k] = metadata[k];
+      }
+      return { value: { ...cur, metadata: next, updated_at: nowIso() } };
+    });
+    if (!updated) throw notFound(`template ${templateId}`);
+    return this.view(updated);
+  }
+
+  /**
+   * Soft delete (the record stays, `deleted`, hidden from lists) or, with `permanent`,
+   * removal of the record, its files and its slide ids.
+   * @returns the soft-deleted template, or undefined after a permanent delete
+   * @throws ServiceError 404
+   */
+  async delete(caller: Caller, templateId: string, permanent: boolean): Promise<TemplateView | undefined> {
+    const { state, blobs } = this.deps;
+    const key = keys.template(caller.org, templateId);
+    const record = await this.requireRecord(caller, templateId);
+    if (permanent) {
+      const slideKeys = (await state.scan<SlideIndexEntry>(keys.slidePrefix(caller.org))).filter(([, e]) => e.template_id === templateId).map(([k]) => k);
+      const analysisKeys = (await state.scan<AnalysisRecord>(keys.analysisPrefix(caller.org, templateId))).map(([k]) => k);
+      await state.batch([key, ...slideKeys, ...analysisKeys].map((k) => ({ type: 'del' as const, key: k })));
+      await blobs.deletePrefix(blobKeys.templateFolder(caller.org, templateId));
+      return undefined;
+    }
+    const updated = await state.update<TemplateRecord>(key, (cur) => {
+      if (!cur) return { value: undefined };
+      if (cur.status === 'deleted') return { value: cur };
+      return { value: { ...cur, status: 'deleted', status_before_delete: cur.status, updated_at: nowIso() } };
+    });
+    return this.view(updated ?? record);
+  }
+
+  /** Restores a soft-deleted template to its state before the delete. @throws ServiceError 404, 409 when not deleted */
+  async restore(caller: Caller, templateId: string): Promise<TemplateView> {
+    let notDeleted = false;
+    const updated = await this.deps.state.update<TemplateRecord>(keys.template(caller.org, templateId), (cur) => {
+      if (!cur) return { value: undefined };
+      if (cur.status !== 'deleted') {
+        notDeleted = true;
+        return { value: cur };
+      }
+      return { value: { ...cur, status: cur.status_before_delete ?? 'uploaded', status_before_delete: undefined, updated_at: nowIso() } };
+    });
+    if (!updated) throw notFound(`template ${templateId}`);
+    if (notDeleted) throw new ServiceError('conflict', `template ${templateId} is not deleted`);
+    return this.view(updated);
+  }
+
+  /**
+   * One slide of the template's live analysis (1-based), with the slide size.
+   * @throws ServiceError 404 (template, analysis or slide number), 409 before an analysis completed
+   */
+  async slide(caller: Caller, templateId: string, slideNumber: number) {
+    const record = await this.requireRecord(caller, templateId);
+    if (!record.completed_analysis_id) throw new ServiceError('conflict', `template ${templateId} has no completed analysis yet`);
+    const resultsKey = blobKeys.analysisResults(caller.org, templateId, record.completed_analysis_id);
+    const bytes = await this.deps.blobs.get(resultsKey);
+    if (!bytes) throw notFound(`analysis results of template ${templateId}`);
+    const results = JSON.parse(new TextDecoder().decode(bytes)) as AnalysisResults;
+    const slide = results.slides.find((s) => s.slide_number === slideNumber);
+    if (!slide) throw notFound(`slide ${slideNumber} of template ${templateId} (it has ${results.slides.length} slides)`);
+    return { ...slide, dimension: { width_emu: results.presentation.slide_width_emu, height_emu: results.presentation.slide_height_emu } };
   }
 
   private async analysisSummary(record: TemplateRecord): Promise<Record<string, unknown> | null> {

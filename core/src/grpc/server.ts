@@ -1,0 +1,230 @@
+/**
+ * Core's gRPC server: every RPC of the protos, backed by the domain services.
+ *
+ * One wrapper does for every RPC what each would otherwise repeat: validate the request
+ * with the same rules as the REST gateway (INVALID_ARGUMENT with field violations),
+ * authenticate the caller from metadata, call the service, build the response message,
+ * and map domain errors to status codes. The exact HTTP status travels in the trailing
+ * metadata `x-http-status` so the gateway never has to guess.
+ */
+import * as grpc from '@grpc/grpc-js';
+import type { Logger } from 'pino';
+import { ServiceError, HTTP_STATUS } from '../errors.js';
+import { toInvalidArgument, validateRequest } from '../validation/index.js';
+import { ROUTES, type RouteSpec } from '../../../proto/gen/routes.js';
+import type { CoreRuntime } from '../runtime.js';
+import type { Caller } from '../services/deps.js';
+import { UrlSigner } from '../services/signing.js';
+import { uploadPath } from '../services/template-service.js';
+import { downloadPath } from '../services/generation-service.js';
+import { codecOf, SERVICE_DEFINITIONS, type ServiceName } from './messages.js';
+import type { GenerationOptions, SlideData } from '../domain/content.js';
+
+/** Metadata keys the gateway (or any gRPC client) sends. */
+export const MD = {
+  apiKey: 'x-api-key',
+  orgName: 'x-org-name',
+  requestId: 'x-request-id',
+  signatureExpires: 'x-signature-expires',
+  signatureOrg: 'x-signature-org',
+  signature: 'x-signature',
+  httpStatus: 'x-http-status',
+  retryAfter: 'retry-after',
+} as const;
+
+/** What an RPC implementation gets besides its request. */
+export interface RpcContext {
+  /** The authenticated caller. @throws ServiceError 401 */
+  caller(): Caller;
+  /**
+   * The organization a signed URL authorizes for `method path`, or — when the request is
+   * not signed — the authenticated caller's. @throws ServiceError 401, 403
+   */
+  callerOrSigned(method: string, path: string): Caller;
+  requestId: string | undefined;
+}
+
+// Requests arrive decoded by the generated codecs; the wrapper has validated them.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Req = any;
+type RpcImpl = (ctx: RpcContext, req: Req) => Promise<object>;
+
+const GRPC_CODE: Readonly<Record<ServiceError['kind'], grpc.status>> = {
+  unauthenticated: grpc.status.UNAUTHENTICATED,
+  forbidden: grpc.status.PERMISSION_DENIED,
+  not_found: grpc.status.NOT_FOUND,
+  conflict: grpc.status.FAILED_PRECONDITION,
+  payload_too_large: grpc.status.RESOURCE_EXHAUSTED,
+  unsupported_media_type: grpc.status.INVALID_ARGUMENT,
+  invalid_argument: grpc.status.INVALID_ARGUMENT,
+  too_many_requests: grpc.status.RESOURCE_EXHAUSTED,
+  unavailable: grpc.status.UNAVAILABLE,
+  internal: grpc.status.INTERNAL,
+};
+
+function unimplemented(what: string): RpcImpl {
+  return async () => {
+    throw Object.assign(new Error(`${what} is not implemented yet`), { grpcCode: grpc.status.UNIMPLEMENTED });
+  };
+}
+
+/** The RPC implementations, keyed by service and ts-proto method name. */
+function implementations(core: CoreRuntime): Record<ServiceName, Record<string, RpcImpl>> {
+  const { templates, analyses, generations } = core;
+  return {
+    'slidewright.v1.TemplateService': {
+      createTemplate: (ctx, req) => templates.create(ctx.caller(), req),
+      uploadTemplateContent: async (ctx, req) => {
+        const caller = ctx.callerOrSigned('PUT', uploadPath(req.template_id));
+        return templates.upload(caller, req.template_id, req.file?.data ?? new Uint8Array(0), req.file?.content_type);
+      },
+      listTemplates: (ctx, req) => templates.list(ctx.caller(), req),
+      getTemplate: async (ctx, req) => ({ template: await templates.get(ctx.caller(), req.template_id) }),
+      updateTemplate: async (ctx, req) => ({ template: await templates.patch(ctx.caller(), req.template_id, req.metadata ?? {}) }),
+      deleteTemplate: async (ctx, req) => ({ template: await templates.delete(ctx.caller(), req.template_id, req.permanent === true) }),
+      restoreTemplate: async (ctx, req) => ({ template: await templates.restore(ctx.caller(), req.template_id) }),
+      downloadTemplate: async (ctx, req) => {
+        const caller = ctx.callerOrSigned('GET', `/api/v1/templates/${req.template_id}/download`);
+        const f = await templates.download(caller, req.template_id);
+        return { file: { content_type: f.contentType, data: Buffer.from(f.bytes), extensions: [] }, filename: f.filename };
+      },
+      getTemplateSlide: async (ctx, req) => ({ slide: await templates.slide(ctx.caller(), req.template_id, req.slide_number) }),
+      getTemplateSlidePreview: unimplemented('slide preview rendering'),
+    },
+    'slidewright.v1.AnalysisService': {
+      startAnalysis: async (ctx, req) => ({ analysis: await analyses.start(ctx.caller(), req.template_id, req) }),
+      getAnalysis: async (ctx, req) => ({ analysis: await analyses.get(ctx.caller(), req.template_id, req.analysis_id) }),
+      getAnalysisStatus: (ctx, req) => analyses.status(ctx.caller(), req.template_id, req.analysis_id),
+      cancelAnalysis: async (ctx, req) => ({ analysis: await analyses.cancel(ctx.caller(), req.template_id, req.analysis_id) }),
+    },
+    'slidewright.v1.PresentationService': {
+      generateDeck: async (ctx, req) => ({
+        job: await generations.generateDeck(ctx.caller(), {
+          slides: (req.slides as Req[]).map((s) => ({ template_slide_id: s.template_slide_id, slide_data: toSlideData(s.slide_data), options: s.options ?? undefined })),
+          org_name: req.org_name,
+          options: req.options,
+        }),
+      }),
+      generateSlide: async (ctx, req) => ({
+        job: await generations.generateSlide(ctx.caller(), {
+          template_slide_id: req.template_slide_id,
+          slide_data: toSlideData(req.slide_data),
+          org_name: req.org_name,
+          options: req.options as GenerationOptions | undefined,
+        }),
+      }),
+      updateCharts: unimplemented('chart updates'),
+      getGenerationStatus: async (ctx, req) => {
+        const s = await generations.status(ctx.caller(), req.generation_id);
+        return { ...s, warnings: s.warnings.map((message) => ({ slide_index: -1, template_slide_id: '', code: 'warning', message })) };
+      },
+      downloadPresentation: async (ctx, req) => {
+        const caller = ctx.callerOrSigned('GET', downloadPath(req.presentation_id));
+        const f = await generations.download(caller, req.presentation_id);
+        return { file: { content_type: f.contentType, data: Buffer.from(f.bytes), extensions: [] }, filename: f.filename };
+      },
+      getPresentationSlidePreview: unimplemented('slide preview rendering'),
+    },
+    'slidewright.v1.MatchService': {
+      matchTemplates: unimplemented('template matching'),
+    },
+  };
+}
+
+/**
+ * Slide data as the generation engine reads it: the decoded message, with unset optional
+ * fields dropped (proto3 leaves them undefined) and `content` always a list.
+ */
+function toSlideData(msg: Req): SlideData {
+  return JSON.parse(JSON.stringify(msg ?? {})) as SlideData;
+}
+
+/**
+ * Starts core's gRPC server.
+ * @returns the bound port and a function that stops the server
+ */
+export async function startGrpcServer(core: CoreRuntime, host: string, port: number, log: Logger): Promise<{ port: number; close(): Promise<void> }> {
+  const server = new grpc.Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024, 'grpc.max_send_message_length': 64 * 1024 * 1024 });
+  const impls = implementations(core);
+  const routesByPath = new Map((ROUTES as readonly RouteSpec[]).map((r) => [r.grpcPath, r]));
+  for (const [serviceName, definition] of Object.entries(SERVICE_DEFINITIONS) as Array<[ServiceName, grpc.ServiceDefinition]>) {
+    const handlers: grpc.UntypedServiceImplementation = {};
+    for (const [method, def] of Object.entries(definition)) {
+      const impl = impls[serviceName][method];
+      const route = routesByPath.get(def.path);
+      if (!impl || !route) throw new Error(`no implementation or route for ${def.path}`);
+      handlers[method] = wrap(core, route, impl, log);
+    }
+    server.addService(definition, handlers);
+  }
+  const bound = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
+  return {
+    port: bound,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.tryShutdown(() => resolve());
+        setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, 5000).unref();
+      }),
+  };
+}
+
+function wrap(core: CoreRuntime, route: RouteSpec, impl: RpcImpl, log: Logger): grpc.handleUnaryCall<unknown, unknown> {
+  const responseCodec = codecOf(route.responseType);
+  return (call, callback) => {
+    const md = call.metadata;
+    const one = (k: string): string | undefined => {
+      const v = md.get(k)[0];
+      return v === undefined ? undefined : String(v);
+    };
+    const requestId = one(MD.requestId);
+    let authenticated: Caller | undefined;
+    const ctx: RpcContext = {
+      requestId,
+      caller: () => (authenticated ??= { org: core.auth.organization(one(MD.apiKey), one(MD.orgName)), requestId }),
+      callerOrSigned: (method, path) => {
+        const q = { expires: one(MD.signatureExpires), org: one(MD.signatureOrg), signature: one(MD.signature) };
+        if (UrlSigner.isSigned(q)) return { org: core.deps.signer.verify(method, path, q), requestId };
+        return ctx.caller();
+      },
+    };
+    void (async () => {
+      const violations = validateRequest(route.grpcPath, call.request);
+      if (violations.length > 0) {
+        const err = toInvalidArgument(violations);
+        err.metadata.set(MD.httpStatus, '422');
+        callback(err);
+        return;
+      }
+      const result = await impl(ctx, call.request);
+      callback(null, responseCodec.fromPartial(result));
+    })().catch((err: unknown) => callback(toGrpcError(err, route, log, requestId)));
+  };
+}
+
+function toGrpcError(err: unknown, route: RouteSpec, log: Logger, requestId: string | undefined): grpc.ServiceError {
+  const metadata = new grpc.Metadata();
+  if (err instanceof ServiceError) {
+    if (err.kind === 'invalid_argument' && err.extra.violations?.length) {
+      const e = toInvalidArgument(err.extra.violations);
+      e.metadata.set(MD.httpStatus, '422');
+      return e;
+    }
+    metadata.set(MD.httpStatus, String(HTTP_STATUS[err.kind]));
+    if (err.extra.retryAfterSeconds !== undefined) metadata.set(MD.retryAfter, String(err.extra.retryAfterSeconds));
+    return Object.assign(new Error(err.message), { code: GRPC_CODE[err.kind], details: err.message, metadata });
+  }
+  const grpcCode = (err as { grpcCode?: grpc.status }).grpcCode;
+  if (grpcCode !== undefined) {
+    metadata.set(MD.httpStatus, grpcCode === grpc.status.UNIMPLEMENTED ? '501' : '500');
+    const message = (err as Error).message;
+    return Object.assign(new Error(message), { code: grpcCode, details: message, metadata });
+  }
+  log.error({ err, rpc: route.id, request_id: requestId }, 'unexpected error in RPC');
+  metadata.set(MD.httpStatus, '500');
+  return Object.assign(new Error('internal error'), { code: grpc.status.INTERNAL, details: 'internal error', metadata });
+}

@@ -1,0 +1,212 @@
+/**
+ * The REST gateway: Fastify routes generated from the protos' `google.api.http` bindings
+ * (proto/gen/routes.ts), each transcoding JSON (or raw bytes) to a gRPC call on core.
+ *
+ * Validation runs here with the same rules core applies (core/src/validation), so a bad
+ * request is answered with the contract's exact 422 body without a round trip; every
+ * other error is `{"detail": "<message>"}` with the status core chose.
+ */
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { randomUUID } from 'node:crypto';
+import { ROUTES, type RouteSpec } from '../../proto/gen/routes.js';
+import { MESSAGE_SCHEMAS, type JsonSchema } from '../../proto/gen/schemas.js';
+import { normalizeRequestBody, validateBody, validateParams, validateQuery, validationErrorBody, violationsFromServiceError, type Violation } from '../../core/src/validation/index.js';
+import { codecOf } from '../../core/src/grpc/messages.js';
+import { MD } from '../../core/src/grpc/server.js';
+import type { RpcInvoker } from './invoker.js';
+
+export interface GatewayOptions {
+  invoker: RpcInvoker;
+  logger?: Logger | boolean;
+  /** Largest JSON body accepted, bytes. */
+  maxJsonBodyBytes?: number;
+  /** Largest raw upload accepted, bytes (bigger bodies get 413). */
+  maxUploadBytes?: number;
+  /** Answers GET /healthz: true once every part of the service is ready. */
+  isReady?: () => boolean;
+}
+
+const GRPC_TO_HTTP: Readonly<Record<number, number>> = {
+  3: 422, // INVALID_ARGUMENT
+  5: 404, // NOT_FOUND
+  6: 409, // ALREADY_EXISTS
+  7: 403, // PERMISSION_DENIED
+  8: 429, // RESOURCE_EXHAUSTED
+  9: 409, // FAILED_PRECONDITION
+  12: 501, // UNIMPLEMENTED
+  14: 503, // UNAVAILABLE
+  4: 504, // DEADLINE_EXCEEDED
+  16: 401, // UNAUTHENTICATED
+};
+
+/** Query parameters of a signed URL; they travel to core as metadata, not as fields. */
+const SIGNATURE_PARAMS = { expires: MD.signatureExpires, org: MD.signatureOrg, signature: MD.signature } as const;
+
+/** Builds the gateway app (not listening). */
+export function buildGateway(opts: GatewayOptions): FastifyInstance {
+  const maxJson = opts.maxJsonBodyBytes ?? 8 * 1024 * 1024;
+  const maxUpload = opts.maxUploadBytes ?? 10 * 1024 * 1024;
+  const app = Fastify({
+    loggerInstance: typeof opts.logger === 'object' ? opts.logger : undefined,
+    logger: typeof opts.logger === 'boolean' ? opts.logger : undefined,
+    bodyLimit: maxJson,
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
+    },
+    ajv: { customOptions: { coerceTypes: false } },
+  } as Parameters<typeof Fastify>[0]) as unknown as FastifyInstance;
+
+  // Raw bodies (uploads): any media type arrives as a Buffer; JSON routes check the media type themselves.
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxUpload + 1 }, (_req, body, done) => done(null, body));
+
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.code(413).send({ detail: `request body is over the limit of ${req.routeOptions.config && isRaw(req) ? maxUpload : maxJson} bytes` });
+    }
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return reply.code(415).send({ detail: err.message });
+    if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return reply.code(422).send(validationErrorBody([{ loc: ['body'], msg: 'Field required', type: 'missing', input: null }]));
+    if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (err.statusCode === 400 && /JSON/i.test(err.message))) {
+      return reply.code(422).send(validationErrorBody([{ loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid', input: {}, ctx: { error: err.message } }]));
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return reply.code(err.statusCode).send({ detail: err.message });
+    req.log.error({ err }, 'gateway error');
+    return reply.code(500).send({ detail: 'internal error' });
+  });
+  app.setNotFoundHandler((req, reply) => reply.code(404).send({ detail: `no route ${req.method} ${req.url.split('?')[0]}` }));
+
+  app.get('/healthz', async (_req, reply) => {
+    const ready = opts.isReady ? opts.isReady() : true;
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'starting' });
+  });
+
+  for (const route of ROUTES as readonly RouteSpec[]) {
+    app.route({
+      method: route.method,
+      url: route.url,
+      config: { raw: route.rawRequestBody },
+      bodyLimit: route.rawRequestBody ? maxUpload + 1 : maxJson,
+      handler: (req, reply) => handle(route, req, reply, opts.invoker, maxUpload),
+    });
+  }
+  return app;
+}
+
+function isRaw(req: FastifyRequest): boolean {
+  return (req.routeOptions.config as { raw?: boolean } | undefined)?.raw === true;
+}
+
+async function handle(route: RouteSpec, req: FastifyRequest, reply: FastifyReply, invoker: RpcInvoker, maxUpload: number): Promise<FastifyReply> {
+  const metadata: Record<string, string> = { [MD.requestId]: String(req.id) };
+  const apiKey = req.headers['x-api-key'];
+  const orgName = req.headers['x-org-name'];
+  if (typeof apiKey === 'string') metadata[MD.apiKey] = apiKey;
+  if (typeof orgName === 'string') metadata[MD.orgName] = orgName;
+
+  const rawQuery: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
+  for (const [param, key] of Object.entries(SIGNATURE_PARAMS)) {
+    const v = rawQuery[param];
+    if (typeof v === 'string') metadata[key] = v;
+    delete rawQuery[param];
+  }
+
+  const violations: Violation[] = [];
+  const params = validateParams(route.id, req.params as Record<string, unknown>);
+  const query = validateQuery(route.id, rawQuery);
+  violations.push(...params.violations, ...query.violations);
+
+  let fields: Record<string, unknown> = {};
+  let raw: Buffer | undefined;
+  if (route.rawRequestBody) {
+    raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    if (raw.length > maxUpload) return reply.code(413).send({ detail: `upload is ${raw.length} bytes; the limit is ${maxUpload} bytes` });
+  } else if (route.body !== '') {
+    if (Buffer.isBuffer(req.body)) {
+      return reply.code(415).send({ detail: `send the request body as application/json (got ${req.headers['content-type'] ?? 'no content type'})` });
+    }
+    const body = req.body ?? {};
+    violations.push(...validateBody(route.id, body));
+    const normalized = normalizeRequestBody(route.id, body) as Record<string, unknown>;
+    fields = route.body === '*' ? { ...normalized } : { [route.body]: normalized };
+  }
+  if (violations.length > 0) return reply.code(422).send(validationErrorBody(violations));
+
+  const requestCodec = codecOf(route.requestType);
+  const message = requestCodec.fromJSON({ ...fields, ...query.value, ...params.value }) as Record<string, unknown>;
+  if (raw) message[route.body] = { content_type: String(req.headers['content-type'] ?? 'application/octet-stream'), data: raw, extensions: [] };
+
+  let response: Record<string, unknown>;
+  try {
+    response = (await invoker.call(route, message, metadata)) as Record<string, unknown>;
+  } catch (err) {
+    return sendRpcError(route, err, reply);
+  }
+
+  const out = route.responseBody ? response[route.responseBody] : response;
+  if (out === undefined || out === null) {
+    if (route.emptyStatus !== null) return reply.code(route.emptyStatus).send();
+  }
+  for (const h of route.responseHeaders) {
+    const v = response[h.field];
+    if (v !== undefined && v !== null && v !== '') reply.header(h.header, String(v));
+  }
+  if (route.rawResponse) {
+    const file = out as { content_type?: string; data?: Uint8Array } | undefined;
+    const filename = typeof response['filename'] === 'string' ? response['filename'] : '';
+    if (filename) reply.header('content-disposition', `attachment; filename="${filename.replace(/["\\\r\n]/g, '_')}"`);
+    return reply
+      .code(route.successStatus)
+      .type(file?.content_type || 'application/octet-stream')
+      .send(Buffer.from(file?.data ?? new Uint8Array(0)));
+  }
+  const json = codecOf(route.responseBodyType).toJSON(out ?? {});
+  return reply.code(route.successStatus).send(completeResponse(MESSAGE_SCHEMAS[route.responseBodyType], json));
+}
+
+function sendRpcError(route: RouteSpec, err: unknown, reply: FastifyReply): FastifyReply {
+  const e = err as { code?: number; details?: string; message?: string; metadata?: { get(k: string): unknown[] } };
+  const statusText = e.metadata?.get(MD.httpStatus)[0];
+  const status = statusText ? Number(statusText) : (GRPC_TO_HTTP[e.code ?? -1] ?? (e.code === 14 ? 503 : 500));
+  if (status === 422) {
+    const violations = violationsFromServiceError(err, route);
+    if (violations) return reply.code(422).send(validationErrorBody(violations));
+  }
+  const retryAfter = e.metadata?.get(MD.retryAfter)[0];
+  if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
+  const detail = e.code === 14 && !statusText ? 'core service unavailable' : (e.details ?? e.message ?? 'error');
+  return reply.code(status).send({ detail });
+}
+
+/**
+ * Proto3 JSON leaves out unset and default-valued fields; the REST contract promises every
+ * field it names. Fills what is missing from the response schema: lists `[]`, nullable
+ * fields `null`, strings `''`, numbers `0`, booleans `false`, nested messages recursively.
+ */
+export function completeResponse(schema: JsonSchema | undefined, value: unknown): unknown {
+  if (!schema || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const items = schema['items'] as JsonSchema | undefined;
+    return value.map((v) => completeResponse(items, v));
+  }
+  const props = schema['properties'] as Record<string, JsonSchema> | undefined;
+  if (!props || Object.keys(props).length === 0) return value; // Struct: as is
+  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const [name, ps] of Object.entries(props)) {
+    if (out[name] === undefined) out[name] = defaultFor(ps);
+    else out[name] = completeResponse(ps, out[name]);
+  }
+  return out;
+}
+
+function defaultFor(schema: JsonSchema): unknown {
+  const t = schema['type'];
+  const types = Array.isArray(t) ? (t as string[]) : typeof t === 'string' ? [t] : [];
+  if (types.includes('array')) return [];
+  if (types.includes('null') || types.length === 0) return null;
+  if (types.includes('string')) return '';
+  if (types.includes('integer') || types.includes('number')) return 0;
+  if (types.includes('boolean')) return false;
+  if (types.includes('object')) return completeResponse(schema, {});
+  return null;
+}
