@@ -126,6 +126,42 @@ function valueAt(root: unknown, loc: readonly (string | number)[]): { found: boo
   return { found: true, value: cur };
 }
 
+/**
+ * Orders violations as Pydantic reports them: by field declaration order at every level
+ * (array items by index), unknown keys after the declared fields in input order.
+ */
+function pydanticOrder(schema: JsonSchema, data: unknown, violations: Violation[], skip: number): Violation[] {
+  const keyOf = (loc: readonly (string | number)[]): number[] => {
+    const out: number[] = [];
+    let s: JsonSchema | undefined = schema;
+    let d: unknown = data;
+    for (const seg of loc.slice(skip)) {
+      if (typeof seg === 'number') {
+        out.push(seg);
+        s = s ? itemsOf(s) : undefined;
+        d = Array.isArray(d) ? d[seg] : undefined;
+        continue;
+      }
+      const names = Object.keys(schemaProps(s));
+      let i = names.indexOf(seg);
+      if (i < 0) i = names.length + (isPlainObject(d) ? Object.keys(d).indexOf(seg) : 0);
+      out.push(i);
+      s = schemaProps(s)[seg];
+      d = isPlainObject(d) ? d[seg] : undefined;
+    }
+    return out;
+  };
+  const keyed = violations.map((v, i) => ({ v, k: keyOf(v.loc), i }));
+  keyed.sort((a, b) => {
+    for (let j = 0; j < Math.min(a.k.length, b.k.length); j++) {
+      const d = (a.k[j] ?? 0) - (b.k[j] ?? 0);
+      if (d !== 0) return d;
+    }
+    return a.k.length - b.k.length || a.i - b.i;
+  });
+  return keyed.map((x) => x.v);
+}
+
 function startsWith(loc: readonly (string | number)[], prefix: readonly (string | number)[]): boolean {
   return prefix.length <= loc.length && prefix.every((p, i) => loc[i] === p);
 }
@@ -162,8 +198,8 @@ export function validateBody(rpc: string, body: unknown): Violation[] {
   if (v(data)) return [];
   const violations = mapAjvErrors(v.errors, data, []);
   // Errors inside a single object that was wrapped into a list: drop the added index.
-  if (wrapped.length === 0) return violations.map((x) => ({ ...x, loc: ['body', ...x.loc] }));
-  return violations.map((x) => {
+  if (wrapped.length === 0) return pydanticOrder(schema, data, violations, 0).map((x) => ({ ...x, loc: ['body', ...x.loc] }));
+  return pydanticOrder(schema, data, violations, 0).map((x) => {
     const w = wrapped.find((p) => startsWith(x.loc, p) && x.loc[p.length] === 0);
     const loc = w ? [...w, ...x.loc.slice(w.length + 1)] : x.loc;
     // Inputs as sent (not as normalized).
@@ -345,7 +381,7 @@ export function validateMessage(typeName: string, json: unknown): Violation[] {
   emptyRequired(schema, data, [], empty);
   const seen = new Set(violations.map((x) => JSON.stringify(x.loc)));
   for (const e of empty) if (!seen.has(JSON.stringify(e.loc))) violations.push(e);
-  return violations;
+  return pydanticOrder(schema, data, violations, 0);
 }
 
 /**
@@ -361,4 +397,14 @@ export function validateRequest(rpc: string, request: unknown): Violation[] {
 /** The contract's 422 body for a list of violations: `{ detail: [...] }`. */
 export function validationErrorBody(violations: readonly Violation[]): { detail: Violation[] } {
   return { detail: violations.map((v) => ({ ...v })) };
+}
+
+/**
+ * The violation FastAPI reports for a body that is not valid JSON:
+ * `{type: 'json_invalid', loc: ['body', position], msg: 'JSON decode error', input: {}, ctx: {error}}`.
+ * @param position character offset of the error in the body (0 when unknown)
+ * @param error the parser's short reason, e.g. `Expecting value`
+ */
+export function jsonInvalidViolation(position: number, error: string): Violation {
+  return { type: 'json_invalid', loc: ['body', position], msg: 'JSON decode error', input: {}, ctx: { error } };
 }

@@ -12,6 +12,7 @@ import {
   violationsFromServiceError,
   fieldPath,
   parseFieldPath,
+  jsonInvalidViolation,
   type Violation,
 } from '../../../core/src/validation/index.js';
 import {
@@ -95,11 +96,30 @@ t.test('unknown fields inside slide_data, a column and a block are rejected too'
   t.same(
     v.map((x) => x.loc),
     [
-      ['body', 'slides', 0, 'slide_data', 'subtitel'],
       ['body', 'slides', 0, 'slide_data', 'content', 0, 'blocks', 0, 'colour'],
+      ['body', 'slides', 0, 'slide_data', 'subtitel'],
     ],
   );
   t.ok(v.every((x) => x.type === 'extra_forbidden'));
+});
+
+t.test('violations come in Pydantic order: declared fields in order, unknown keys last', async (t) => {
+  const v = validateBody(DECK, { zzz: 1, options: { footer_font_size: 100 }, org_name: 3, aaa: 2 });
+  t.same(
+    v.map((x) => [x.loc, x.type]),
+    [
+      [['body', 'slides'], 'missing'],
+      [['body', 'org_name'], 'string_type'],
+      [['body', 'options', 'footer_font_size'], 'less_than_equal'],
+      [['body', 'zzz'], 'extra_forbidden'],
+      [['body', 'aaa'], 'extra_forbidden'],
+    ],
+  );
+  const items = validateBody(DECK, { slides: [{ template_slide_id: 1, slide_data: {} }, { slide_data: {} }] });
+  t.same(items.map((x) => x.loc), [
+    ['body', 'slides', 0, 'template_slide_id'],
+    ['body', 'slides', 1, 'template_slide_id'],
+  ]);
 });
 
 t.test('slides: [] → too_short with ctx', async (t) => {
@@ -302,14 +322,24 @@ t.test('validateMessage applies the same rules to the proto JSON form (gRPC)', a
   t.same(
     v.map((x) => [x.loc, x.type]),
     [
-      [['slides', 0, 'options', 'table_min_font_size'], 'greater_than_equal'],
       [['slides', 0, 'template_slide_id'], 'missing'],
+      [['slides', 0, 'options', 'table_min_font_size'], 'greater_than_equal'],
     ],
   );
   t.same(validateMessage('.slidewright.v1.GenerateDeckRequest', GenerateDeckRequest.fromJSON({ slides: [] })).map((x) => x.type), ['too_short']);
   t.same(validateRequest(DECK, GenerateDeckRequest.fromJSON({ slides: [okSlide()] })), []);
   t.same(validateMessage('slidewright.v1.GenerateDeckRequest', GenerateDeckRequest.toJSON(GenerateDeckRequest.fromJSON({ slides: [okSlide()] }))), []);
   t.throws(() => validateMessage('slidewright.v1.Nope', {}));
+});
+
+t.test('invalid JSON violation has the FastAPI shape', async (t) => {
+  t.same(jsonInvalidViolation(12, 'Expecting value'), {
+    type: 'json_invalid',
+    loc: ['body', 12],
+    msg: 'JSON decode error',
+    input: {},
+    ctx: { error: 'Expecting value' },
+  });
 });
 
 t.test('field paths', async (t) => {
