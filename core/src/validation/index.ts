@@ -72,6 +72,27 @@ function itemsOf(s: JsonSchema): JsonSchema | undefined {
   return isPlainObject(i) ? (i as JsonSchema) : undefined;
 }
 
+/**
+ * Pydantic's lax JSON coercions that proto JSON shares or that are unambiguous: numeric
+ * strings for integers and numbers, and `"true"`/`"false"`-like strings and 0/1 for
+ * booleans. Strings are never made from numbers (Pydantic refuses that too).
+ */
+function laxScalar(schema: JsonSchema, value: string | number): unknown {
+  const t = baseType(schema);
+  if (typeof value === 'string') {
+    if (t === 'integer' && /^\s*[+-]?\d+\s*$/.test(value)) return Number(value);
+    if (t === 'number' && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(value)) return Number(value);
+    if (t === 'boolean') {
+      const l = value.trim().toLowerCase();
+      if (TRUE_STRINGS.has(l)) return true;
+      if (FALSE_STRINGS.has(l)) return false;
+    }
+    return value;
+  }
+  if (t === 'boolean' && (value === 0 || value === 1)) return value === 1;
+  return value;
+}
+
 /** Wraps single objects sent for `x-single-or-list` fields; records where it did. */
 function normalize(schema: JsonSchema, value: unknown, loc: (string | number)[], wrapped: (string | number)[][]): unknown {
   if (Array.isArray(value)) {
@@ -80,6 +101,7 @@ function normalize(schema: JsonSchema, value: unknown, loc: (string | number)[],
     const mapped = value.map((v, i) => normalize(items, v, [...loc, i], wrapped));
     return mapped.some((v, i) => v !== value[i]) ? mapped : value;
   }
+  if (typeof value === 'string' || typeof value === 'number') return laxScalar(schema, value);
   if (!isPlainObject(value)) return value;
   const props = schemaProps(schema);
   let out: Record<string, unknown> | undefined;
@@ -106,8 +128,11 @@ function bodySchema(route: RouteSpec): JsonSchema | undefined {
 
 /**
  * Normalizes a REST request body to the proto JSON form: a single object sent for a
- * single-or-list field (SlideDataInput `content`: one Column) becomes a list of one.
- * Returns the input unchanged when nothing needs normalizing; never mutates it.
+ * single-or-list field (SlideDataInput `content`: one Column) becomes a list of one, and
+ * the lax scalar forms Pydantic accepts become proper JSON types (`"10"` → 10 for
+ * integers, `"false"` → false for booleans). Pass the result, not the raw body, to
+ * `Message.fromJSON`. Returns the input unchanged when nothing needs normalizing; never
+ * mutates it.
  * @param rpc a route name as accepted by {@link resolveRoute}
  * @param body the parsed JSON body
  */
@@ -198,11 +223,10 @@ export function validateBody(rpc: string, body: unknown): Violation[] {
   if (v(data)) return [];
   const violations = mapAjvErrors(v.errors, data, []);
   // Errors inside a single object that was wrapped into a list: drop the added index.
-  if (wrapped.length === 0) return pydanticOrder(schema, data, violations, 0).map((x) => ({ ...x, loc: ['body', ...x.loc] }));
   return pydanticOrder(schema, data, violations, 0).map((x) => {
     const w = wrapped.find((p) => startsWith(x.loc, p) && x.loc[p.length] === 0);
     const loc = w ? [...w, ...x.loc.slice(w.length + 1)] : x.loc;
-    // Inputs as sent (not as normalized).
+    // Inputs as sent (not as normalized or coerced).
     const at = x.type === 'missing' ? loc.slice(0, -1) : loc;
     const original = valueAt(body, at);
     return { ...x, loc: ['body', ...loc], input: original.found ? original.value : x.input };

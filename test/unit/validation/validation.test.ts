@@ -187,7 +187,7 @@ t.test('wrong types → Pydantic type errors', async (t) => {
       {
         template_slide_id: 42,
         slide_data: { title: ['x'], content: [{ blocks: 'nope' }] },
-        options: { auto_paginate_tables: 'yes', table_min_font_size: 'big', footer_font_size: 9.5 },
+        options: { auto_paginate_tables: 'maybe', table_min_font_size: 'big', footer_font_size: 9.5 },
       },
     ],
     options: 'fast',
@@ -210,8 +210,25 @@ t.test('wrong types → Pydantic type errors', async (t) => {
   });
   t.equal(v.length, 7, 'one violation per location');
   t.same(validateBody(DECK, { slides: 'all' }).map((x) => x.type), ['list_type']);
-  t.same(validateBody(DECK, { slides: [okSlide()], options: { show_slide_numbers: 1 } }).map((x) => x.type), ['bool_type']);
+  t.same(validateBody(DECK, { slides: [okSlide()], options: { show_slide_numbers: 2 } }).map((x) => x.type), ['bool_type']);
   t.same(validateBody(DECK, { slides: [okSlide()], options: { table_min_font_size: true } }).map((x) => x.type), ['int_type']);
+});
+
+t.test('lax scalars as Pydantic (and proto JSON) accept them: numeric strings, boolean strings', async (t) => {
+  const body = { slides: [{ ...okSlide(), options: { table_min_font_size: '10', auto_paginate_tables: 'false', show_slide_numbers: 1 } }] };
+  t.same(validateBody(DECK, body), []);
+  const n = normalizeRequestBody(DECK, body) as { slides: { options: Record<string, unknown> }[] };
+  t.same(n.slides[0]?.options, { table_min_font_size: 10, auto_paginate_tables: false, show_slide_numbers: true });
+  t.same(validateBody(DECK, { slides: [{ ...okSlide(), options: { table_min_font_size: '5' } }] }), [
+    {
+      type: 'greater_than_equal',
+      loc: ['body', 'slides', 0, 'options', 'table_min_font_size'],
+      msg: 'Input should be greater than or equal to 6',
+      input: '5',
+      ctx: { ge: 6 },
+    },
+  ], 'range checked on the coerced value, input as sent');
+  t.same(validateBody(MATCH, { slide_data: { title: 5 } }).map((x) => x.type), ['string_type'], 'numbers are not strings');
 });
 
 t.test('a body that is not an object → one model_attributes_type violation at body', async (t) => {
