@@ -162,7 +162,13 @@ export function effectiveFont(shape: Shape): EffectiveFont | undefined {
     }
     return undefined;
   };
-  const walk = <T>(pick: (el: Element) => T | undefined, fromStyle?: T): T | undefined => first(near, pick) ?? fromStyle ?? first(far, pick);
+  /** Near sources, then the style reference, then far sources; `null` is a value and stops the walk. */
+  const walk = <T>(pick: (el: Element) => T | undefined, fromStyle?: T): T | undefined => {
+    const n = first(near, pick);
+    if (n !== undefined) return n;
+    if (fromStyle !== undefined) return fromStyle;
+    return first(far, pick);
+  };
 
   const typeface = (local: string) => (el: Element): string | undefined => {
     const v = attr(child(el, NS.a, local), 'typeface');
@@ -174,11 +180,31 @@ export function effectiveFont(shape: Shape): EffectiveFont | undefined {
   const sz = walk((el) => intAttr(el, 'sz'));
   const bold = walk((el) => boolAttr(el, 'b'));
   const italic = walk((el) => boolAttr(el, 'i'));
-  const fillColor = (el: Element): string | undefined => {
-    const fill = child(el, NS.a, 'solidFill');
-    return fill ? resolveColorIn(fill, ctx) : undefined;
+  // A text fill (§20.1.8): solid → its colour; gradient → its first stop by position;
+  // pattern → its foreground; no fill → none (null stops the walk).
+  const fillColor = (el: Element): string | null | undefined => {
+    for (const f of children(el, NS.a)) {
+      switch (f.localName) {
+        case 'solidFill':
+          return resolveColorIn(f, ctx) ?? null;
+        case 'gradFill': {
+          const stops = children(child(f, NS.a, 'gsLst') ?? f, NS.a, 'gs');
+          const firstStop = stops.reduce<Element | undefined>((best, gs) => (best === undefined || intAttr(gs, 'pos', 0) < intAttr(best, 'pos', 0) ? gs : best), undefined);
+          return resolveColorIn(firstStop, ctx) ?? null;
+        }
+        case 'pattFill':
+          return resolveColorIn(child(f, NS.a, 'fgClr'), ctx) ?? null;
+        case 'noFill':
+        case 'blipFill':
+          return null;
+        default:
+          break;
+      }
+    }
+    return undefined;
   };
-  const color = walk(fillColor, fontRefColor) ?? resolveColorIn(schemeTx1, ctx);
+  const walked = walk(fillColor, fontRefColor);
+  const color = walked === undefined ? resolveColorIn(schemeTx1, ctx) : walked;
 
   const resolved = (face: string | undefined): string | null => {
     if (face === undefined) return null;
