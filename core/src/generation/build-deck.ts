@@ -25,6 +25,7 @@ import { OpcPackage, type Relationship } from '../ooxml/opc/package.js';
 import { extensionOf, partFolder } from '../ooxml/opc/part-names.js';
 import { NS, attr, child, children, createElement, decodeXmlBytes, insertInOrder, intAttr, parseXml, type Document, type Element } from '../ooxml/xml.js';
 import { fillSlide, newSlideFromLayout } from './fill-slide.js';
+import { cloneDocument, cloneInto } from './clone.js';
 import { placeholders, shapeTree, type PlaceholderShape } from './shapes.js';
 import { DEFAULT_TABLE_STYLE_ID, tableStyleIds } from './tables.js';
 
@@ -279,7 +280,7 @@ class DeckWriter {
     let doc: Document;
     let rels: RelOut[];
     if (spec.source.kind === 'slide') {
-      doc = pkg.getXml(partName).cloneNode(true) as Document;
+      doc = cloneDocument(pkg.getXml(partName));
       const copied = this.copyRels(src, partName, new Map(), outLayout);
       rels = copied.rels;
       removeDanglingReferences(doc, copied.dropped);
@@ -439,7 +440,7 @@ class DeckWriter {
     if (dropped.size && isXmlContentType(ct)) {
       const text = decodeXmlBytes(src.pkg.getBytes(part));
       if ([...dropped].some((id) => text.includes(`"${id}"`))) {
-        doc = src.pkg.getXml(part).cloneNode(true) as Document;
+        doc = cloneDocument(src.pkg.getXml(part));
         removeDanglingReferences(doc, dropped);
       }
     }
@@ -451,7 +452,7 @@ class DeckWriter {
   }
 
   private copyMaster(src: TemplateSource, part: string, outName: string): void {
-    const doc = src.pkg.getXml(part).cloneNode(true) as Document;
+    const doc = cloneDocument(src.pkg.getXml(part));
     const { rels, dropped } = this.copyRels(src, part, new Map());
     removeDanglingReferences(doc, dropped);
     const rec: MasterRecord = { outName, doc, rels, layouts: [] };
@@ -509,7 +510,7 @@ class DeckWriter {
     if (children(root, NS.a, 'tblStyle').some((s) => attr(s, 'styleId') === styleId)) return;
     if (!src.tableStylesPart || !src.pkg.hasPart(src.tableStylesPart)) return;
     const found = children(src.pkg.getXml(src.tableStylesPart).documentElement!, NS.a, 'tblStyle').find((s) => attr(s, 'styleId') === styleId);
-    if (found) root.appendChild(out.importNode(found, true));
+    if (found) root.appendChild(cloneInto(out, found));
   }
 
   // ---------------------------------------------------------------- presentation
@@ -517,7 +518,7 @@ class DeckWriter {
   /** The first template that yields a slide gives the deck its presentation part and document properties. */
   private adoptBase(src: TemplateSource): void {
     this.base = src;
-    const styles = src.tableStylesPart && src.pkg.hasPart(src.tableStylesPart) ? (src.pkg.getXml(src.tableStylesPart).cloneNode(true) as Document) : undefined;
+    const styles = src.tableStylesPart && src.pkg.hasPart(src.tableStylesPart) ? cloneDocument(src.pkg.getXml(src.tableStylesPart)) : undefined;
     this.tableStyles = styles ?? parseXml(`<a:tblStyleLst xmlns:a="${NS.a}" def="${DEFAULT_TABLE_STYLE_ID}"/>`, 'tableStyles');
   }
 
@@ -552,7 +553,7 @@ class DeckWriter {
 
     // Presentation part
     const srcPres = base.pkg.getXml(base.mainPart);
-    const pres = srcPres.cloneNode(true) as Document;
+    const pres = cloneDocument(srcPres);
     const root = pres.documentElement!;
     for (const name of ['sldMasterIdLst', 'notesMasterIdLst', 'handoutMasterIdLst', 'sldIdLst', 'custShowLst', 'custDataLst', 'photoAlbum', 'smartTags', 'modifyVerifier']) {
       for (const el of children(root, NS.p, name)) root.removeChild(el);
@@ -608,7 +609,7 @@ class DeckWriter {
     };
     const presProps = srcRel(RT.presProps);
     if (presProps) {
-      const doc = base.pkg.getXml(presProps).cloneNode(true) as Document;
+      const doc = cloneDocument(base.pkg.getXml(presProps));
       const showPr = child(doc.documentElement!, NS.p, 'showPr');
       const custShow = showPr ? child(showPr, NS.p, 'custShow') : undefined;
       if (showPr && custShow) showPr.replaceChild(createElement(doc, NS.p, 'p:sldAll'), custShow);
@@ -618,7 +619,7 @@ class DeckWriter {
     }
     const viewProps = srcRel(RT.viewProps);
     if (viewProps) {
-      const doc = base.pkg.getXml(viewProps).cloneNode(true) as Document;
+      const doc = cloneDocument(base.pkg.getXml(viewProps));
       stripRelationshipReferences(doc);
       out.setXml('/ppt/viewProps.xml', doc, base.pkg.contentType(viewProps));
       addRel(RT.viewProps, '/ppt/viewProps.xml');

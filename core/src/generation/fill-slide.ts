@@ -20,6 +20,7 @@ import {
   type Rect,
 } from './shapes.js';
 import { buildTableFrame, frameTable, replaceTableContent } from './tables.js';
+import { cloneInto } from './clone.js';
 import { ensureShapeTextBody, hasSlideNumberField, plainText, setParagraphs, setRunFont, setSlideNumberField } from './text.js';
 
 /** Placeholder types of the footer area (§19.7.10): date, footer, slide number, header. */
@@ -224,7 +225,7 @@ export function fillSlide(ctx: FillContext): void {
 
 /** A copy of a master's `p:ph` without `idx`: the slide placeholder then links by type alone. */
 function withoutIdx(ph: Element): Element {
-  const copy = ph.cloneNode(true) as Element;
+  const copy = cloneInto(ph.ownerDocument!, ph);
   copy.removeAttribute('idx');
   return copy;
 }

@@ -9,6 +9,7 @@ import type { GenerationOptions, Table } from '../domain/content.js';
 import { NS, attr, child, children, createElement, descendants, intAttr, path, removeChildren, type Document, type Element } from '../ooxml/xml.js';
 import { setRect, type Rect } from './shapes.js';
 import { setParagraphs, setRunFont } from './text.js';
+import { cloneInto } from './clone.js';
 
 /** `a:graphicData/@uri` of a table (§21.1.3). */
 export const TABLE_URI = 'http://schemas.openxmlformats.org/drawingml/2006/table';
@@ -90,7 +91,7 @@ export function buildTableFrame(doc: Document, table: Table, rect: Rect, o: NewT
   cNvGf.appendChild(createElement(doc, NS.a, 'a:graphicFrameLocks', { noGrp: '1' }));
   nv.appendChild(cNvGf);
   const nvPr = createElement(doc, NS.p, 'p:nvPr');
-  if (o.ph) nvPr.appendChild(o.ph.cloneNode(true));
+  if (o.ph) nvPr.appendChild(cloneInto(doc, o.ph));
   nv.appendChild(nvPr);
   frame.appendChild(nv);
   const xfrm = createElement(doc, NS.p, 'p:xfrm');
@@ -179,7 +180,7 @@ export function replaceTableContent(doc: Document, frame: Element, table: Table)
       const tmplCell = tmplCells[Math.min(j, tmplCells.length - 1)];
       let tc: Element;
       if (tmplCell) {
-        tc = tmplCell.cloneNode(true) as Element;
+        tc = cloneInto(doc, tmplCell);
         for (const a of MERGE_ATTRS) tc.removeAttribute(a);
         let txBody = child(tc, NS.a, 'txBody');
         if (!txBody) {

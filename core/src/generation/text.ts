@@ -4,6 +4,7 @@
  * formatting the template put on its first paragraph and run.
  */
 import { NS, child, children, createElement, insertInOrder, type Document, type Element } from '../ooxml/xml.js';
+import { cloneInto } from './clone.js';
 
 /** Characters XML 1.0 forbids in text (§2.2 of XML 1.0): C0 controls other than tab/LF/CR, U+FFFE/U+FFFF, lone surrogates. */
 const ILLEGAL_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -70,7 +71,7 @@ function copyCharProps(doc: Document, src: Element | undefined, localName: 'rPr'
   el.setAttribute('dirty', '0');
   for (const c of children(src)) {
     if (c.localName === 'hlinkClick' || c.localName === 'hlinkMouseOver') continue;
-    el.appendChild(c.cloneNode(true));
+    el.appendChild(cloneInto(doc, c));
   }
   return el;
 }
@@ -90,7 +91,7 @@ export function setParagraphs(doc: Document, txBody: Element, lines: readonly st
   for (const line of texts) {
     const p = createElement(doc, NS.a, 'a:p');
     if (tpl.pPr) {
-      const pPr = tpl.pPr.cloneNode(true) as Element;
+      const pPr = cloneInto(doc, tpl.pPr);
       pPr.removeAttribute('lvl');
       p.appendChild(pPr);
     }
@@ -123,7 +124,7 @@ export function setSlideNumberField(doc: Document, txBody: Element, slideNumber:
   const tpl = paragraphTemplate(txBody);
   for (const p of children(txBody, NS.a, 'p')) txBody.removeChild(p);
   const p = createElement(doc, NS.a, 'a:p');
-  if (tpl.pPr) p.appendChild(tpl.pPr.cloneNode(true));
+  if (tpl.pPr) p.appendChild(cloneInto(doc, tpl.pPr));
   const fld = createElement(doc, NS.a, 'a:fld', { id: '{B6F15528-21DE-4FAA-801E-634DDDAF4B2B}', type: 'slidenum' });
   fld.appendChild(copyCharProps(doc, tpl.rPr, 'rPr'));
   const t = createElement(doc, NS.a, 'a:t');

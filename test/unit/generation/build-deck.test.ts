@@ -73,7 +73,7 @@ function slideText(pkg: OpcPackage, part: string): string {
 /** The mixed deck: slides and layouts of five corpus templates, with titles, bullets, a table, columns, footers and slide numbers. */
 const deckOptions: GenerationOptions = { footer_text: 'Slidewright footer', show_slide_numbers: true };
 const mixedSlides: DeckSlideSpec[] = [
-  slide(PANDOC, 'slide', 1, { title: 'Pandoc opening', subtitle: 'Generated subtitle' }, deckOptions),
+  slide(PANDOC, 'slide', 1, { title: 'Opening', subtitle: 'Generated subtitle' }, deckOptions),
   slide(PANDOC, 'layout', 2, { title: 'Bullets from a layout', content: [{ blocks: [bullets('First bullet', 'Second bullet', 'Ampersand & <angle> bullet')] }] }, deckOptions),
   slide(POI, 'layout', 5, { title: 'Comparison columns', content: [{ header: 'Left header', blocks: [bullets('Left one', 'Left two')] }, { header: 'Right header', blocks: [tableBlock(salesTable)] }] }, { footer_text: 'Per-slide footer', show_slide_numbers: true, footer_font_size: 10, footer_font_name: 'Arial' }),
   slide(PPTX_PH, 'slide', 3, { content: [{ blocks: [tableBlock(salesTable)] }] }, deckOptions),
@@ -84,7 +84,7 @@ const mixedSlides: DeckSlideSpec[] = [
 ];
 /** Text each page must show (pdftotext), in slide order. */
 const expectedText: string[][] = [
-  ['Pandoc opening', 'Generated subtitle', 'Slidewright footer'],
+  ['Opening', 'Generated subtitle', 'Slidewright footer'],
   ['Bullets from a layout', 'First bullet', 'Ampersand & <angle> bullet', 'Slidewright footer'],
   ['Comparison columns', 'Left header', 'Right header', 'Left one', 'Region', 'North', 'Per-slide footer'],
   ['Region', 'North'],
