@@ -168,3 +168,37 @@ t.test('JSON names are the contract snake_case names', async (t) => {
   const src = readFileSync(join(repoRoot, 'proto', 'slidewright', 'v1', 'presentation_service.proto'), 'utf8');
   t.match(src, /template_slide_id = 1 \[\s*json_name = "template_slide_id"/);
 });
+
+t.test('ts-proto output: snake_case JSON methods and grpc-js service definitions for every route', async (t) => {
+  const mods = {
+    'slidewright.v1.TemplateService': await import('../../../proto/gen/ts/slidewright/v1/template_service.js'),
+    'slidewright.v1.AnalysisService': await import('../../../proto/gen/ts/slidewright/v1/analysis_service.js'),
+    'slidewright.v1.MatchService': await import('../../../proto/gen/ts/slidewright/v1/match_service.js'),
+    'slidewright.v1.PresentationService': await import('../../../proto/gen/ts/slidewright/v1/presentation_service.js'),
+  } as const;
+  for (const r of routes) {
+    const mod = mods[r.service as keyof typeof mods] as unknown as Record<string, Record<string, { path?: string }>>;
+    const def = mod[`${r.service.split('.').pop() ?? ''}Service`];
+    t.equal(def?.[r.grpcMethod]?.path, r.grpcPath, `${r.id} in the grpc-js definition`);
+  }
+  const { GenerationOptions } = await import('../../../proto/gen/ts/slidewright/v1/content.js');
+  const o = GenerationOptions.fromJSON({ table_min_font_size: 9, footer_text: 'x' });
+  t.equal(o.table_min_font_size, 9);
+  t.same(GenerationOptions.toJSON(o), { table_min_font_size: 9, footer_text: 'x' });
+});
+
+t.test('every JSON request body rejects unknown fields at every level', async (t) => {
+  const walk = (s: unknown, where: string): void => {
+    if (s === null || typeof s !== 'object') return;
+    const o = s as Record<string, unknown>;
+    if (typeof o['x-proto-type'] === 'string' && o['properties'] !== undefined)
+      t.equal(o['additionalProperties'], false, `${where} (${String(o['x-proto-type'])})`);
+    for (const [k, v] of Object.entries(o)) {
+      if (k !== 'enum' && k !== 'required' && k !== 'type') walk(v, where);
+    }
+  };
+  for (const r of routes) {
+    const body = ROUTE_SCHEMAS[r.id]?.body;
+    if (body) walk(body, r.id);
+  }
+});
