@@ -213,9 +213,22 @@ export class Shape {
     };
   }
 
-  /** The effective frame: own, else inherited through the placeholder chain (EMU). */
+  /**
+   * The effective frame (EMU): own, else inherited through the placeholder chain. As in
+   * python-pptx, position and size are inherited separately, so an `a:xfrm` holding only
+   * `a:off` keeps the base placeholder's size; rotation and flips come with the position.
+   */
   get frame(): Frame | undefined {
-    return effective(this, (s) => s.ownFrame);
+    const own = this.ownFrame;
+    if (own) return own;
+    const posFrom = effective(this, (s) => (s.xfrm?.off ? s : undefined));
+    const sizeFrom = effective(this, (s) => (s.xfrm?.ext ? s : undefined));
+    if (!posFrom || !sizeFrom) return undefined;
+    if (posFrom === sizeFrom) return posFrom.ownFrame;
+    const pos = posFrom.xfrm!;
+    const size = sizeFrom.xfrm!.ext!;
+    // Split sources only happen on placeholders, which sit at the top of their shape trees.
+    return { x: pos.off!.x, y: pos.off!.y, cx: size.cx, cy: size.cy, rotation: normDegrees(pos.rot / 60000), flipH: pos.flipH, flipV: pos.flipV };
   }
 
   /** Every shape of this subtree in document order, this one first. */

@@ -6,16 +6,16 @@
  *
  * run `a:rPr` → paragraph `a:pPr/a:defRPr` → the shape's `a:lstStyle` → each base
  * placeholder's `a:lstStyle` (layout, then master) → the shape's `p:style/a:fontRef`
- * (§20.1.4.2.10, non-placeholders) → the master's `p:txStyles` (§19.3.1.52: `titleStyle`
+ * (§20.1.4.2.10) → for placeholders, the master's `p:txStyles` (§19.3.1.52: `titleStyle`
  * for title placeholders, `otherStyle` for date/footer/slide-number/header, `bodyStyle` for
- * the other placeholders) → the presentation's `p:defaultTextStyle` (§19.2.1.8) → the theme
- * fonts. Within a list style the paragraph's level (`lvlNpPr`, N = `a:pPr/@lvl` + 1) is read
+ * the other placeholders) then the presentation's `p:defaultTextStyle` (§19.2.1.8); for
+ * plain text boxes `p:defaultTextStyle` then the master's `otherStyle` → the theme fonts. Within a list style the paragraph's level (`lvlNpPr`, N = `a:pPr/@lvl` + 1) is read
  * before `a:defPPr`.
  */
 import { NS, attr, boolAttr, child, children, intAttr, parseXml, type Element } from '../xml.js';
 import { resolveColorIn, type ColorContext } from './color.js';
 import type { Shape } from './shapes.js';
-import { resolveThemeFont } from './theme.js';
+import { resolveThemeFont, scriptOfLanguage } from './theme.js';
 
 /** One paragraph: its level (`a:pPr/@lvl`, 0–8) and text. */
 export interface ParagraphText {
@@ -110,8 +110,15 @@ function propertySources(shape: Shape, paragraph: Element | undefined, run: Elem
   if (pDef) near.push(pDef);
   for (const s of shape.chain()) fromList(child(s.txBody, NS.a, 'lstStyle'), near);
   const styleName = masterTextStyleFor(shape);
-  if (styleName) fromList(shape.part.master.textStyle(styleName), far);
-  fromList(shape.part.model.presentation.defaultTextStyle, far);
+  const defaults = shape.part.model.presentation.defaultTextStyle;
+  if (styleName) {
+    fromList(shape.part.master.textStyle(styleName), far);
+    fromList(defaults, far);
+  } else {
+    // A plain text box: the presentation defaults, then the master's otherStyle (as Apache POI reads it).
+    fromList(defaults, far);
+    fromList(shape.part.master.textStyle('otherStyle'), far);
+  }
   return { near, far };
 }
 
@@ -206,15 +213,18 @@ export function effectiveFont(shape: Shape): EffectiveFont | undefined {
   const walked = walk(fillColor, fontRefColor);
   const color = walked === undefined ? resolveColorIn(schemeTx1, ctx) : walked;
 
-  const resolved = (face: string | undefined): string | null => {
+  // The run's language picks the theme's per-script face when an ea/cs slot is empty.
+  const lang = walk((el) => attr(el, 'lang'));
+  const altLang = walk((el) => attr(el, 'altLang'));
+  const resolved = (face: string | undefined, language: string | undefined): string | null => {
     if (face === undefined) return null;
-    const r = resolveThemeFont(face, theme);
+    const r = resolveThemeFont(face, theme, language);
     return r === '' ? null : r;
   };
   return {
-    name: resolved(latin),
-    eastAsianName: resolved(ea),
-    complexScriptName: resolved(cs),
+    name: resolved(latin, lang),
+    eastAsianName: resolved(ea, scriptOfLanguage(lang) ? lang : altLang),
+    complexScriptName: resolved(cs, lang),
     sizePt: sz !== undefined ? sz / 100 : 18,
     bold: bold ?? false,
     italic: italic ?? false,

@@ -12,6 +12,8 @@ export interface ThemeFontCollection {
   eastAsian: string;
   /** `a:cs/@typeface` (complex script); '' when empty. */
   complexScript: string;
+  /** Per-script typefaces (`a:font/@script` → `@typeface`, §20.1.4.1.16), e.g. `Jpan` → "ＭＳ Ｐゴシック". */
+  scripts: Readonly<Record<string, string>>;
 }
 
 /** The twelve colours of `a:clrScheme` (§20.1.6.2), as `RRGGBB` hex (upper case). */
@@ -39,8 +41,8 @@ export const EMPTY_THEME: Theme = {
   partName: undefined,
   name: '',
   fontSchemeName: '',
-  major: { latin: '', eastAsian: '', complexScript: '' },
-  minor: { latin: '', eastAsian: '', complexScript: '' },
+  major: { latin: '', eastAsian: '', complexScript: '', scripts: {} },
+  minor: { latin: '', eastAsian: '', complexScript: '', scripts: {} },
   colorSchemeName: '',
   colors: {},
 };
@@ -70,10 +72,17 @@ export function readTheme(root: Element, partName: string): Theme {
 }
 
 function readFontCollection(el: Element | undefined): ThemeFontCollection {
+  const scripts: Record<string, string> = {};
+  for (const f of el ? children(el, NS.a, 'font') : []) {
+    const script = attr(f, 'script');
+    const face = attr(f, 'typeface');
+    if (script && face && !(script in scripts)) scripts[script] = face;
+  }
   return {
     latin: attr(path(el, [NS.a, 'latin']), 'typeface') ?? '',
     eastAsian: attr(path(el, [NS.a, 'ea']), 'typeface') ?? '',
     complexScript: attr(path(el, [NS.a, 'cs']), 'typeface') ?? '',
+    scripts,
   };
 }
 
@@ -94,13 +103,54 @@ function normHex(v: string | undefined): string | undefined {
 const SYSTEM_COLOR_DEFAULTS: Record<string, string> = { windowText: '000000', window: 'FFFFFF' };
 
 /**
+ * The script a language tag is written in, as theme `a:font/@script` names it (ISO 15924),
+ * for the East Asian and complex-script languages whose theme slot is often empty.
+ */
+export function scriptOfLanguage(lang: string | undefined): string | undefined {
+  if (!lang) return undefined;
+  const [primary = '', region = ''] = lang.split('-');
+  switch (primary.toLowerCase()) {
+    case 'ja':
+      return 'Jpan';
+    case 'ko':
+      return 'Hang';
+    case 'zh':
+      return ['TW', 'HK', 'MO'].includes(region.toUpperCase()) ? 'Hant' : 'Hans';
+    case 'ar':
+    case 'fa':
+    case 'ur':
+      return 'Arab';
+    case 'he':
+    case 'yi':
+      return 'Hebr';
+    case 'th':
+      return 'Thai';
+    case 'hi':
+    case 'mr':
+    case 'ne':
+      return 'Deva';
+    case 'bn':
+      return 'Beng';
+    case 'ta':
+      return 'Taml';
+    default:
+      return undefined;
+  }
+}
+
+/**
  * Resolves a theme font reference (§20.1.4.1.16/.17: `+mj-lt`, `+mn-lt`, `+mj-ea`, `+mn-ea`,
  * `+mj-cs`, `+mn-cs`) to the typeface the theme names; other typefaces come back unchanged.
- * A reference whose theme slot is empty resolves to '' .
+ * An East Asian or complex-script slot that the theme leaves empty falls back to the
+ * theme's typeface for the script of `lang` (the run's language), as PowerPoint does; a
+ * reference that still finds nothing resolves to ''.
  */
-export function resolveThemeFont(typeface: string, theme: Theme): string {
+export function resolveThemeFont(typeface: string, theme: Theme, lang?: string): string {
   const m = /^\+(mj|mn)-(lt|ea|cs)$/.exec(typeface);
   if (!m) return typeface;
   const coll = m[1] === 'mj' ? theme.major : theme.minor;
-  return m[2] === 'lt' ? coll.latin : m[2] === 'ea' ? coll.eastAsian : coll.complexScript;
+  const direct = m[2] === 'lt' ? coll.latin : m[2] === 'ea' ? coll.eastAsian : coll.complexScript;
+  if (direct !== '' || m[2] === 'lt') return direct;
+  const script = scriptOfLanguage(lang);
+  return (script && coll.scripts[script]) || '';
 }

@@ -199,3 +199,9 @@ t.test('slide size defaults to 4:3 when p:sldSz is absent', async (t) => {
   const model = new PmlModel(await miniDeck({ sldSz: null }));
   t.same([model.presentation.slideWidthEmu, model.presentation.slideHeightEmu], [9144000, 6858000]);
 });
+
+t.test('position and size are inherited separately (an xfrm with only a:off keeps the base size)', async (t) => {
+  const slide = '<p:sp><p:nvSpPr><p:cNvPr id="2" name="T"/><p:cNvSpPr/><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:spPr><a:xfrm><a:off x="77" y="88"/></a:xfrm></p:spPr></p:sp>';
+  const model = new PmlModel(await miniDeck({ masterTree: MASTER, slides: [{ tree: slide }] }));
+  t.same(slideShapes(model)[0]!.frame, { x: 77, y: 88, cx: 3000, cy: 400, rotation: 0, flipH: false, flipV: false });
+});

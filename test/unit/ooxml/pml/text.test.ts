@@ -1,6 +1,7 @@
 import t from 'tap';
 import { PmlModel } from '../../../../core/src/ooxml/pml/parts.js';
 import { bodyText, effectiveFont, readParagraphs } from '../../../../core/src/ooxml/pml/text.js';
+import { EMPTY_THEME, resolveThemeFont, type Theme } from '../../../../core/src/ooxml/pml/theme.js';
 import { miniDeck, sp } from './mini-deck.js';
 
 const TX_STYLES =
@@ -111,4 +112,20 @@ t.test('pictures and graphic frames have no font', async (t) => {
   const pic = '<p:pic><p:nvPicPr><p:cNvPr id="3" name="Pic"/><p:cNvPicPr/><p:nvPr/></p:nvPicPr><p:blipFill/><p:spPr/></p:pic>';
   const [s] = await deck(pic);
   t.equal(effectiveFont(s!), undefined);
+});
+
+t.test('theme font references resolve, empty ea/cs slots through the run language script', async (t) => {
+  const theme: Theme = {
+    ...EMPTY_THEME,
+    major: { latin: 'Head', eastAsian: '', complexScript: '', scripts: { Jpan: 'MS Gothic', Hebr: 'David' } },
+    minor: { latin: 'Body', eastAsian: 'Body EA', complexScript: '', scripts: { Hebr: 'Miriam', Hant: 'PMingLiU' } },
+  };
+  t.equal(resolveThemeFont('+mj-lt', theme), 'Head');
+  t.equal(resolveThemeFont('+mn-lt', theme), 'Body');
+  t.equal(resolveThemeFont('+mn-ea', theme, 'ja-JP'), 'Body EA', 'a filled slot wins over the script');
+  t.equal(resolveThemeFont('+mj-ea', theme, 'ja-JP'), 'MS Gothic');
+  t.equal(resolveThemeFont('+mj-cs', theme, 'he-IL'), 'David');
+  t.equal(resolveThemeFont('+mn-cs', theme, 'he-IL'), 'Miriam');
+  t.equal(resolveThemeFont('+mj-ea', theme, 'en-US'), '', 'no script for a latin language');
+  t.equal(resolveThemeFont('Arial', theme), 'Arial', 'plain typefaces pass through');
 });
