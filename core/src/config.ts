@@ -21,6 +21,8 @@ export interface Config {
   devMode: boolean;
   /** External base URL used in `status_url` and signed URLs, without a trailing slash. */
   publicUrl: string;
+  /** True when `SLIDEWRIGHT_PUBLIC_URL` was set (else it follows the listening port). */
+  publicUrlExplicit: boolean;
   /** Pending or processing generations per organization before 429. */
   maxPendingPerOrg: number;
   /** HMAC secret for signed URLs; undefined = generate once and keep in the data directory. */
@@ -111,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     apiKeys,
     devMode,
     publicUrl: (raw.SLIDEWRIGHT_PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ''),
+    publicUrlExplicit: raw.SLIDEWRIGHT_PUBLIC_URL !== undefined,
     maxPendingPerOrg: raw.SLIDEWRIGHT_MAX_PENDING_PER_ORG,
     signingSecret: raw.SLIDEWRIGHT_SIGNING_SECRET,
     urlTtlSeconds: raw.SLIDEWRIGHT_URL_TTL,

@@ -54,6 +54,15 @@ export class LevelStateStore implements StateStore {
     });
   }
 
+  transact<R>(keys: readonly string[], fn: (current: unknown[]) => { ops: readonly StateOp[]; result: R }): Promise<R> {
+    return this.serial(async () => {
+      const current = await Promise.all(keys.map((k) => this.get<unknown>(k)));
+      const { ops, result } = fn(current);
+      if (ops.length > 0) await this.writeBatch(ops);
+      return result;
+    });
+  }
+
   async close(): Promise<void> {
     await this.tail.catch(() => undefined);
     await this.db.close();

@@ -30,8 +30,9 @@ export async function startEmbedded(config: Readonly<Config>): Promise<EmbeddedS
   let ready = false;
   const app = buildGateway({ invoker, logger: log.child({ component: 'gateway' }), maxUploadBytes: config.maxUploadBytes, isReady: () => ready });
   const address = await app.listen({ port: config.port, host: config.embedded ? '127.0.0.1' : '0.0.0.0' });
-  ready = true;
   const url = address.replace('[::1]', '127.0.0.1');
+  if (!config.publicUrlExplicit && config.port === 0) core.deps.signer.publicUrl = url;
+  ready = true;
   return {
     url,
     grpcAddress,

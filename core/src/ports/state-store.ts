@@ -19,5 +19,11 @@ export interface StateStore {
    * operations applied in the same atomic step.
    */
   update<T>(key: string, fn: (current: T | undefined) => { value: T | undefined; also?: readonly StateOp[] }): Promise<T | undefined>;
+  /**
+   * Atomic read-modify-write over several keys: `fn` gets their current values (in `keys`
+   * order, undefined when absent) and returns the operations to apply together, plus a
+   * result to hand back. No other update interleaves.
+   */
+  transact<R>(keys: readonly string[], fn: (current: unknown[]) => { ops: readonly StateOp[]; result: R }): Promise<R>;
   close(): Promise<void>;
 }

@@ -140,20 +140,19 @@ export class AnalysisService {
   async cancel(caller: Caller, templateId: string, analysisId: string) {
     const { state } = this.deps;
     const key = keys.analysis(caller.org, templateId, analysisId);
-    let conflict: string | undefined;
-    const updated = await state.update<AnalysisRecord>(key, (cur) => {
-      if (!cur) return { value: undefined };
-      if (cur.status !== 'pending' && cur.status !== 'running') {
-        conflict = cur.status;
-        return { value: cur };
-      }
+    const tplKey = keys.template(caller.org, templateId);
+    type CancelOutcome = { missing: true } | { conflict: string } | { record: AnalysisRecord };
+    const outcome = await state.transact<CancelOutcome>([key, tplKey], ([a, t]) => {
+      const cur = a as AnalysisRecord | undefined;
+      if (!cur) return { ops: [], result: { missing: true } };
+      if (cur.status !== 'pending' && cur.status !== 'running') return { ops: [], result: { conflict: cur.status } };
       const now = nowIso();
-      return { value: { ...cur, status: 'cancelled', message: 'analysis cancelled', completed_at: now, current_step: 'cancelled' } };
+      const next: AnalysisRecord = { ...cur, status: 'cancelled', message: 'analysis cancelled', completed_at: now, current_step: 'cancelled' };
+      return { ops: [{ type: 'put', key, value: next }, ...settleOps(tplKey, t as TemplateRecord | undefined, next)], result: { record: next } };
     });
-    if (!updated) throw notFound(`analysis ${analysisId}`);
-    if (conflict) throw new ServiceError('conflict', `analysis ${analysisId} has already ended (${conflict})`);
-    await this.settleTemplate(caller.org, templateId, analysisId);
-    return this.view(updated, undefined);
+    if ('missing' in outcome) throw notFound(`analysis ${analysisId}`);
+    if ('conflict' in outcome) throw new ServiceError('conflict', `analysis ${analysisId} has already ended (${outcome.conflict})`);
+    return this.view(outcome.record, undefined);
   }
 
   /**
@@ -190,15 +189,12 @@ export class AnalysisService {
       ...result.results.slides.map((s): StateOp => ({ type: 'put', key: keys.slide(org, s.slide_id), value: indexEntry(org, template.template_id, record.analysis_id, 'slide', s.slide_id, s.part_name) })),
       ...result.results.layouts.map((l): StateOp => ({ type: 'put', key: keys.slide(org, l.slide_id), value: indexEntry(org, template.template_id, record.analysis_id, 'layout', l.slide_id, l.part_name) })),
     ];
-    let cancelled = false;
     const now = nowIso();
-    await state.update<AnalysisRecord>(key, (cur) => {
-      if (!cur || cur.status === 'cancelled') {
-        cancelled = true;
-        return { value: cur };
-      }
-      return {
-        value: {
+    const tplKey = keys.template(org, template.template_id);
+    const completed = await state.transact<boolean>([key, tplKey], ([a, t]) => {
+      const cur = a as AnalysisRecord | undefined;
+      if (!cur || cur.status !== 'running') return { ops: [], result: false };
+      const next: AnalysisRecord = {
           ...cur,
           status: 'completed',
           progress: 1,
@@ -208,15 +204,13 @@ export class AnalysisService {
           steps: cur.steps.map((s) => ({ ...s, status: 'completed' as const, started_at: s.started_at ?? now, completed_at: s.completed_at ?? now })),
           results_key: resultsKey,
           summary: { slide_count: slideIds.length, slide_ids: slideIds, layout_count: layoutIds.length, layout_ids: layoutIds },
-        },
-        also: indexOps,
       };
+      return { ops: [{ type: 'put', key, value: next }, ...indexOps, ...settleOps(tplKey, t as TemplateRecord | undefined, next)], result: true };
     });
-    if (cancelled) {
-      await blobs.delete(resultsKey);
+    if (!completed) {
+      await blobs.delete(resultsKey); // cancelled meanwhile
       return;
     }
-    await this.settleTemplate(org, template.template_id, record.analysis_id);
     log.info({ job_id: job.id, template_id: template.template_id, slides: slideIds.length, layouts: layoutIds.length }, 'analysis completed');
   }
 
@@ -226,11 +220,12 @@ export class AnalysisService {
     if (!template) return;
     const key = keys.analysis(job.org, template.template_id, job.subject);
     const code = (error as Error & { code?: string }).code ?? 'analysis_failed';
-    await this.deps.state.update<AnalysisRecord>(key, (cur) => {
-      if (!cur || cur.status === 'cancelled' || cur.status === 'completed') return { value: cur };
+    const tplKey = keys.template(job.org, template.template_id);
+    await this.deps.state.transact<undefined>([key, tplKey], ([a, t]) => {
+      const cur = a as AnalysisRecord | undefined;
+      if (!cur || cur.status === 'cancelled' || cur.status === 'completed' || cur.status === 'failed') return { ops: [], result: undefined };
       const now = nowIso();
-      return {
-        value: {
+      const next: AnalysisRecord = {
           ...cur,
           status: 'failed',
           message: `analysis failed: ${error.message}`,
@@ -238,33 +233,8 @@ export class AnalysisService {
           current_step: 'failed',
           error: { code, message: error.message },
           steps: cur.steps.map((s) => (s.status === 'running' ? { ...s, status: 'failed' as const, completed_at: now } : s)),
-        },
       };
-    });
-    await this.settleTemplate(job.org, template.template_id, job.subject, error.message);
-  }
-
-  /**
-   * Sets the template's status from its analyses once `analysisId` has ended: `ready` when
-   * some analysis completed (the newest completed one is live), else `failed`.
-   */
-  private async settleTemplate(org: string, templateId: string, analysisId: string, reason?: string): Promise<void> {
-    const { state } = this.deps;
-    const ended = await state.get<AnalysisRecord>(keys.analysis(org, templateId, analysisId));
-    await state.update<TemplateRecord>(keys.template(org, templateId), (cur) => {
-      if (!cur || cur.status === 'deleted') return { value: cur };
-      const completed = ended?.status === 'completed' ? analysisId : cur.completed_analysis_id;
-      const stillRunning = cur.latest_analysis_id !== analysisId;
-      const status = stillRunning ? cur.status : completed ? 'ready' : ended?.status === 'cancelled' ? 'uploaded' : 'failed';
-      return {
-        value: {
-          ...cur,
-          status,
-          completed_analysis_id: completed,
-          error: status === 'failed' ? reason : cur.error,
-          updated_at: nowIso(),
-        },
-      };
+      return { ops: [{ type: 'put', key, value: next }, ...settleOps(tplKey, t as TemplateRecord | undefined, next)], result: undefined };
     });
   }
 
@@ -315,6 +285,25 @@ export class AnalysisService {
       error: r.error ?? null,
     };
   }
+}
+
+/**
+ * The template after analysis `ended` ended, as operations to apply with it: `ready` when
+ * some analysis completed (the newest completed one is live), back to `uploaded` when the
+ * only one was cancelled, else `failed`. An older analysis ending changes nothing.
+ */
+function settleOps(tplKey: string, tpl: TemplateRecord | undefined, ended: AnalysisRecord): StateOp[] {
+  if (!tpl || tpl.status === 'deleted' || tpl.latest_analysis_id !== ended.analysis_id) return [];
+  const completedId = ended.status === 'completed' ? ended.analysis_id : tpl.completed_analysis_id;
+  const status = completedId ? 'ready' : ended.status === 'cancelled' ? 'uploaded' : 'failed';
+  const next: TemplateRecord = {
+    ...tpl,
+    status,
+    completed_analysis_id: completedId,
+    error: ended.status === 'failed' ? ended.error?.message : undefined,
+    updated_at: nowIso(),
+  };
+  return [{ type: 'put', key: tplKey, value: next }];
 }
 
 function indexEntry(org: string, templateId: string, analysisId: string, kind: 'slide' | 'layout', slideId: string, partName: string): SlideIndexEntry {

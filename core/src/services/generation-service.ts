@@ -91,7 +91,7 @@ export class GenerationService {
       generation_id: id,
       status: 'pending',
       message: 'generation started',
-      status_url: `${config.publicUrl}/api/v1/presentations/${id}/status`,
+      status_url: `${this.deps.signer.publicUrl}/api/v1/presentations/${id}/status`,
       created_at: now,
     };
   }

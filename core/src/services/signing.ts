@@ -21,7 +21,8 @@ export class UrlSigner {
    */
   constructor(
     private readonly secret: string,
-    private readonly publicUrl: string,
+    /** External base URL the signed URLs start with; set once the listening port is known. */
+    public publicUrl: string,
     readonly ttlSeconds: number,
   ) {}
 

@@ -430,6 +430,15 @@ function compressedSize(entry: JSZip.JSZipObject): number {
   return data?.compressedSize ?? 0;
 }
 
+/** jszip's StreamHelper: the events and controls used here. */
+interface ZipStream {
+  on(event: 'data', fn: (chunk: Uint8Array) => void): ZipStream;
+  on(event: 'error', fn: (err: Error) => void): ZipStream;
+  on(event: 'end', fn: () => void): ZipStream;
+  pause(): ZipStream;
+  resume(): ZipStream;
+}
+
 /** Inflates one entry, stopping as soon as it passes the per-entry, total or ratio limit. */
 function inflateBounded(entry: JSZip.JSZipObject, limits: PackageLimits, budget: { remaining: number }): Promise<Uint8Array> {
   const packed = Math.max(1, compressedSize(entry));
@@ -438,7 +447,8 @@ function inflateBounded(entry: JSZip.JSZipObject, limits: PackageLimits, budget:
     const chunks: Uint8Array[] = [];
     let total = 0;
     let done = false;
-    const stream = entry.internalStream('uint8array');
+    // jszip's streaming reader is public API (StreamHelper) but missing from its typings.
+    const stream = (entry as unknown as { internalStream(type: 'uint8array'): ZipStream }).internalStream('uint8array');
     stream
       .on('data', (chunk: Uint8Array) => {
         if (done) return;
