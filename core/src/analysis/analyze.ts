@@ -4,7 +4,7 @@
  */
 import { PackageError } from '../ooxml/errors.js';
 import type { OpcPackage } from '../ooxml/opc/package.js';
-import { graphicKind, readChart, readChartEx, readTable } from '../ooxml/pml/graphic.js';
+import { graphicKind, oleProgId, readChart, readChartEx, readPicture, readTable } from '../ooxml/pml/graphic.js';
 import { PmlModel, type LayoutPart, type MasterPart, type ShapeTreePart, type SlidePart } from '../ooxml/pml/parts.js';
 import type { Shape } from '../ooxml/pml/shapes.js';
 import { bodyText, effectiveFont, readParagraphs } from '../ooxml/pml/text.js';
@@ -186,6 +186,7 @@ function analyzeShape(s: Shape, opts: ResolvedAnalysisOptions): AnalyzedShape | 
   const table = graphic === 'table' && opts.include_table_details ? readTable(s.graphicData) : undefined;
   const pkg = s.part.model.pkg;
   const chart = graphic === 'chart' ? readChart(pkg, s.part.partName, s.graphicData) : graphic === 'chartex' ? readChartEx(pkg, s.part.partName, s.graphicData) : undefined;
+  const picture = s.kind === 'pic' ? readPicture(pkg, s.part.partName, s.element) : undefined;
   const children: AnalyzedShape[] = [];
   for (const c of s.children) {
     const a = analyzeShape(c, opts);
@@ -228,6 +229,9 @@ function analyzeShape(s: Shape, opts: ResolvedAnalysisOptions): AnalyzedShape | 
     graphic,
     table: table ? { rows: table.rows, cols: table.cols, header_rows: table.headerRows, merged_cells: table.mergedCells } : null,
     chart: chart ? { chart_type: chart.chartType, series_count: chart.seriesCount, category_count: chart.categoryCount, plot_types: chart.plotTypes, part_name: chart.partName } : null,
+    media: picture?.media ?? null,
+    image_part_name: picture?.imagePartName ?? null,
+    ole_prog_id: graphic === 'ole' ? (oleProgId(s.graphicData) ?? null) : null,
     geometry: geometryOf(s),
     children,
   };

@@ -153,6 +153,12 @@ export interface AnalyzedShape {
   graphic: string | null;
   table: AnalyzedTable | null;
   chart: AnalyzedChart | null;
+  /** For pictures: `image`, `video` or `audio` (a media poster frame); null otherwise. */
+  media: 'image' | 'video' | 'audio' | null;
+  /** For pictures: the image part shown, e.g. `/ppt/media/image1.png`; null when linked or absent. */
+  image_part_name: string | null;
+  /** For OLE objects: `p:oleObj/@progId`, e.g. `Excel.Sheet.12`; null otherwise. */
+  ole_prog_id: string | null;
   /** Preset geometry name (`rect`, `ellipse`, ...), `custom` for `a:custGeom`, null when none. */
   geometry: string | null;
   /** Group members in document order (empty unless `kind` is `grpSp`). */

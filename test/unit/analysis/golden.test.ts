@@ -144,3 +144,23 @@ t.test('poi-bug59273-template.potx is analyzed as a template', async (t) => {
   t.equal(r.presentation.is_template, true);
   t.equal(r.presentation.layout_count, 11);
 });
+
+t.test('poi-embedded-video: a video poster frame is a picture with media video', async (t) => {
+  const r = await analyze('poi-embedded-video.pptx');
+  // slide1.xml p:pic nvPr <a:videoFile r:link="rId2"/> and p14:media; blip r:embed rId4 → ../media/image1.png.
+  const pic = r.slides[0]!.shapes[0]!;
+  t.same([pic.kind, pic.media, pic.image_part_name], ['pic', 'video', '/ppt/media/image1.png']);
+  t.same([pic.x, pic.y, pic.cx, pic.cy], [3810000, 2143125, 4572000, 2571750]);
+});
+
+t.test('python-pptx-ole-objects: an embedded workbook is an OLE graphic frame with its progId', async (t) => {
+  const r = await analyze('python-pptx-ole-objects.pptx');
+  // slide1.xml graphicData uri .../presentationml/2006/ole, p:oleObj progId="Excel.Sheet.12" (in the mc:Fallback branch).
+  const ole = r.slides[0]!.shapes[0]!;
+  t.same([ole.kind, ole.graphic, ole.ole_prog_id], ['graphicFrame', 'ole', 'Excel.Sheet.12']);
+});
+
+t.test('automizer-smartart-diagrams: SmartArt frames are diagram graphic frames', async (t) => {
+  const r = await analyze('automizer-smartart-diagrams.pptx');
+  t.ok(r.slides.every((s) => s.shapes.some((x) => x.graphic === 'diagram')), 'every slide has a diagram');
+});

@@ -4,6 +4,7 @@
  * part's `c:chartSpace` §21.2.2.29), a SmartArt diagram (`dgm:relIds` §21.4.2.? ), an OLE
  * object (`p:oleObj` §19.3.2.4) or something else.
  */
+import { PackageError } from '../errors.js';
 import type { OpcPackage } from '../opc/package.js';
 import { NS, attr, attrNS, boolAttr, child, children, intAttr, type Element } from '../xml.js';
 
@@ -94,8 +95,8 @@ export function readChart(pkg: OpcPackage, sourcePartName: string, graphicData: 
   if (!rId) return undefined;
   const partName = pkg.rel(sourcePartName, rId)?.targetPartName;
   if (!partName || !pkg.hasPart(partName)) return undefined;
-  const space = pkg.getXml(partName).documentElement;
-  const plotArea = child(child(space ?? undefined, NS.c, 'chart'), NS.c, 'plotArea');
+  const space = readRoot(pkg, partName);
+  const plotArea = child(child(space, NS.c, 'chart'), NS.c, 'plotArea');
   if (!plotArea) return { chartType: 'unknown', plotTypes: [], seriesCount: 0, categoryCount: 0, partName };
   const plots = children(plotArea, NS.c).filter((el) => /Chart$/.test(el.localName ?? ''));
   let series = 0;
@@ -114,6 +115,16 @@ export function readChart(pkg: OpcPackage, sourcePartName: string, graphicData: 
     categoryCount: categories ?? 0,
     partName,
   };
+}
+
+/** Root element of a chart part; undefined when the part is not well-formed (a chart never fails the analysis). */
+function readRoot(pkg: OpcPackage, partName: string): Element | undefined {
+  try {
+    return pkg.getXml(partName).documentElement ?? undefined;
+  } catch (err) {
+    if (err instanceof PackageError) return undefined;
+    throw err;
+  }
 }
 
 function chartTypeName(plot: Element): string {
@@ -174,7 +185,7 @@ export function readChartEx(pkg: OpcPackage, sourcePartName: string, graphicData
   if (!rId) return undefined;
   const partName = pkg.rel(sourcePartName, rId)?.targetPartName;
   if (!partName || !pkg.hasPart(partName)) return undefined;
-  const space = pkg.getXml(partName).documentElement ?? undefined;
+  const space = readRoot(pkg, partName);
   const region = child(child(child(space, CHARTEX_NS, 'chart'), CHARTEX_NS, 'plotArea'), CHARTEX_NS, 'plotAreaRegion');
   const series = region ? children(region, CHARTEX_NS, 'series') : [];
   const layout = attr(series[0], 'layoutId') ?? 'unknown';
@@ -197,4 +208,41 @@ export function readChartEx(pkg: OpcPackage, sourcePartName: string, graphicData
     }
   }
   return { chartType: layout, plotTypes: series.length ? [layout] : [], seriesCount: series.length, categoryCount: categories, partName };
+}
+
+/** What a picture (`p:pic`, §19.3.1.37) shows. */
+export interface PictureInfo {
+  /** `image`, or `video` / `audio` when the picture is a media poster frame (`a:videoFile`, `a:audioFile`, `a:wavAudioFile`, `p14:media`). */
+  media: 'image' | 'video' | 'audio';
+  /** Absolute part name of the blip (`a:blip/@r:embed`), undefined for a linked or missing image. */
+  imagePartName: string | undefined;
+}
+
+/** Reads a picture's media kind and image part. */
+export function readPicture(pkg: OpcPackage, sourcePartName: string, pic: Element): PictureInfo {
+  const nvPr = child(child(pic, NS.p, 'nvPicPr'), NS.p, 'nvPr');
+  let media: PictureInfo['media'] = 'image';
+  for (const el of nvPr ? children(nvPr, NS.a) : []) {
+    if (el.localName === 'videoFile' || el.localName === 'quickTimeFile') media = 'video';
+    else if (el.localName === 'audioFile' || el.localName === 'wavAudioFile' || el.localName === 'audioCd') media = 'audio';
+  }
+  if (media === 'image' && nvPr) {
+    // p14:media alone (embedded media without a:videoFile): decide by the relationship type.
+    const p14 = nvPr.getElementsByTagNameNS(NS.p14, 'media')[0];
+    const rId = p14 ? attrNS(p14, NS.r, 'embed') ?? attrNS(p14, NS.r, 'link') : undefined;
+    const type = rId ? pkg.rel(sourcePartName, rId)?.type ?? '' : '';
+    if (/audio/i.test(type)) media = 'audio';
+    else if (p14) media = 'video';
+  }
+  const blip = child(child(pic, NS.p, 'blipFill'), NS.a, 'blip');
+  const embed = attrNS(blip, NS.r, 'embed');
+  const rel = embed ? pkg.rel(sourcePartName, embed) : undefined;
+  return { media, imagePartName: rel && !rel.external ? rel.targetPartName : undefined };
+}
+
+/** `p:oleObj/@progId` of an OLE graphic frame (§19.3.2.4), e.g. `Excel.Sheet.12`; undefined when absent. */
+export function oleProgId(graphicData: Element | undefined): string | undefined {
+  if (!graphicData) return undefined;
+  const ole = graphicData.getElementsByTagNameNS(NS.p, 'oleObj')[0];
+  return attr(ole, 'progId');
 }
