@@ -7,8 +7,8 @@ import * as grpc from '@grpc/grpc-js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TemplateServiceClient } from '../../proto/gen/ts/slidewright/v1/template_service.js';
-import { PresentationServiceClient } from '../../proto/gen/ts/slidewright/v1/presentation_service.js';
+import { TemplateServiceClient, type GetTemplateResponse } from '../../proto/gen/ts/slidewright/v1/template_service.js';
+import { PresentationServiceClient, type GenerateDeckResponse } from '../../proto/gen/ts/slidewright/v1/presentation_service.js';
 import { Status } from '../../proto/gen/ts/google/rpc/status.js';
 import { BadRequest } from '../../proto/gen/ts/google/rpc/error_details.js';
 import { corpusPath } from '../helpers/corpus.js';
@@ -17,8 +17,9 @@ import { uploadAndAnalyze, waitForGeneration } from '../helpers/flows.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-function unary<Req, Res>(fn: (req: Req, md: grpc.Metadata, cb: (err: grpc.ServiceError | null, res: Res) => void) => unknown, req: Req, md: grpc.Metadata): Promise<Res> {
-  return new Promise((resolve, reject) => fn(req, md, (err, res) => (err ? reject(err) : resolve(res))));
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function unary<Res>(fn: (req: any, md: grpc.Metadata, cb: (err: grpc.ServiceError | null, res: any) => void) => unknown, req: unknown, md: grpc.Metadata): Promise<Res> {
+  return new Promise((resolve, reject) => fn(req, md, (err: grpc.ServiceError | null, res: Res) => (err ? reject(err) : resolve(res))));
 }
 
 t.test('internal callers use core over gRPC with the same records and the same validation rules', async (t) => {
@@ -32,7 +33,7 @@ t.test('internal callers use core over gRPC with the same records and the same v
   const presentations = new PresentationServiceClient(svc.grpcAddress, grpc.credentials.createInsecure());
   t.teardown(() => { templates.close(); presentations.close(); });
 
-  const got = await unary(templates.getTemplate.bind(templates), { template_id: templateId }, md);
+  const got: GetTemplateResponse = await unary(templates.getTemplate.bind(templates), { template_id: templateId }, md);
   t.equal(got.template?.template_id, templateId);
   t.equal(got.template?.status, 'ready');
   t.equal(got.template?.analysis?.slide_count, results.slides.length);
@@ -59,7 +60,7 @@ t.test('internal callers use core over gRPC with the same records and the same v
   const v2 = BadRequest.decode(Status.decode(fontTooSmall.metadata.get('grpc-status-details-bin')[0] as Buffer).details.find((d) => d.type_url.endsWith('BadRequest'))!.value);
   t.equal(v2.field_violations[0]?.field, 'slides[0].options.table_min_font_size');
 
-  const job = await unary(presentations.generateDeck.bind(presentations), { slides: [{ template_slide_id: layout.slide_id, slide_data: { title: 'Over gRPC', content: [] } }] }, md);
+  const job: GenerateDeckResponse = await unary(presentations.generateDeck.bind(presentations), { slides: [{ template_slide_id: layout.slide_id, slide_data: { title: 'Over gRPC', content: [] } }] }, md);
   t.match(job.job?.generation_id, /^gen_/);
   const st = await waitForGeneration(svc, job.job!.generation_id);
   t.equal(st.status, 'completed');

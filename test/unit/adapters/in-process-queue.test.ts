@@ -22,7 +22,7 @@ t.test('a published job is delivered asynchronously, once, and acked on success'
   const seen: string[] = [];
   const done = deferred();
   const ac = new AbortController();
-  queue.consume('generation', async (j) => { seen.push(j.id); done.resolve(); }, { concurrency: 1, maxDeliver: 3, signal: ac.signal, onDeadLetter: async () => t.fail('no dead letter') });
+  queue.consume('generation', async (j) => { seen.push(j.id); done.resolve(); }, { concurrency: 1, maxDeliver: 3, signal: ac.signal, onDeadLetter: async () => { t.fail('no dead letter'); } });
   await queue.publish(job('a'));
   t.same(seen, [], 'not run inline in the publisher');
   await done.promise;
