@@ -7,7 +7,7 @@ import type { OpcPackage } from '../ooxml/opc/package.js';
 import { graphicKind, oleProgId, readChart, readChartEx, readPicture, readTable } from '../ooxml/pml/graphic.js';
 import { PmlModel, type LayoutPart, type MasterPart, type ShapeTreePart, type SlidePart } from '../ooxml/pml/parts.js';
 import type { Shape } from '../ooxml/pml/shapes.js';
-import { bodyText, effectiveFont, readParagraphs } from '../ooxml/pml/text.js';
+import { bodyText, effectiveFont, effectiveTextFrame, readParagraphs } from '../ooxml/pml/text.js';
 import type { Theme } from '../ooxml/pml/theme.js';
 import { NS, child, attr } from '../ooxml/xml.js';
 import type {
@@ -182,6 +182,7 @@ function analyzeShape(s: Shape, opts: ResolvedAnalysisOptions): AnalyzedShape | 
   const frame = ph && !opts.include_placeholder_positions ? undefined : s.frame;
   const showText = !ph || opts.include_placeholder_content;
   const font = effectiveFont(s);
+  const frameProps = effectiveTextFrame(s);
   const graphic = s.kind === 'graphicFrame' ? graphicKind(s.graphicData) : null;
   const table = graphic === 'table' && opts.include_table_details ? readTable(s.graphicData) : undefined;
   const pkg = s.part.model.pkg;
@@ -224,6 +225,20 @@ function analyzeShape(s: Shape, opts: ResolvedAnalysisOptions): AnalyzedShape | 
           bold: font.bold,
           italic: font.italic,
           color: font.color,
+        }
+      : null,
+    text_frame: frameProps
+      ? {
+          inset_left: frameProps.insetLeft,
+          inset_top: frameProps.insetTop,
+          inset_right: frameProps.insetRight,
+          inset_bottom: frameProps.insetBottom,
+          anchor: frameProps.anchor,
+          wrap: frameProps.wrap,
+          autofit: frameProps.autofit,
+          font_scale: frameProps.fontScale,
+          vertical: frameProps.vertical,
+          columns: frameProps.columns,
         }
       : null,
     graphic,

@@ -92,6 +92,25 @@ export interface AnalyzedFont {
   color: string | null;
 }
 
+/** Text frame (`a:bodyPr`) of a text shape, resolved through the placeholder chain. */
+export interface AnalyzedTextFrame {
+  /** Insets in EMU. */
+  inset_left: number;
+  inset_top: number;
+  inset_right: number;
+  inset_bottom: number;
+  /** `t`, `ctr`, `b`, `just`, `dist`. */
+  anchor: string;
+  wrap: boolean;
+  /** `none`, `normal` (shrink text on overflow) or `shape` (resize the shape to fit). */
+  autofit: 'none' | 'normal' | 'shape';
+  /** The shrink already applied by PowerPoint (`normAutofit/@fontScale`), 1 = none. */
+  font_scale: number;
+  /** `horz`, `vert`, `vert270`, `eaVert`, ... */
+  vertical: string;
+  columns: number;
+}
+
 /** One paragraph of a shape's text. */
 export interface AnalyzedParagraph {
   /** `a:pPr/@lvl`, 0–8. */
@@ -149,6 +168,8 @@ export interface AnalyzedShape {
   paragraphs: AnalyzedParagraph[];
   /** Effective font of the text (first run with text); null for shapes that hold no text. */
   font: AnalyzedFont | null;
+  /** Text frame of a text shape; null for shapes that hold no text. */
+  text_frame: AnalyzedTextFrame | null;
   /** For graphic frames: `table`, `chart`, `chartex`, `diagram`, `ole`, `other`; null otherwise. */
   graphic: string | null;
   table: AnalyzedTable | null;

@@ -1,7 +1,7 @@
 /**
  * What a graphic frame (ECMA-376 Part 1, §19.3.1.21) holds, read from `a:graphicData/@uri`
  * (§20.1.2.2.17): a table (`a:tbl` §21.1.3.13), a chart (`c:chart` §21.2.2.27, the chart
- * part's `c:chartSpace` §21.2.2.29), a SmartArt diagram (`dgm:relIds` §21.4.2.? ), an OLE
+ * part's `c:chartSpace` §21.2.2.29), a SmartArt diagram (`dgm:relIds`, §21.4), an OLE
  * object (`p:oleObj` §19.3.2.4) or something else.
  */
 import { PackageError } from '../errors.js';

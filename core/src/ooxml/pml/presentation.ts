@@ -6,7 +6,7 @@
 import { PackageError } from '../errors.js';
 import type { OpcPackage, Relationship } from '../opc/package.js';
 import { CT, MACRO_MAIN_TYPES, PRESENTATION_MAIN_TYPES, RT } from '../opc/constants.js';
-import { NS, attr, attrNS, boolAttr, child, children, intAttr, type Element } from '../xml.js';
+import { NS, attr, attrNS, child, children, intAttr, type Element } from '../xml.js';
 
 /** Outcome of {@link checkPresentationPackage}. */
 export interface PresentationPackageInfo {
@@ -73,7 +73,7 @@ function hasVbaProject(pkg: OpcPackage): boolean {
   return false;
 }
 
-/** One entry of `p:sldIdLst` (§19.2.1.33), resolved. */
+/** One `p:sldId` (§19.2.1.33) of `p:sldIdLst` (§19.2.1.34), resolved. */
 export interface SlideRef {
   /** `p:sldId/@id` (ST_SlideId, 256 ≤ id < 2147483648). */
   sldId: number;
@@ -83,7 +83,7 @@ export interface SlideRef {
   partName: string;
 }
 
-/** One entry of `p:sldMasterIdLst` (§19.2.1.37), resolved. */
+/** One `p:sldMasterId` (§19.2.1.36) of `p:sldMasterIdLst` (§19.2.1.37), resolved. */
 export interface MasterRef {
   rId: string;
   partName: string;
@@ -175,9 +175,4 @@ export function indexRels(rels: readonly Relationship[]): Map<string, Relationsh
   const m = new Map<string, Relationship>();
   for (const r of rels) if (!m.has(r.id)) m.set(r.id, r);
   return m;
-}
-
-/** `p:sld/@show` (§19.3.1.38): false means the slide is hidden in the slide show. */
-export function isSlideShown(sld: Element): boolean {
-  return boolAttr(sld, 'show') ?? true;
 }

@@ -264,7 +264,7 @@ const SHAPE_ELEMENTS: Readonly<Record<string, ShapeKind>> = {
  * Walks the children of a shape tree or group (`p:spTree`, `p:grpSp`) into shapes in
  * document order. `mc:AlternateContent` contributes the shapes of its chosen branch.
  *
- * @param maxShapes - stops adding shapes past this many (protects against hostile trees)
+ * @param budget - shapes still allowed; the walk stops adding shapes at 0 (protects against hostile trees)
  */
 export function readShapeTree(container: Element, part: ShapeTreePart, group: Shape | undefined, toSlide: GroupTransform, out: Shape[], budget: { remaining: number }): void {
   for (const el of children(container)) {

@@ -234,3 +234,65 @@ export function effectiveFont(shape: Shape): EffectiveFont | undefined {
 
 /** A stand-in `a:solidFill` holding `a:schemeClr val="tx1"`: text is tx1 unless something says otherwise. */
 const schemeTx1: Element = parseXml(`<a:solidFill xmlns:a="${NS.a}"><a:schemeClr val="tx1"/></a:solidFill>`, 'default text colour').documentElement!;
+
+/** Text frame properties of a shape (`a:bodyPr`, §21.1.2.1.1), resolved along the placeholder chain. */
+export interface TextFrameProperties {
+  /** Insets in EMU (schema defaults 91440 left/right, 45720 top/bottom). */
+  insetLeft: number;
+  insetTop: number;
+  insetRight: number;
+  insetBottom: number;
+  /** `anchor` (ST_TextAnchoringType): `t` (default), `ctr`, `b`, `just`, `dist`. */
+  anchor: string;
+  /** `wrap="square"` (default) wraps; `none` does not. */
+  wrap: boolean;
+  /** `a:noAutofit` / `a:normAutofit` (shrink text on overflow) / `a:spAutoFit` (resize shape); `none` when unset. */
+  autofit: 'none' | 'normal' | 'shape';
+  /** `a:normAutofit/@fontScale` as a fraction (1 = 100 %). */
+  fontScale: number;
+  /** `vert` (ST_TextVerticalType), `horz` by default. */
+  vertical: string;
+  /** `numCol`, 1 by default. */
+  columns: number;
+}
+
+/**
+ * The effective text frame of a shape: each `a:bodyPr` attribute and the autofit choice
+ * taken from the nearest shape on the placeholder chain that sets it, else the schema
+ * default. Undefined for shapes that cannot hold text.
+ */
+export function effectiveTextFrame(shape: Shape): TextFrameProperties | undefined {
+  if (shape.kind !== 'sp' || (!shape.txBody && !shape.placeholder)) return undefined;
+  const bodies: Element[] = [];
+  for (const s of shape.chain()) {
+    const b = child(s.txBody, NS.a, 'bodyPr');
+    if (b) bodies.push(b);
+  }
+  const pick = <T>(f: (b: Element) => T | undefined): T | undefined => {
+    for (const b of bodies) {
+      const v = f(b);
+      if (v !== undefined) return v;
+    }
+    return undefined;
+  };
+  const fit = pick((b): { kind: 'none' | 'normal' | 'shape'; scale: number } | undefined => {
+    for (const c of children(b, NS.a)) {
+      if (c.localName === 'noAutofit') return { kind: 'none', scale: 1 };
+      if (c.localName === 'normAutofit') return { kind: 'normal', scale: intAttr(c, 'fontScale', 100000) / 100000 };
+      if (c.localName === 'spAutoFit') return { kind: 'shape', scale: 1 };
+    }
+    return undefined;
+  });
+  return {
+    insetLeft: pick((b) => intAttr(b, 'lIns')) ?? 91440,
+    insetTop: pick((b) => intAttr(b, 'tIns')) ?? 45720,
+    insetRight: pick((b) => intAttr(b, 'rIns')) ?? 91440,
+    insetBottom: pick((b) => intAttr(b, 'bIns')) ?? 45720,
+    anchor: pick((b) => attr(b, 'anchor')) ?? 't',
+    wrap: (pick((b) => attr(b, 'wrap')) ?? 'square') !== 'none',
+    autofit: fit?.kind ?? 'none',
+    fontScale: fit?.scale ?? 1,
+    vertical: pick((b) => attr(b, 'vert')) ?? 'horz',
+    columns: pick((b) => intAttr(b, 'numCol')) ?? 1,
+  };
+}

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { PmlModel } from '../../../../core/src/ooxml/pml/parts.js';
-import { bodyText, effectiveFont, readParagraphs } from '../../../../core/src/ooxml/pml/text.js';
+import { bodyText, effectiveFont, effectiveTextFrame, readParagraphs } from '../../../../core/src/ooxml/pml/text.js';
 import { EMPTY_THEME, resolveThemeFont, type Theme } from '../../../../core/src/ooxml/pml/theme.js';
 import { miniDeck, sp } from './mini-deck.js';
 
@@ -128,4 +128,12 @@ t.test('theme font references resolve, empty ea/cs slots through the run languag
   t.equal(resolveThemeFont('+mn-cs', theme, 'he-IL'), 'Miriam');
   t.equal(resolveThemeFont('+mj-ea', theme, 'en-US'), '', 'no script for a latin language');
   t.equal(resolveThemeFont('Arial', theme), 'Arial', 'plain typefaces pass through');
+});
+
+t.test('text frame properties inherit per attribute along the placeholder chain, with schema defaults', async (t) => {
+  const master = '<p:sp><p:nvSpPr><p:cNvPr id="3" name="Body"/><p:cNvSpPr/><p:nvPr><p:ph type="body" idx="1"/></p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr lIns="0" anchor="ctr"><a:normAutofit/></a:bodyPr><a:lstStyle/><a:p/></p:txBody></p:sp>';
+  const slide = '<p:sp><p:nvSpPr><p:cNvPr id="5" name="B"/><p:cNvSpPr/><p:nvPr><p:ph idx="1"/></p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr tIns="12700"><a:normAutofit fontScale="62500" lnSpcReduction="20000"/></a:bodyPr><a:lstStyle/><a:p/></p:txBody></p:sp>';
+  const pkg = await miniDeck({ masterTree: master, slides: [{ tree: slide }] });
+  const [s] = new PmlModel(pkg).slide('/ppt/slides/slide1.xml').shapes;
+  t.same(effectiveTextFrame(s!), { insetLeft: 0, insetTop: 12700, insetRight: 91440, insetBottom: 45720, anchor: 'ctr', wrap: true, autofit: 'normal', fontScale: 0.625, vertical: 'horz', columns: 1 });
 });
