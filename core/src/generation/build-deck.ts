@@ -25,9 +25,11 @@ import { OpcPackage, type Relationship } from '../ooxml/opc/package.js';
 import { extensionOf, partFolder } from '../ooxml/opc/part-names.js';
 import { NS, attr, child, children, createElement, decodeXmlBytes, insertInOrder, intAttr, parseXml, type Document, type Element } from '../ooxml/xml.js';
 import { fillSlide, newSlideFromLayout } from './fill-slide.js';
-import { cloneDocument, cloneInto } from './clone.js';
-import { placeholders, shapeTree, type PlaceholderShape } from './shapes.js';
-import { DEFAULT_TABLE_STYLE_ID, tableStyleIds } from './tables.js';
+import { cloneDocument, cloneInto, cloneWithStubs } from './clone.js';
+import { serializeDocument } from './serialize.js';
+import { placeholderElement, placeholders, renumberDuplicateShapeIds, shapeIdStats, shapeTree, type PlaceholderShape } from './shapes.js';
+import { plainText } from './text.js';
+import { DEFAULT_TABLE_STYLE_ID, frameTable, tableStyleIds } from './tables.js';
 
 /** One slide of the deck to build. */
 export interface DeckSlideSpec {
@@ -68,6 +70,7 @@ export class SlideFailure extends Error {
   }
 }
 
+const UTF8 = new TextEncoder();
 const OFFICE_REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 const PKG_REL = 'http://schemas.openxmlformats.org/package/2006/relationships';
 
@@ -120,9 +123,18 @@ interface TemplateSource {
   keys: Map<string, string>;
   /** Placeholders of layouts and masters by part name. */
   phs: Map<string, PlaceholderShape[]>;
+  /** Facts about source slides, by part name. */
+  slideInfo: Map<string, SourceSlideInfo>;
   /** `p:sldSz` (EMU). */
   slideSize: { cx: number; cy: number } | undefined;
   tableStylesPart: string | undefined;
+}
+
+interface SourceSlideInfo {
+  /** Largest `p:cNvPr/@id` of the slide. */
+  maxShapeId: number;
+  duplicateShapeIds: boolean;
+  tableStyleIds: string[];
 }
 
 interface MasterRecord {
@@ -216,6 +228,7 @@ class DeckWriter {
           mainPart,
           keys: new Map(),
           phs: new Map(),
+          slideInfo: new Map(),
           slideSize: sz ? { cx: intAttr(sz, 'cx', 0), cy: intAttr(sz, 'cy', 0) } : undefined,
           tableStylesPart: pkg.relatedPartName(mainPart, RT.tableStyles),
         };
@@ -279,11 +292,33 @@ class DeckWriter {
 
     let doc: Document;
     let rels: RelOut[];
+    let stubs: Map<Element, Element> | undefined;
+    let reservedShapeIdMax = 0;
+    let sourceStyleIds: readonly string[] = [];
     if (spec.source.kind === 'slide') {
-      doc = cloneDocument(pkg.getXml(partName));
+      const srcDoc = pkg.getXml(partName);
+      const info = this.sourceSlideInfo(src, partName);
       const copied = this.copyRels(src, partName, new Map(), outLayout);
       rels = copied.rels;
-      removeDanglingReferences(doc, copied.dropped);
+      const text = copied.dropped.size ? decodeXmlBytes(pkg.getBytes(partName)) : '';
+      const referencesDropped = [...copied.dropped].some((id) => text.includes(`"${id}"`));
+      if (info.duplicateShapeIds || referencesDropped) {
+        // rare: every shape may need a change, so copy them all
+        doc = cloneDocument(srcDoc);
+        removeDanglingReferences(doc, copied.dropped);
+      } else {
+        // shapes the content cannot touch stay in the source and are written from there
+        const data = spec.slide_data;
+        const hasTables = (data.content ?? []).some((c) => c.blocks.some((b) => b.type === 'table'));
+        const footnote = data.footnote != null;
+        ({ doc, stubs } = cloneWithStubs(srcDoc, (shape) => {
+          if (placeholderElement(shape)) return true;
+          if (hasTables && shape.localName === 'graphicFrame' && frameTable(shape)) return true;
+          return footnote && plainText(shape).toLowerCase().includes('footnote');
+        }));
+        reservedShapeIdMax = info.maxShapeId;
+        sourceStyleIds = info.tableStyleIds;
+      }
       doc.documentElement!.removeAttribute('show');
     } else {
       doc = newSlideFromLayout(layoutDoc);
@@ -300,16 +335,31 @@ class DeckWriter {
       masterPhs,
       fromLayout: spec.source.kind === 'layout',
       slideNumber: firstSlideNum + this.slides.length,
+      reservedShapeIdMax,
       tableStyleId: this.defaultTableStyle(src),
       warn: (m) => this.warnings.push(`${prefix}: ${m}`),
     });
-    for (const id of tableStyleIds(doc)) this.ensureTableStyle(src, id);
+    for (const id of new Set([...tableStyleIds(doc), ...sourceStyleIds])) this.ensureTableStyle(src, id);
+    if (!stubs) renumberDuplicateShapeIds(doc);
 
-    this.out.setXml(outSlide, doc, CT.slide);
+    // written at once: the tree is garbage while young, which keeps large decks cheap
+    this.out.setBytes(outSlide, UTF8.encode(serializeDocument(doc, stubs)), CT.slide);
     this.out.setRels(outSlide, rels);
     this.record(() => this.out.removePart(outSlide));
     this.slides.push(outSlide);
     this.record(() => this.slides.pop());
+  }
+
+  /** Facts about a source slide computed once however often the slide is used. */
+  private sourceSlideInfo(src: TemplateSource, part: string): SourceSlideInfo {
+    let info = src.slideInfo.get(part);
+    if (!info) {
+      const doc = src.pkg.getXml(part);
+      const ids = shapeIdStats(doc);
+      info = { maxShapeId: ids.max, duplicateShapeIds: ids.duplicates, tableStyleIds: tableStyleIds(doc) };
+      src.slideInfo.set(part, info);
+    }
+    return info;
   }
 
   private checkSlideSize(src: TemplateSource): void {
@@ -455,6 +505,7 @@ class DeckWriter {
     const doc = cloneDocument(src.pkg.getXml(part));
     const { rels, dropped } = this.copyRels(src, part, new Map());
     removeDanglingReferences(doc, dropped);
+    renumberDuplicateShapeIds(doc);
     const rec: MasterRecord = { outName, doc, rels, layouts: [] };
     this.masters.push(rec);
     this.masterByOut.set(outName, rec);
@@ -591,6 +642,7 @@ class DeckWriter {
     if (fontLst) {
       for (const font of children(fontLst, NS.p, 'embeddedFont')) {
         for (const face of children(font)) {
+          if (face.localName === 'font') continue;
           const old = face.getAttributeNS(NS.r, 'id');
           const r = old ? base.pkg.rel(base.mainPart, old) : undefined;
           if (r && !r.external && r.targetPartName && base.pkg.hasPart(r.targetPartName)) {

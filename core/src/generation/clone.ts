@@ -51,3 +51,58 @@ export function cloneDocument(src: Document): Document {
   doc.replaceChild(copy, doc.documentElement!);
   return doc;
 }
+
+/** Namespace of the stand-in elements {@link cloneWithStubs} leaves for shapes it does not copy. */
+export const STUB_NS = 'urn:slidewright:generation:stub';
+
+/** Child elements of `p:spTree` that are shapes (§19.3.1.45) or wrap one (`mc:AlternateContent`). */
+const SHAPE_NAMES: ReadonlySet<string> = new Set(['sp', 'grpSp', 'graphicFrame', 'cxnSp', 'pic', 'contentPart', 'AlternateContent']);
+
+/**
+ * A copy of a slide document in which the top-level shapes that `keep` rejects are not
+ * copied: each is replaced by an empty stand-in element (namespace {@link STUB_NS}) that
+ * `stubs` maps back to the source shape, and that the serializer writes as the source
+ * shape. Shapes nobody edits (pictures, decorations, charts, untouched tables) thus cost
+ * nothing; everything else is a deep copy as {@link cloneDocument} makes it.
+ */
+export function cloneWithStubs(src: Document, keep: (shape: Element) => boolean): { doc: Document; stubs: Map<Element, Element> } {
+  const srcRoot = src.documentElement!;
+  const doc = src.implementation.createDocument(srcRoot.namespaceURI ?? null, srcRoot.nodeName, null);
+  const root = copyElement(doc, srcRoot);
+  doc.replaceChild(root, doc.documentElement!);
+  const stubs = new Map<Element, Element>();
+  for (let c = srcRoot.firstChild; c; c = c.nextSibling) {
+    if (!isNamed(c, 'cSld')) {
+      appendCopy(doc, root, c);
+      continue;
+    }
+    const cSld = copyElement(doc, c as Element);
+    root.appendChild(cSld);
+    for (let cc = c.firstChild; cc; cc = cc.nextSibling) {
+      if (!isNamed(cc, 'spTree')) {
+        appendCopy(doc, cSld, cc);
+        continue;
+      }
+      const tree = copyElement(doc, cc as Element);
+      cSld.appendChild(tree);
+      for (let s = cc.firstChild; s; s = s.nextSibling) {
+        if (s.nodeType === ELEMENT_NODE && SHAPE_NAMES.has((s as Element).localName ?? '') && !keep(s as Element)) {
+          const stub = doc.createElementNS(STUB_NS, 'sw:shape');
+          tree.appendChild(stub);
+          stubs.set(stub, s as Element);
+        } else appendCopy(doc, tree, s);
+      }
+    }
+  }
+  return { doc, stubs };
+}
+
+function isNamed(n: Node, local: string): boolean {
+  return n.nodeType === ELEMENT_NODE && (n as Element).localName === local;
+}
+
+function appendCopy(doc: Document, parent: Element, n: Node): void {
+  if (n.nodeType === ELEMENT_NODE) parent.appendChild(cloneInto(doc, n as Element));
+  else if (n.nodeType === TEXT_NODE) parent.appendChild(doc.createTextNode(n.nodeValue ?? ''));
+  else if (n.nodeType === CDATA_SECTION_NODE) parent.appendChild(doc.createCDATASection(n.nodeValue ?? ''));
+}

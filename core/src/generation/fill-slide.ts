@@ -40,6 +40,11 @@ export interface FillContext {
   fromLayout: boolean;
   /** 1-based position of the slide in the deck (shown by the slide-number field). */
   slideNumber: number;
+  /**
+   * Largest shape id used by parts of the slide not present in `doc` (shapes left in the
+   * source, see `cloneWithStubs`); new shapes get ids above it.
+   */
+  reservedShapeIdMax?: number;
   /** Style GUID for tables created here (the template's default). */
   tableStyleId: string | undefined;
   warn(message: string): void;
@@ -124,7 +129,7 @@ export function fillSlide(ctx: FillContext): void {
   const { doc, slideData: data, options } = ctx;
   const tree = shapeTree(doc);
   if (!tree) throw new Error('the slide has no shape tree (p:cSld/p:spTree)');
-  let nextId = maxShapeId(doc) + 1;
+  let nextId = Math.max(maxShapeId(doc), ctx.reservedShapeIdMax ?? 0) + 1;
   const phs = placeholders(tree);
   const filled = new Set<Element>();
   const used = new Set<Element>();

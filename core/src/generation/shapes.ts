@@ -174,3 +174,53 @@ export function setRect(doc: Document, xfrm: Element, r: Rect): void {
   ext.setAttribute('cx', String(Math.max(0, Math.round(r.cx))));
   ext.setAttribute('cy', String(Math.max(0, Math.round(r.cy))));
 }
+
+/**
+ * Gives every `p:cNvPr` that repeats an id already used in the document a new unique id
+ * (shape ids are unique per slide, §19.3.1.12). Shapes inside `mc:Fallback` are left
+ * alone: the branches of one `mc:AlternateContent` may share ids.
+ *
+ * @returns how many ids were changed
+ */
+export function renumberDuplicateShapeIds(doc: Document): number {
+  const seen = new Set<number>();
+  const dups: Element[] = [];
+  let max = 0;
+  const stack: Element[] = [doc.documentElement!];
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (el.localName === 'Fallback' && el.namespaceURI === NS.mc) continue;
+    if (el.localName === 'cNvPr' && el.namespaceURI === NS.p) {
+      const id = intAttr(el, 'id', -1);
+      if (id >= 0 && seen.has(id)) dups.push(el);
+      else if (id >= 0) {
+        seen.add(id);
+        if (id > max && id < 0x7fffffff) max = id;
+      }
+    }
+    const cs = children(el);
+    for (let i = cs.length - 1; i >= 0; i--) stack.push(cs[i]!);
+  }
+  for (const el of dups) el.setAttribute('id', String(++max));
+  return dups.length;
+}
+
+/** Largest shape id and whether any id repeats (outside `mc:Fallback`), read-only. */
+export function shapeIdStats(doc: Document): { max: number; duplicates: boolean } {
+  const seen = new Set<number>();
+  let max = 0;
+  let duplicates = false;
+  const stack: Element[] = [doc.documentElement!];
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (el.localName === 'Fallback' && el.namespaceURI === NS.mc) continue;
+    if (el.localName === 'cNvPr' && el.namespaceURI === NS.p) {
+      const id = intAttr(el, 'id', -1);
+      if (seen.has(id)) duplicates = true;
+      seen.add(id);
+      if (id > max && id < 0x7fffffff) max = id;
+    }
+    for (const c of children(el)) stack.push(c);
+  }
+  return { max, duplicates };
+}
