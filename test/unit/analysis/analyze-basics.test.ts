@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { PackageError } from '../../../core/src/ooxml/errors.js';
 import { analyzePresentation } from '../../../core/src/analysis/analyze.js';
+import { checkPresentationPackage } from '../../../core/src/ooxml/pml/presentation.js';
 import { corpusPath } from '../../helpers/corpus.js';
 import { miniDeck, sp } from '../ooxml/pml/mini-deck.js';
 
@@ -19,6 +20,28 @@ t.test('a package with no slide master fails as bad_structure', async (t) => {
     t.match((err as PackageError).message, /slide master/);
   }
 });
+
+const BROKEN: Record<string, string> = {
+  'aspose-password-protected.pptx': 'encrypted',
+  'json2pptx-baseline-no-master.pptx': 'bad_structure',
+  'poi-clusterfuzz-5471515212382208.pptx': 'zip_truncated',
+  'poi-divino-revelado-truncated.pptx': 'zip_truncated',
+};
+
+for (const [file, code] of Object.entries(BROKEN)) {
+  t.test(`broken ${file} ends in PackageError ${code} (open, check, analyze)`, async (t) => {
+    let caught: unknown;
+    try {
+      const pkg = await OpcPackage.open(readFileSync(corpusPath(`broken/${file}`)));
+      checkPresentationPackage(pkg);
+      analyzePresentation({ pkg, options: {}, idFor });
+    } catch (err) {
+      caught = err;
+    }
+    t.ok(caught instanceof PackageError, 'a PackageError');
+    t.equal((caught as PackageError).code, code);
+  });
+}
 
 t.test('analyzes a template into presentation, masters, layouts and slides', async (t) => {
   const pkg = await OpcPackage.open(readFileSync(corpusPath('templates/poi-layouts-showcase.pptx')));
@@ -128,4 +151,14 @@ t.test('ids come from idFor: layouts and slides, linked by layout_slide_id', asy
   t.equal(r.slides[0]!.layout_slide_id, r.layouts[0]!.slide_id);
   t.equal(r.slides[0]!.layout_part_name, '/ppt/slideLayouts/slideLayout1.xml');
   t.equal(r.layouts[0]!.master_part_name, '/ppt/slideMasters/slideMaster1.xml');
+});
+
+t.test('analysis refuses a macro-enabled presentation too', async (t) => {
+  const pkg = await OpcPackage.open(readFileSync(corpusPath('refused/poi-macro-attachments.pptm')));
+  try {
+    analyzePresentation({ pkg, options: {}, idFor });
+    t.fail('should throw');
+  } catch (err) {
+    t.equal((err as PackageError).code, 'macro_enabled');
+  }
 });

@@ -110,6 +110,11 @@ function toMaster(type: string): string {
   return type === 'ctrTitle' ? 'title' : ['title', 'dt', 'ftr', 'sldNum', 'hdr'].includes(type) ? type : 'body';
 }
 
+/** Members of a group at any depth. */
+function deepCount(group: XElement): number {
+  return shapesOf(group).reduce((n, s) => n + 1 + (s.localName === 'grpSp' ? deepCount(s) : 0), 0);
+}
+
 function countDeep(shapes: AnalyzedShape[], pred: (s: AnalyzedShape) => boolean): number {
   let n = 0;
   for (const s of shapes) n += (pred(s) ? 1 : 0) + countDeep(s.children, pred);
@@ -185,9 +190,22 @@ for (const file of files) {
         t.same([a.x, a.y, a.cx, a.cy], box ?? [null, null, null, null], `slide ${i + 1} placeholder ${ph.type}/${ph.idx} "${a.name}" geometry`);
       }
     }
-    // Every shape of every layout has an id and a kind; placeholders carry a type.
+    // Layouts: shapes, placeholders and placeholder geometry (own xfrm, else the master's of the mapped type).
     for (const l of r.layouts) {
-      t.ok(countDeep(l.shapes, (s) => s.placeholder !== null && !s.placeholder.type) === 0, `layout ${l.layout_index} placeholder types`);
+      const shapes = await treeOf(zip, l.part_name);
+      t.equal(l.shapes.length, shapes.length, `layout ${l.layout_index}: top-level shapes`);
+      t.equal(countDeep(l.shapes, () => true), shapes.reduce((n, s) => n + 1 + (s.localName === 'grpSp' ? deepCount(s) : 0), 0), `layout ${l.layout_index}: all shapes`);
+      const master = [...(await zip.rels(l.part_name)).values()].find((x) => x.type.endsWith('/slideMaster'))!.target;
+      t.equal(l.master_part_name, master, `layout ${l.layout_index}: master`);
+      const masterShapes = (await treeOf(zip, master)).filter((s) => phOf(s));
+      for (let k = 0; k < shapes.length; k++) {
+        const ph = phOf(shapes[k]!);
+        if (!ph) continue;
+        const base = masterShapes.find((s) => phOf(s)!.type === toMaster(ph.type));
+        const box = boxOf(shapes[k]!) ?? (base ? boxOf(base) : undefined);
+        const a = l.shapes[k]!;
+        t.same([a.x, a.y, a.cx, a.cy], box ?? [null, null, null, null], `layout ${l.layout_index} placeholder ${ph.type}/${ph.idx} geometry`);
+      }
     }
   });
 }
