@@ -40,9 +40,9 @@ export function serializeDocument(doc: Document, stubs?: ReadonlyMap<Element, El
   const root = doc.documentElement!;
   const rootScope: Scope = Object.create(null) as Scope;
   rootScope['xml'] = XML_NS;
-  const out: string[] = ['<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n'];
+  const out: Sink = { s: '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n' };
   serializeElement(root, rootScope, out, stubs);
-  return out.join('');
+  return out.s;
 }
 
 function prefixOf(qname: string): string {
@@ -56,7 +56,12 @@ interface AttrLike {
   namespaceURI: string | null;
 }
 
-function serializeElement(el: Element, parentScope: Scope, out: string[], stubs: ReadonlyMap<Element, Element> | undefined): void {
+/** The text written so far (appending to one string lets V8 build a rope). */
+interface Sink {
+  s: string;
+}
+
+function serializeElement(el: Element, parentScope: Scope, out: Sink, stubs: ReadonlyMap<Element, Element> | undefined): void {
   if (stubs && el.namespaceURI === STUB_NS) {
     const src = stubs.get(el);
     if (src) serializeElement(src, parentScope, out, undefined);
@@ -100,14 +105,14 @@ function serializeElement(el: Element, parentScope: Scope, out: string[], stubs:
   head += extraDecls;
   let c: Node | null = el.firstChild;
   if (!c) {
-    out.push(`${head}/>`);
+    out.s += `${head}/>`;
     return;
   }
-  out.push(`${head}>`);
+  out.s += `${head}>`;
   for (; c; c = c.nextSibling) {
     const t = c.nodeType;
     if (t === ELEMENT_NODE) serializeElement(c as Element, scope, out, stubs);
-    else if (t === TEXT_NODE || t === CDATA_SECTION_NODE) out.push(escapeText(c.nodeValue ?? ''));
+    else if (t === TEXT_NODE || t === CDATA_SECTION_NODE) out.s += escapeText(c.nodeValue ?? '');
   }
-  out.push(`</${name}>`);
+  out.s += `</${name}>`;
 }

@@ -382,3 +382,58 @@ t.test('a .potx template becomes a presentation; progress reaches 1', async (t) 
   const lint = await lintPptx(writeTemp('potx.pptx', result.bytes!));
   if (!lint.skipped) t.same(lint.errors, []);
 });
+
+/** The `p:sp`/`p:graphicFrame` of a slide whose placeholder idx is `idx`. */
+function shapeWithIdx(pkg: OpcPackage, part: string, idx: string): Element | undefined {
+  const tree = path(pkg.getXml(part), [NS.p, 'sld'], [NS.p, 'cSld'], [NS.p, 'spTree'])!;
+  return children(tree).find((s) => attr(descendants(s, NS.p, 'ph')[0], 'idx') === idx);
+}
+
+t.test('columns fill a two-content layout left to right, and a comparison layout with its column headers', async (t) => {
+  const result = await buildDeck({
+    slides: [
+      slide(POI, 'layout', 4, { title: 'Two content', content: [{ blocks: [bullets('left text')] }, { blocks: [bullets('right text')] }] }),
+      slide(POI, 'layout', 5, { title: 'Comparison', content: [{ header: 'Left head', blocks: [bullets('left body')] }, { header: 'Right head', blocks: [tableBlock(salesTable)] }] }),
+    ],
+    templates: templates(POI),
+  });
+  t.same(result.errors, []);
+  t.same(result.warnings.filter((w) => !/slide size/.test(w)), [], 'nothing left unplaced');
+  const pkg = await openDeck(result.bytes);
+  const [two, cmp] = slideParts(pkg);
+  // POI "Two Content": idx 1 is the left half, idx 2 the right half
+  t.equal(plainTextOf(shapeWithIdx(pkg, two!, '1')), 'left text');
+  t.equal(plainTextOf(shapeWithIdx(pkg, two!, '2')), 'right text');
+  // POI "Comparison": body 1 heads obj 2 (left), body 3 heads obj 4 (right)
+  t.equal(plainTextOf(shapeWithIdx(pkg, cmp!, '1')), 'Left head');
+  t.equal(plainTextOf(shapeWithIdx(pkg, cmp!, '2')), 'left body');
+  t.equal(plainTextOf(shapeWithIdx(pkg, cmp!, '3')), 'Right head');
+  t.equal(shapeWithIdx(pkg, cmp!, '4')?.localName, 'graphicFrame', 'the right column table replaces obj 4');
+});
+
+function plainTextOf(el: Element | undefined): string {
+  return el ? descendants(el, NS.a, 't').map((e) => e.textContent ?? '').join('') : '';
+}
+
+t.test('external hyperlinks and pictures of a template slide are kept', async (t) => {
+  const result = await buildDeck({ slides: [slide(ONLYOFFICE, 'slide', 8, { title: 'Links kept' })], templates: templates(ONLYOFFICE) });
+  t.same(result.errors, []);
+  const pkg = await openDeck(result.bytes);
+  const [s] = slideParts(pkg);
+  const link = pkg.rels(s!).find((r) => r.type === RT.hyperlink);
+  t.equal(link?.target, 'http://www.onlyoffice.com/');
+  t.ok(link?.external);
+  const ids = descendants(pkg.getXml(s!), NS.a, 'hlinkClick').map((h) => h.getAttributeNS(NS.r, 'id'));
+  t.ok(ids.includes(link!.id), 'the run still points at it');
+  t.notOk(pkg.rels(s!).some((r) => r.type === RT.notesSlide), 'notes slide relationship dropped');
+});
+
+t.test('header without a header placeholder and unplaceable content give warnings, not errors', async (t) => {
+  const result = await buildDeck({ slides: [slide(POI, 'layout', 6, { title: 'Title only', header: 'Head', footnote: 'Note', content: [{ blocks: [bullets('nowhere')] }] })], templates: templates(POI) });
+  t.same(result.errors, []);
+  t.equal(result.pages_generated, 1);
+  t.ok(result.warnings.some((w) => /header/.test(w)));
+  t.ok(result.warnings.some((w) => /footnote/.test(w)));
+  t.ok(result.warnings.some((w) => /content placeholder/.test(w)));
+  t.ok(result.warnings.every((w) => w.startsWith(`slide 1 (${POI}#layout6)`)), 'warnings name the slide');
+});
