@@ -139,6 +139,7 @@ export function analyzePresentation(input: AnalyzeInput): AnalysisResults {
             layout_slide_id: layoutIds.get(s.layoutPart)!,
             layout_name: s.layoutPart.name,
             hidden: !s.shown,
+            section: pres.sectionBySlideId.get(pres.slides[i]!.sldId) ?? null,
             shapes: analyzeShapes(s, opts),
             part_name: s.partName,
             layout_part_name: s.layoutPart.partName,
@@ -242,7 +243,7 @@ function analyzeShape(s: Shape, opts: ResolvedAnalysisOptions): AnalyzedShape | 
         }
       : null,
     graphic,
-    table: table ? { rows: table.rows, cols: table.cols, header_rows: table.headerRows, merged_cells: table.mergedCells } : null,
+    table: table ? { rows: table.rows, cols: table.cols, cells: table.cells, header_rows: table.headerRows, merged_cells: table.mergedCells } : null,
     chart: chart ? { chart_type: chart.chartType, series_count: chart.seriesCount, category_count: chart.categoryCount, plot_types: chart.plotTypes, part_name: chart.partName } : null,
     media: picture?.media ?? null,
     image_part_name: picture?.imagePartName ?? null,

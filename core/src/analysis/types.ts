@@ -123,6 +123,8 @@ export interface AnalyzedParagraph {
 export interface AnalyzedTable {
   rows: number;
   cols: number;
+  /** Text of each cell, row by row (cells covered by a merge are ''). */
+  cells: string[][];
   /** 1 when the table styles its first row as a header (`a:tblPr/@firstRow`), else 0. */
   header_rows: number;
   /** Merge origins (cells with gridSpan or rowSpan > 1). */
@@ -149,7 +151,11 @@ export interface AnalyzedShape {
   name: string;
   kind: 'sp' | 'pic' | 'graphicFrame' | 'grpSp' | 'cxnSp' | 'contentPart';
   placeholder: AnalyzedPlaceholder | null;
-  /** Left edge on the slide, EMU, resolved through layout and master (and through enclosing groups); null when unknown or not requested. */
+  /**
+   * Left edge on the slide, EMU, resolved through layout and master (and through enclosing
+   * groups); null when unknown or not requested. x, y, cx, cy describe the unrotated box;
+   * `rotation` turns it about its centre.
+   */
   x: number | null;
   /** Top edge, EMU. */
   y: number | null;
@@ -230,6 +236,8 @@ export interface AnalyzedSlide {
   layout_name: string;
   /** `p:sld/@show="0"`. */
   hidden: boolean;
+  /** Name of the slide's section (`p14:sectionLst`); null when the deck has none or the slide is in none. */
+  section: string | null;
   shapes: AnalyzedShape[];
   part_name: string;
   layout_part_name: string;

@@ -81,7 +81,7 @@ t.test('default options list slides, custom shapes, positions, content and table
   t.same([title!.x, title!.y, title!.cx, title!.cy], [1, 2, 3, 4]);
   t.equal(title!.text, 'Hello');
   t.equal(box!.name, 'Box');
-  t.same(table!.table, { rows: 1, cols: 2, header_rows: 1, merged_cells: 1 });
+  t.same(table!.table, { rows: 1, cols: 2, cells: [['', '']], header_rows: 1, merged_cells: 1 });
   t.equal(r.layouts[0]!.type, 'title');
   t.equal(r.layouts[0]!.name, 'Title Slide');
 });

@@ -70,9 +70,11 @@ t.test('automizer-gslides-merged-tables: table rows, columns and merges', async 
   const r = await analyze('automizer-gslides-merged-tables.pptx');
   // slide1.xml: 6 <a:tr>, 3 <a:gridCol>, five cells with gridSpan (3, 2, 2, 2, 3), <a:tblPr> without firstRow.
   const t1 = r.slides[0]!.shapes.find((s) => s.graphic === 'table')!;
-  t.same(t1.table, { rows: 6, cols: 3, header_rows: 0, merged_cells: 5 });
+  t.has(t1.table, { rows: 6, cols: 3, header_rows: 0, merged_cells: 5 });
+  // First row: one cell spanning three columns ("C: 0, 0 -> Merged 3 cells"), two covered cells.
+  t.same(t1.table!.cells[0], ['C: 0, 0 -> Merged 3 cells', '', '']);
   // slide2.xml: 6 rows, 4 columns, five cells with rowSpan.
-  t.same(r.slides[1]!.shapes.find((s) => s.graphic === 'table')!.table, { rows: 6, cols: 4, header_rows: 0, merged_cells: 5 });
+  t.has(r.slides[1]!.shapes.find((s) => s.graphic === 'table')!.table, { rows: 6, cols: 4, header_rows: 0, merged_cells: 5 });
 });
 
 t.test('poi-japanese-table: a plain table without a header row', async (t) => {
@@ -80,7 +82,8 @@ t.test('poi-japanese-table: a plain table without a header row', async (t) => {
   // slide1.xml: <a:tblPr/>, three <a:gridCol>, two <a:tr>.
   const table = r.slides[0]!.shapes.find((s) => s.graphic === 'table');
   t.equal(table!.kind, 'graphicFrame');
-  t.same(table!.table, { rows: 2, cols: 3, header_rows: 0, merged_cells: 0 });
+  t.has(table!.table, { rows: 2, cols: 3, header_rows: 0, merged_cells: 0 });
+  t.same(table!.table!.cells[1], ['Row 2 Col 1', 'Row 2 Col 2', 'Row 2 Col 3']);
 });
 
 t.test('python-pptx-populated-placeholders: a table filling a table placeholder has a header row', async (t) => {
@@ -89,7 +92,7 @@ t.test('python-pptx-populated-placeholders: a table filling a table placeholder 
   const slide = r.slides.find((s) => s.part_name === '/ppt/slides/slide3.xml')!;
   const table = slide.shapes.find((s) => s.graphic === 'table')!;
   t.ok(table.placeholder, 'the frame is a placeholder');
-  t.same(table.table, { rows: 3, cols: 2, header_rows: 1, merged_cells: 0 });
+  t.has(table.table, { rows: 3, cols: 2, header_rows: 1, merged_cells: 0 });
 });
 
 t.test('python-pptx-chart-types: chart types, series and categories', async (t) => {
@@ -163,4 +166,12 @@ t.test('python-pptx-ole-objects: an embedded workbook is an OLE graphic frame wi
 t.test('automizer-smartart-diagrams: SmartArt frames are diagram graphic frames', async (t) => {
   const r = await analyze('automizer-smartart-diagrams.pptx');
   t.ok(r.slides.every((s) => s.shapes.some((x) => x.graphic === 'diagram')), 'every slide has a diagram');
+});
+
+t.test('poi-bug64693-4masters: a slide knows its p14 section', async (t) => {
+  const r = await analyze('poi-bug64693-4masters.pptx');
+  // presentation.xml: <p:sldId id="306">; p14:section name="章节页" lists p14:sldId id="306".
+  t.equal(r.slides[0]!.section, '章节页');
+  t.equal(r.presentation.master_count, 4);
+  t.same([r.presentation.slide_width_emu, r.presentation.slide_height_emu], [12196763, 6858000]);
 });

@@ -7,6 +7,7 @@
 import { PackageError } from '../errors.js';
 import type { OpcPackage } from '../opc/package.js';
 import { NS, attr, attrNS, boolAttr, child, children, intAttr, type Element } from '../xml.js';
+import { bodyText } from './text.js';
 
 /** Kinds of graphic frame content. */
 export type GraphicKind = 'table' | 'chart' | 'chartex' | 'diagram' | 'ole' | 'other';
@@ -37,6 +38,8 @@ export interface TableInfo {
   headerRows: number;
   /** Merged regions: cells with `gridSpan` > 1 or `rowSpan` > 1 (the covered cells are not counted). */
   mergedCells: number;
+  /** Text of each cell, row by row: paragraphs joined by `\n` (cells covered by a merge are ''). */
+  cells: string[][];
   /** `a:tblPr/@firstCol`. */
   firstCol: boolean;
   /** `a:tblPr/@bandRow`. */
@@ -50,16 +53,21 @@ export function readTable(graphicData: Element | undefined): TableInfo | undefin
   const tblPr = child(tbl, NS.a, 'tblPr');
   const rows = children(tbl, NS.a, 'tr');
   let merged = 0;
+  const cells: string[][] = [];
   for (const tr of rows) {
+    const row: string[] = [];
     for (const tc of children(tr, NS.a, 'tc')) {
       if (intAttr(tc, 'gridSpan', 1) > 1 || intAttr(tc, 'rowSpan', 1) > 1) merged++;
+      row.push(bodyText(child(tc, NS.a, 'txBody')));
     }
+    cells.push(row);
   }
   return {
     rows: rows.length,
     cols: children(child(tbl, NS.a, 'tblGrid') ?? tbl, NS.a, 'gridCol').length,
     headerRows: boolAttr(tblPr, 'firstRow') ? 1 : 0,
     mergedCells: merged,
+    cells,
     firstCol: boolAttr(tblPr, 'firstCol') ?? false,
     bandRows: boolAttr(tblPr, 'bandRow') ?? false,
   };

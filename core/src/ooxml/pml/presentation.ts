@@ -102,6 +102,8 @@ export interface PresentationInfo {
   masters: MasterRef[];
   /** `p:defaultTextStyle` (§19.2.1.8), a CT_TextListStyle, when present. */
   defaultTextStyle: Element | undefined;
+  /** Section name by slide id (`p14:sectionLst`, PowerPoint 2010 extension); slides in no section are absent. */
+  sectionBySlideId: Map<number, string>;
   /** `p:presentation/@firstSlideNum` (default 1). */
   firstSlideNumber: number;
   root: Element;
@@ -157,6 +159,14 @@ export function readPresentation(pkg: OpcPackage): PresentationInfo {
   }
 
   const sz = child(root, NS.p, 'sldSz');
+  const sectionBySlideId = new Map<number, string>();
+  for (const section of root.getElementsByTagNameNS(NS.p14, 'section')) {
+    const name = attr(section, 'name') ?? '';
+    for (const id of section.getElementsByTagNameNS(NS.p14, 'sldId')) {
+      const n = intAttr(id, 'id');
+      if (n !== undefined && !sectionBySlideId.has(n)) sectionBySlideId.set(n, name);
+    }
+  }
   return {
     partName: mainPartName,
     isTemplate,
@@ -165,6 +175,7 @@ export function readPresentation(pkg: OpcPackage): PresentationInfo {
     slides,
     masters,
     defaultTextStyle: child(root, NS.p, 'defaultTextStyle'),
+    sectionBySlideId,
     firstSlideNumber: intAttr(root, 'firstSlideNum', 1),
     root,
   };
