@@ -255,6 +255,9 @@ function findFootnoteBox(tree: Element): Element | undefined {
   return fallback;
 }
 
+/** Height one bullet is given above a table until text is measured (issue 4): 0.5 in, a 28 pt line with spacing. */
+const ESTIMATED_LINE_EMU = 457_200;
+
 /** Vertical tolerance (EMU) when deciding that a header placeholder sits above a content area: 0.1 in. */
 const ABOVE_TOLERANCE_EMU = 91_440;
 
@@ -321,7 +324,7 @@ function fillColumns(
     let tableRect = rect;
     if (bullets.length) {
       // text above, tables below: a first split until text is measured (issue 4)
-      const textCy = Math.min(Math.round(rect.cy * 0.45), bullets.length * 400_000 + 100_000);
+      const textCy = Math.min(Math.round(rect.cy * 0.5), bullets.length * ESTIMATED_LINE_EMU + 2 * 91_440);
       const spPr = child(area.ph.shape, NS.p, 'spPr');
       if (spPr) {
         let xfrm = child(spPr, NS.a, 'xfrm');
