@@ -53,8 +53,16 @@ export abstract class ShapeTreePart {
     return this.master.theme;
   }
 
-  /** The colour map in force: the master's `p:clrMap`, overridden by `p:clrMapOvr` (§19.3.1.7). */
+  private colorMapCache: ColorMap | undefined;
+
+  /** The colour map in force: the master's `p:clrMap`, overridden by `p:clrMapOvr` (§19.3.1.7). Read once. */
   get colorMap(): ColorMap {
+    if (!this.colorMapCache) this.colorMapCache = this.readOwnColorMap();
+    return this.colorMapCache;
+  }
+
+  /** This part's colour map from its parent's and its own override. */
+  protected readOwnColorMap(): ColorMap {
     const base = this.parent?.colorMap ?? DEFAULT_COLOR_MAP;
     const ovr = child(child(this.root, NS.p, 'clrMapOvr'), NS.a, 'overrideClrMapping');
     return ovr ? readColorMap(ovr, base) : base;
@@ -153,7 +161,8 @@ export class MasterPart extends ShapeTreePart {
     return undefined;
   }
 
-  override get colorMap(): ColorMap {
+  /** The master's own `p:clrMap` (§19.3.1.6). */
+  protected override readOwnColorMap(): ColorMap {
     return readColorMap(child(this.root, NS.p, 'clrMap'));
   }
 
