@@ -68,12 +68,15 @@ export abstract class ShapeTreePart {
     return ovr ? readColorMap(ovr, base) : base;
   }
 
-  /** Top-level shapes of the shape tree in document order (read once). */
+  /**
+   * Top-level shapes of the shape tree in document order (read once).
+   * @throws PackageError `too_large` past {@link MAX_SHAPES_PER_PART} shapes
+   */
   get shapes(): Shape[] {
     if (!this.shapeList) {
       const list: Shape[] = [];
       const spTree = child(this.cSld, NS.p, 'spTree');
-      if (spTree) readShapeTree(spTree, this, undefined, IDENTITY, list, { remaining: MAX_SHAPES_PER_PART });
+      if (spTree) readShapeTree(spTree, this, undefined, IDENTITY, list, { remaining: MAX_SHAPES_PER_PART, limit: MAX_SHAPES_PER_PART });
       this.shapeList = list;
     }
     return this.shapeList;

@@ -10,6 +10,7 @@
  * layout or master, and {@link effective} walks that chain for any property.
  */
 import { NS, attr, boolAttr, child, children, intAttr, resolveAlternateContent, type Element } from '../xml.js';
+import { PackageError } from '../errors.js';
 import type { ShapeTreePart } from './parts.js';
 
 /** The element a shape was read from. */
@@ -264,11 +265,11 @@ const SHAPE_ELEMENTS: Readonly<Record<string, ShapeKind>> = {
  * Walks the children of a shape tree or group (`p:spTree`, `p:grpSp`) into shapes in
  * document order. `mc:AlternateContent` contributes the shapes of its chosen branch.
  *
- * @param budget - shapes still allowed; the walk stops adding shapes at 0 (protects against hostile trees)
+ * @param budget - shapes still allowed (protects against hostile trees)
+ * @throws PackageError `too_large` when the tree holds more shapes than the budget
  */
-export function readShapeTree(container: Element, part: ShapeTreePart, group: Shape | undefined, toSlide: GroupTransform, out: Shape[], budget: { remaining: number }): void {
+export function readShapeTree(container: Element, part: ShapeTreePart, group: Shape | undefined, toSlide: GroupTransform, out: Shape[], budget: { remaining: number; readonly limit: number }): void {
   for (const el of children(container)) {
-    if (budget.remaining <= 0) return;
     if (el.namespaceURI === NS.mc && el.localName === 'AlternateContent') {
       const branch = chooseAlternateContent(el);
       if (branch) readShapeTree(branch, part, group, toSlide, out, budget);
@@ -279,7 +280,9 @@ export function readShapeTree(container: Element, part: ShapeTreePart, group: Sh
     if (!kind) continue;
     // p14:contentPart is a content part; other p14 elements are not shapes.
     if (el.namespaceURI === NS.p14 && kind !== 'contentPart') continue;
-    budget.remaining--;
+    if (--budget.remaining < 0) {
+      throw new PackageError('too_large', `${part.partName} holds more shapes than the ${budget.limit} Slidewright reads in one slide, layout or master`);
+    }
     const shape = new Shape(kind, el, part, group, toSlide);
     out.push(shape);
     if (kind === 'grpSp') readShapeTree(el, part, shape, childTransform(shape), shape.children, budget);

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { PmlModel } from '../../../../core/src/ooxml/pml/parts.js';
 import { PackageError } from '../../../../core/src/ooxml/errors.js';
-import { effective, type Shape } from '../../../../core/src/ooxml/pml/shapes.js';
+import { IDENTITY, effective, readShapeTree, type Shape } from '../../../../core/src/ooxml/pml/shapes.js';
 import { miniDeck, sp } from './mini-deck.js';
 
 function thrown(fn: () => unknown): { code: string; message: string } | undefined {
@@ -204,4 +204,16 @@ t.test('position and size are inherited separately (an xfrm with only a:off keep
   const slide = '<p:sp><p:nvSpPr><p:cNvPr id="2" name="T"/><p:cNvSpPr/><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:spPr><a:xfrm><a:off x="77" y="88"/></a:xfrm></p:spPr></p:sp>';
   const model = new PmlModel(await miniDeck({ masterTree: MASTER, slides: [{ tree: slide }] }));
   t.same(slideShapes(model)[0]!.frame, { x: 77, y: 88, cx: 3000, cy: 400, rotation: 0, flipH: false, flipV: false });
+});
+
+t.test('a shape tree past the shape budget is refused as too_large, not silently cut', async (t) => {
+  const tree = sp(2, 'A') + `<p:grpSp><p:nvGrpSpPr><p:cNvPr id="3" name="G"/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/>${sp(4, 'B')}${sp(5, 'C')}</p:grpSp>`;
+  const model = new PmlModel(await miniDeck({ slides: [{ tree }] }));
+  const part = model.slide('/ppt/slides/slide1.xml');
+  const spTree = part.cSld!.getElementsByTagNameNS('http://schemas.openxmlformats.org/presentationml/2006/main', 'spTree')[0]!;
+  const within: Shape[] = [];
+  readShapeTree(spTree, part, undefined, IDENTITY, within, { remaining: 4, limit: 4 });
+  t.equal(within.length, 2, 'four shapes fit a budget of four');
+  const e = thrown(() => readShapeTree(spTree, part, undefined, IDENTITY, [], { remaining: 3, limit: 3 }));
+  t.equal(e?.code, 'too_large');
 });
