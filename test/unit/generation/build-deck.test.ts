@@ -437,3 +437,23 @@ t.test('header without a header placeholder and unplaceable content give warning
   t.ok(result.warnings.some((w) => /content placeholder/.test(w)));
   t.ok(result.warnings.every((w) => w.startsWith(`slide 1 (${POI}#layout6)`)), 'warnings name the slide');
 });
+
+t.test('a slide whose XML is not well-formed fails alone with source_corrupt', async (t) => {
+  const pkg = await OpcPackage.open(templateBytes(POI));
+  pkg.setBytes('/ppt/slides/slide3.xml', new TextEncoder().encode('<p:sld xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"><p:cSld>'));
+  const broken = await pkg.toBytes();
+  const result = await buildDeck({
+    slides: [
+      { ...slide(POI, 'slide', 3, { title: 'broken' }), template_id: 'broken' },
+      { ...slide(POI, 'slide', 2, { title: 'fine' }), template_id: 'broken' },
+    ],
+    templates: new Map([['broken', broken]]),
+  });
+  t.same(
+    result.errors.map((e) => e.code),
+    ['source_corrupt'],
+  );
+  t.equal(result.pages_generated, 1);
+  const lint = await lintPptx(writeTemp('corrupt-source.pptx', result.bytes!));
+  if (!lint.skipped) t.same(lint.errors, []);
+});

@@ -1,0 +1,54 @@
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
+import { NS, createElement, descendants, parseXml, serializeXml } from '../../../core/src/ooxml/xml.js';
+import { cloneDocument, cloneWithStubs, STUB_NS } from '../../../core/src/generation/clone.js';
+import { serializeDocument } from '../../../core/src/generation/serialize.js';
+import { corpusPath } from '../../helpers/corpus.js';
+
+const body = (xml: string) => xml.replace(/^<\?xml[^>]*\?>\s*/, '');
+
+t.test('the lean serializer writes what xmldom writes for real slides and layouts', async (t) => {
+  for (const name of ['poi-layouts-showcase.pptx', 'onlyoffice-sample-en.pptx', 'poi-japanese-table.pptx']) {
+    const pkg = await OpcPackage.open(readFileSync(corpusPath(`templates/${name}`)));
+    for (const part of pkg.partNames().filter((n) => /\/(slides\/slide|slideLayouts\/slideLayout)\d+\.xml$/.test(n))) {
+      const doc = pkg.getXml(part);
+      t.equal(body(serializeDocument(doc)), body(serializeXml(doc)), `${name} ${part}`);
+    }
+  }
+});
+
+t.test('a deep copy serializes like its source', async (t) => {
+  const pkg = await OpcPackage.open(readFileSync(corpusPath('templates/python-pptx-populated-placeholders.pptx')));
+  for (const part of ['/ppt/slides/slide3.xml', '/ppt/slides/slide4.xml', '/ppt/slideMasters/slideMaster1.xml']) {
+    const doc = pkg.getXml(part);
+    t.equal(serializeDocument(cloneDocument(doc)), serializeDocument(doc), part);
+  }
+});
+
+t.test('stubbed shapes are written from the source; copied ones can change', async (t) => {
+  const pkg = await OpcPackage.open(readFileSync(corpusPath('templates/poi-layouts-showcase.pptx')));
+  const src = pkg.getXml('/ppt/slides/slide9.xml');
+  const { doc, stubs } = cloneWithStubs(src, (shape) => shape.localName === 'sp');
+  t.ok(stubs.size > 0, 'the picture is left in the source');
+  t.equal(descendants(doc, STUB_NS, 'shape').length, stubs.size);
+  t.equal(serializeDocument(doc, stubs), serializeDocument(src), 'unchanged copy writes the same text');
+  const t0 = descendants(doc, NS.a, 't')[0]!;
+  t0.textContent = 'changed & <escaped>';
+  const out = serializeDocument(doc, stubs);
+  t.match(out, /changed &amp; &lt;escaped&gt;/);
+  t.equal(descendants(src, NS.a, 't')[0]!.textContent === 'changed & <escaped>', false, 'the source is untouched');
+  parseXml(out, 'round trip');
+});
+
+t.test('elements created with a prefix the root does not declare get a declaration', async (t) => {
+  const doc = parseXml('<x:sld xmlns:x="http://schemas.openxmlformats.org/presentationml/2006/main"/>', 'x');
+  const el = createElement(doc, NS.a, 'a:t');
+  el.setAttributeNS(NS.r, 'r:id', 'rId1');
+  doc.documentElement!.appendChild(el);
+  const out = serializeDocument(doc);
+  const again = parseXml(out, 'again');
+  const t2 = descendants(again, NS.a, 't')[0];
+  t.ok(t2, 'a:t is in the DrawingML namespace after a round trip');
+  t.equal(t2!.getAttributeNS(NS.r, 'id'), 'rId1');
+});
