@@ -66,26 +66,19 @@ export function analyzePresentation(input: AnalyzeInput): AnalysisResults {
     throw new PackageError('bad_structure', `${pres.partName} has no slide master: a presentation needs at least one (p:sldMasterIdLst is empty and no slideMaster relationship exists)`);
   }
 
-  // Slides first resolve their layouts and masters, so a missing link fails early and
-  // layouts used by slides but absent from a master's list are still analyzed.
-  const slideParts = pres.slides.map((ref) => model.slide(ref.partName));
-
-  const masters: MasterPart[] = pres.masters.map((m) => model.master(m.partName));
+  // Slides first resolve their layouts and masters, so a missing link fails early.
+  const slideParts = model.slidesInOrder();
+  const layouts = model.layoutsInOrder();
+  const masters: MasterPart[] = model.mastersInOrder();
   const masterIndex = new Map<MasterPart, number>();
   masters.forEach((m, i) => masterIndex.set(m, i));
-  const layouts: LayoutPart[] = [];
-  const seenLayouts = new Set<LayoutPart>();
-  const addLayout = (l: LayoutPart): void => {
-    if (seenLayouts.has(l)) return;
-    seenLayouts.add(l);
-    layouts.push(l);
+  // A layout whose master is not listed in p:sldMasterIdLst still gets its master listed.
+  for (const l of layouts) {
     if (!masterIndex.has(l.masterPart)) {
       masterIndex.set(l.masterPart, masters.length);
       masters.push(l.masterPart);
     }
-  };
-  for (const m of masters.slice()) for (const name of m.layoutPartNames) addLayout(model.layout(name));
-  for (const s of slideParts) addLayout(s.layoutPart);
+  }
 
   const layoutIds = new Map<LayoutPart, string>();
   for (const l of layouts) layoutIds.set(l, input.idFor('layout', l.partName));

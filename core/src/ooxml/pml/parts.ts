@@ -269,6 +269,37 @@ export class PmlModel {
     this.presentation = readPresentation(pkg);
   }
 
+  /**
+   * Slides in `p:sldIdLst` order (the deck's order).
+   * @throws PackageError `bad_structure` when a slide has no layout or a layout no master
+   */
+  slidesInOrder(): SlidePart[] {
+    return this.presentation.slides.map((ref) => this.slide(ref.partName));
+  }
+
+  /** Slide masters in `p:sldMasterIdLst` order. */
+  mastersInOrder(): MasterPart[] {
+    return this.presentation.masters.map((ref) => this.master(ref.partName));
+  }
+
+  /**
+   * Every layout, master by master in `p:sldMasterIdLst` order, each master's in
+   * `p:sldLayoutIdLst` order; then layouts used by slides but listed by no master.
+   */
+  layoutsInOrder(): LayoutPart[] {
+    const out: LayoutPart[] = [];
+    const seen = new Set<LayoutPart>();
+    const add = (l: LayoutPart): void => {
+      if (!seen.has(l)) {
+        seen.add(l);
+        out.push(l);
+      }
+    };
+    for (const m of this.mastersInOrder()) for (const name of m.layoutPartNames) add(this.layout(name));
+    for (const s of this.slidesInOrder()) add(s.layoutPart);
+    return out;
+  }
+
   /** @throws PackageError `bad_structure` when the part's root is not `p:sldMaster` */
   master(partName: string): MasterPart {
     let m = this.masters.get(partName);
