@@ -111,6 +111,7 @@ export interface GroupTransform {
   flipV: boolean;
 }
 
+/** The transform of a top-level shape: its own coordinates are slide coordinates (EMU). */
 export const IDENTITY: GroupTransform = { a: 1, b: 0, c: 0, d: 0, e: 1, f: 0, scaleX: 1, scaleY: 1, rotation: 0, flipH: false, flipV: false };
 
 const NV_NAMES: ReadonlySet<string> = new Set(['nvSpPr', 'nvGrpSpPr', 'nvGraphicFramePr', 'nvCxnSpPr', 'nvPicPr', 'nvContentPartPr']);

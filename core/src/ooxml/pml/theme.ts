@@ -19,6 +19,7 @@ export interface ThemeFontCollection {
 /** The twelve colours of `a:clrScheme` (§20.1.6.2), as `RRGGBB` hex (upper case). */
 export type ThemeColorName = 'dk1' | 'lt1' | 'dk2' | 'lt2' | 'accent1' | 'accent2' | 'accent3' | 'accent4' | 'accent5' | 'accent6' | 'hlink' | 'folHlink';
 
+/** The colour scheme slots in schema order (§20.1.6.2). */
 export const THEME_COLOR_NAMES: readonly ThemeColorName[] = ['dk1', 'lt1', 'dk2', 'lt2', 'accent1', 'accent2', 'accent3', 'accent4', 'accent5', 'accent6', 'hlink', 'folHlink'];
 
 /** What the engine reads from a theme. */
