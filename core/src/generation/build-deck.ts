@@ -156,6 +156,8 @@ export async function buildDeck(input: BuildDeckInput, onProgress?: (fraction: n
   const writer = new DeckWriter(input.templates);
   const errors: SlideError[] = [];
   const n = input.slides.length;
+  // the first slide's template gives the deck its presentation part, even if that slide fails
+  if (n > 0) await writer.adoptBaseFrom(input.slides[0]!.template_id);
   for (let i = 0; i < n; i++) {
     const spec = input.slides[i]!;
     try {
@@ -373,8 +375,8 @@ class DeckWriter {
   // ---------------------------------------------------------------- part copying
 
   /**
-   * A new part name like `srcName`: its own name when free (`keepName`), else the same
-   * folder and stem with the next free number (`/ppt/media/image7.png`).
+   * A new part name like `srcName`: its own name when free (unless `numbered`), else the
+   * same folder and stem with the next free number (`/ppt/media/image7.png`).
    */
   private allocate(srcName: string, numbered = false): string {
     const lower = srcName.toLowerCase();
@@ -566,7 +568,16 @@ class DeckWriter {
 
   // ---------------------------------------------------------------- presentation
 
-  /** The first template that yields a slide gives the deck its presentation part and document properties. */
+  /** Makes `templateId` the base of the deck when it can be opened (else the first template that yields a slide is). */
+  async adoptBaseFrom(templateId: string): Promise<void> {
+    try {
+      this.adoptBase(await this.template(templateId));
+    } catch {
+      /* reported with the slide */
+    }
+  }
+
+  /** The template that gives the deck its presentation part (slide size, text styles), presProps, viewProps, tableStyles and document properties. */
   private adoptBase(src: TemplateSource): void {
     this.base = src;
     const styles = src.tableStylesPart && src.pkg.hasPart(src.tableStylesPart) ? cloneDocument(src.pkg.getXml(src.tableStylesPart)) : undefined;

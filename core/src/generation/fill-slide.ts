@@ -138,7 +138,8 @@ export function fillSlide(ctx: FillContext): void {
 
   const fillText = (p: PlaceholderShape, lines: readonly string[]): void => {
     setParagraphs(doc, ensureShapeTextBody(doc, p.shape), lines);
-    filled.add(p.shape);
+    // an empty text clears a template placeholder; on a new slide the placeholder goes
+    if (lines.some((l) => l !== '')) filled.add(p.shape);
     used.add(p.shape);
   };
 
