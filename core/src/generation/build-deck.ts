@@ -123,6 +123,8 @@ interface TemplateSource {
   keys: Map<string, string>;
   /** Placeholders of layouts and masters by part name. */
   phs: Map<string, PlaceholderShape[]>;
+  /** Unfilled new slides made from layouts, by layout part name (copied for each use). */
+  newSlides: Map<string, Document>;
   /** Facts about source slides, by part name. */
   slideInfo: Map<string, SourceSlideInfo>;
   /** `p:sldSz` (EMU). */
@@ -231,6 +233,7 @@ class DeckWriter {
           keys: new Map(),
           phs: new Map(),
           slideInfo: new Map(),
+          newSlides: new Map(),
           slideSize: sz ? { cx: intAttr(sz, 'cx', 0), cy: intAttr(sz, 'cy', 0) } : undefined,
           tableStylesPart: pkg.relatedPartName(mainPart, RT.tableStyles),
         };
@@ -323,7 +326,12 @@ class DeckWriter {
       }
       doc.documentElement!.removeAttribute('show');
     } else {
-      doc = newSlideFromLayout(layoutDoc);
+      let proto = src.newSlides.get(layoutPart);
+      if (!proto) {
+        proto = newSlideFromLayout(layoutDoc);
+        src.newSlides.set(layoutPart, proto);
+      }
+      doc = cloneDocument(proto);
       rels = [{ id: 'rId1', type: RT.slideLayout, external: false, targetPartName: outLayout }];
     }
 
