@@ -1675,7 +1675,6 @@ export interface FeatureSet {
   json_format?: FeatureSet_JsonFormat | undefined;
   enforce_naming_style?: FeatureSet_EnforceNamingStyle | undefined;
   default_symbol_visibility?: FeatureSet_VisibilityFeature_DefaultSymbolVisibility | undefined;
-  enforce_proto_limits?: FeatureSet_ProtoLimitsFeature_EnforceProtoLimits | undefined;
 }
 
 export enum FeatureSet_FieldPresence {
@@ -2029,62 +2028,6 @@ export function featureSet_VisibilityFeature_DefaultSymbolVisibilityToJSON(
   }
 }
 
-export interface FeatureSet_ProtoLimitsFeature {
-}
-
-export enum FeatureSet_ProtoLimitsFeature_EnforceProtoLimits {
-  PROTO_LIMITS_UNKNOWN = 0,
-  /**
-   * LEGACY_NO_EXPLICIT_LIMITS - Default pre-EDITION_2026: there are no limit enforcement at the protoc
-   * level. Practical limits still exist, but they will tend to fail while
-   * compiling protoc-generated code, and these limits tend to be language
-   * or toolchain specific.
-   */
-  LEGACY_NO_EXPLICIT_LIMITS = 1,
-  /**
-   * PROTO_LIMITS2026 - A set of limits enforced by Edition 2026 by default. For a detailed
-   * list of all the limits please consult the Edition 2026 documentation.
-   */
-  PROTO_LIMITS2026 = 2,
-  UNRECOGNIZED = -1,
-}
-
-export function featureSet_ProtoLimitsFeature_EnforceProtoLimitsFromJSON(
-  object: any,
-): FeatureSet_ProtoLimitsFeature_EnforceProtoLimits {
-  switch (object) {
-    case 0:
-    case "PROTO_LIMITS_UNKNOWN":
-      return FeatureSet_ProtoLimitsFeature_EnforceProtoLimits.PROTO_LIMITS_UNKNOWN;
-    case 1:
-    case "LEGACY_NO_EXPLICIT_LIMITS":
-      return FeatureSet_ProtoLimitsFeature_EnforceProtoLimits.LEGACY_NO_EXPLICIT_LIMITS;
-    case 2:
-    case "PROTO_LIMITS2026":
-      return FeatureSet_ProtoLimitsFeature_EnforceProtoLimits.PROTO_LIMITS2026;
-    case -1:
-    case "UNRECOGNIZED":
-    default:
-      return FeatureSet_ProtoLimitsFeature_EnforceProtoLimits.UNRECOGNIZED;
-  }
-}
-
-export function featureSet_ProtoLimitsFeature_EnforceProtoLimitsToJSON(
-  object: FeatureSet_ProtoLimitsFeature_EnforceProtoLimits,
-): string {
-  switch (object) {
-    case FeatureSet_ProtoLimitsFeature_EnforceProtoLimits.PROTO_LIMITS_UNKNOWN:
-      return "PROTO_LIMITS_UNKNOWN";
-    case FeatureSet_ProtoLimitsFeature_EnforceProtoLimits.LEGACY_NO_EXPLICIT_LIMITS:
-      return "LEGACY_NO_EXPLICIT_LIMITS";
-    case FeatureSet_ProtoLimitsFeature_EnforceProtoLimits.PROTO_LIMITS2026:
-      return "PROTO_LIMITS2026";
-    case FeatureSet_ProtoLimitsFeature_EnforceProtoLimits.UNRECOGNIZED:
-    default:
-      return "UNRECOGNIZED";
-  }
-}
-
 /**
  * A compiled specification for the defaults of a set of features.  These
  * messages are generated from FeatureSet extensions and can be used to seed
@@ -2203,23 +2146,6 @@ export interface SourceCodeInfo_Location {
    *   [ 4, 3, 2, 7 ]
    * this path refers to the whole field declaration (from the beginning
    * of the label to the terminating semicolon).
-   *
-   * For options, the path refers to the interpreted option in the descriptor.
-   * E.g., for a custom option `(my_opt) = "foo"` on a message using extension
-   * number 10101, the path is:
-   *   [ 4, 3, 7, 10101 ]
-   * refers to:
-   *   file.message_type(3)     // 4, 3
-   *       .options()           // 7
-   *       .my_opt()            // 10101
-   *
-   * Sub-locations corresponding to the interpreted option's corresponding
-   * `UninterpretedOption` are also appended to the interpreted option, which
-   * deviates from the actual FileDescriptorProto path. E.g.:
-   *   [ 4, 3, 7, 10101, 2 ]
-   * refers to the option name `(my_opt)`, and:
-   *   [ 4, 3, 7, 10101, 7 ]
-   * refers to the "foo" string value of the option.
    */
   path: number[];
   /**
@@ -6701,7 +6627,6 @@ function createBaseFeatureSet(): FeatureSet {
     json_format: 0,
     enforce_naming_style: 0,
     default_symbol_visibility: 0,
-    enforce_proto_limits: 0,
   };
 }
 
@@ -6730,9 +6655,6 @@ export const FeatureSet: MessageFns<FeatureSet> = {
     }
     if (message.default_symbol_visibility !== undefined && message.default_symbol_visibility !== 0) {
       writer.uint32(64).int32(message.default_symbol_visibility);
-    }
-    if (message.enforce_proto_limits !== undefined && message.enforce_proto_limits !== 0) {
-      writer.uint32(72).int32(message.enforce_proto_limits);
     }
     return writer;
   },
@@ -6814,14 +6736,6 @@ export const FeatureSet: MessageFns<FeatureSet> = {
             message.default_symbol_visibility = reader.int32() as any;
             continue;
           }
-          case 9: {
-            if (tag !== 72) {
-              break;
-            }
-
-            message.enforce_proto_limits = reader.int32() as any;
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6876,11 +6790,6 @@ export const FeatureSet: MessageFns<FeatureSet> = {
         : isSet(object.default_symbol_visibility)
         ? featureSet_VisibilityFeature_DefaultSymbolVisibilityFromJSON(object.default_symbol_visibility)
         : 0,
-      enforce_proto_limits: isSet(object.enforceProtoLimits)
-        ? featureSet_ProtoLimitsFeature_EnforceProtoLimitsFromJSON(object.enforceProtoLimits)
-        : isSet(object.enforce_proto_limits)
-        ? featureSet_ProtoLimitsFeature_EnforceProtoLimitsFromJSON(object.enforce_proto_limits)
-        : 0,
     };
   },
 
@@ -6912,9 +6821,6 @@ export const FeatureSet: MessageFns<FeatureSet> = {
         message.default_symbol_visibility,
       );
     }
-    if (message.enforce_proto_limits !== undefined && message.enforce_proto_limits !== 0) {
-      obj.enforceProtoLimits = featureSet_ProtoLimitsFeature_EnforceProtoLimitsToJSON(message.enforce_proto_limits);
-    }
     return obj;
   },
 
@@ -6931,7 +6837,6 @@ export const FeatureSet: MessageFns<FeatureSet> = {
     message.json_format = object.json_format ?? 0;
     message.enforce_naming_style = object.enforce_naming_style ?? 0;
     message.default_symbol_visibility = object.default_symbol_visibility ?? 0;
-    message.enforce_proto_limits = object.enforce_proto_limits ?? 0;
     return message;
   },
 };
@@ -6984,58 +6889,6 @@ export const FeatureSet_VisibilityFeature: MessageFns<FeatureSet_VisibilityFeatu
   },
   fromPartial<I extends Exact<DeepPartial<FeatureSet_VisibilityFeature>, I>>(_: I): FeatureSet_VisibilityFeature {
     const message = createBaseFeatureSet_VisibilityFeature();
-    return message;
-  },
-};
-
-function createBaseFeatureSet_ProtoLimitsFeature(): FeatureSet_ProtoLimitsFeature {
-  return {};
-}
-
-export const FeatureSet_ProtoLimitsFeature: MessageFns<FeatureSet_ProtoLimitsFeature> = {
-  encode(_: FeatureSet_ProtoLimitsFeature, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): FeatureSet_ProtoLimitsFeature {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseFeatureSet_ProtoLimitsFeature();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(_: any): FeatureSet_ProtoLimitsFeature {
-    return {};
-  },
-
-  toJSON(_: FeatureSet_ProtoLimitsFeature): unknown {
-    const obj: any = {};
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<FeatureSet_ProtoLimitsFeature>, I>>(base?: I): FeatureSet_ProtoLimitsFeature {
-    return FeatureSet_ProtoLimitsFeature.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<FeatureSet_ProtoLimitsFeature>, I>>(_: I): FeatureSet_ProtoLimitsFeature {
-    const message = createBaseFeatureSet_ProtoLimitsFeature();
     return message;
   },
 };
