@@ -1039,7 +1039,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                         "type": "array",
                         "items": {
                           "type": "string"
-                        }
+                        },
+                        "maxItems": 500
                       }
                     },
                     "additionalProperties": false
@@ -1084,7 +1085,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                                       }
                                     },
                                     "additionalProperties": false
-                                  }
+                                  },
+                                  "maxItems": 50
                                 },
                                 "is_header": {
                                   "description": "Whether this row is a header row.",
@@ -1095,7 +1097,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                                 }
                               },
                               "additionalProperties": false
-                            }
+                            },
+                            "maxItems": 2000
                           }
                         },
                         "additionalProperties": false
@@ -1133,7 +1136,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                         "type": "array",
                         "items": {
                           "type": "string"
-                        }
+                        },
+                        "maxItems": 1000
                       },
                       "series": {
                         "description": "Data series; each has one value per category.",
@@ -1154,11 +1158,13 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                               "type": "array",
                               "items": {
                                 "type": "number"
-                              }
+                              },
+                              "maxItems": 1000
                             }
                           },
                           "additionalProperties": false
-                        }
+                        },
+                        "maxItems": 50
                       }
                     },
                     "required": [
@@ -1214,7 +1220,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                   "type"
                 ],
                 "additionalProperties": false
-              }
+              },
+              "maxItems": 20
             },
             "header": {
               "description": "Column heading in multi-column layouts.",
@@ -1227,6 +1234,7 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           },
           "additionalProperties": false
         },
+        "maxItems": 6,
         "x-single-or-list": true
       },
       "slide_format": {
@@ -1543,7 +1551,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                   "type": "array",
                   "items": {
                     "type": "string"
-                  }
+                  },
+                  "maxItems": 500
                 }
               },
               "additionalProperties": false
@@ -1588,7 +1597,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                                 }
                               },
                               "additionalProperties": false
-                            }
+                            },
+                            "maxItems": 50
                           },
                           "is_header": {
                             "description": "Whether this row is a header row.",
@@ -1599,7 +1609,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                           }
                         },
                         "additionalProperties": false
-                      }
+                      },
+                      "maxItems": 2000
                     }
                   },
                   "additionalProperties": false
@@ -1637,7 +1648,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                   "type": "array",
                   "items": {
                     "type": "string"
-                  }
+                  },
+                  "maxItems": 1000
                 },
                 "series": {
                   "description": "Data series; each has one value per category.",
@@ -1658,11 +1670,13 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                         "type": "array",
                         "items": {
                           "type": "number"
-                        }
+                        },
+                        "maxItems": 1000
                       }
                     },
                     "additionalProperties": false
-                  }
+                  },
+                  "maxItems": 50
                 }
               },
               "required": [
@@ -1718,7 +1732,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             "type"
           ],
           "additionalProperties": false
-        }
+        },
+        "maxItems": 20
       },
       "header": {
         "description": "Column heading in multi-column layouts.",
@@ -1761,7 +1776,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             "type": "array",
             "items": {
               "type": "string"
-            }
+            },
+            "maxItems": 500
           }
         },
         "additionalProperties": false
@@ -1806,7 +1822,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                           }
                         },
                         "additionalProperties": false
-                      }
+                      },
+                      "maxItems": 50
                     },
                     "is_header": {
                       "description": "Whether this row is a header row.",
@@ -1817,7 +1834,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                     }
                   },
                   "additionalProperties": false
-                }
+                },
+                "maxItems": 2000
               }
             },
             "additionalProperties": false
@@ -1855,7 +1873,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             "type": "array",
             "items": {
               "type": "string"
-            }
+            },
+            "maxItems": 1000
           },
           "series": {
             "description": "Data series; each has one value per category.",
@@ -1876,11 +1895,13 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                   "type": "array",
                   "items": {
                     "type": "number"
-                  }
+                  },
+                  "maxItems": 1000
                 }
               },
               "additionalProperties": false
-            }
+            },
+            "maxItems": 50
           }
         },
         "required": [
@@ -1948,7 +1969,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         "type": "array",
         "items": {
           "type": "string"
-        }
+        },
+        "maxItems": 500
       }
     },
     "additionalProperties": false
@@ -1990,7 +2012,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                       }
                     },
                     "additionalProperties": false
-                  }
+                  },
+                  "maxItems": 50
                 },
                 "is_header": {
                   "description": "Whether this row is a header row.",
@@ -2001,7 +2024,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                 }
               },
               "additionalProperties": false
-            }
+            },
+            "maxItems": 2000
           }
         },
         "additionalProperties": false
@@ -2043,7 +2067,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                   }
                 },
                 "additionalProperties": false
-              }
+              },
+              "maxItems": 50
             },
             "is_header": {
               "description": "Whether this row is a header row.",
@@ -2054,7 +2079,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             }
           },
           "additionalProperties": false
-        }
+        },
+        "maxItems": 2000
       }
     },
     "additionalProperties": false
@@ -2081,7 +2107,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             }
           },
           "additionalProperties": false
-        }
+        },
+        "maxItems": 50
       },
       "is_header": {
         "description": "Whether this row is a header row.",
@@ -2131,7 +2158,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         "type": "array",
         "items": {
           "type": "string"
-        }
+        },
+        "maxItems": 1000
       },
       "series": {
         "description": "Data series; each has one value per category.",
@@ -2152,11 +2180,13 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               "type": "array",
               "items": {
                 "type": "number"
-              }
+              },
+              "maxItems": 1000
             }
           },
           "additionalProperties": false
-        }
+        },
+        "maxItems": 50
       }
     },
     "required": [
@@ -2180,7 +2210,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         "type": "array",
         "items": {
           "type": "number"
-        }
+        },
+        "maxItems": 1000
       }
     },
     "additionalProperties": false
@@ -2804,7 +2835,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                             "type": "array",
                             "items": {
                               "type": "string"
-                            }
+                            },
+                            "maxItems": 500
                           }
                         },
                         "additionalProperties": false
@@ -2849,7 +2881,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                                           }
                                         },
                                         "additionalProperties": false
-                                      }
+                                      },
+                                      "maxItems": 50
                                     },
                                     "is_header": {
                                       "description": "Whether this row is a header row.",
@@ -2860,7 +2893,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                                     }
                                   },
                                   "additionalProperties": false
-                                }
+                                },
+                                "maxItems": 2000
                               }
                             },
                             "additionalProperties": false
@@ -2898,7 +2932,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                             "type": "array",
                             "items": {
                               "type": "string"
-                            }
+                            },
+                            "maxItems": 1000
                           },
                           "series": {
                             "description": "Data series; each has one value per category.",
@@ -2919,11 +2954,13 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                                   "type": "array",
                                   "items": {
                                     "type": "number"
-                                  }
+                                  },
+                                  "maxItems": 1000
                                 }
                               },
                               "additionalProperties": false
-                            }
+                            },
+                            "maxItems": 50
                           }
                         },
                         "required": [
@@ -2979,7 +3016,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                       "type"
                     ],
                     "additionalProperties": false
-                  }
+                  },
+                  "maxItems": 20
                 },
                 "header": {
                   "description": "Column heading in multi-column layouts.",
@@ -2992,6 +3030,7 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               },
               "additionalProperties": false
             },
+            "maxItems": 6,
             "x-single-or-list": true
           },
           "slide_format": {
@@ -4005,7 +4044,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                             "type": "array",
                             "items": {
                               "type": "string"
-                            }
+                            },
+                            "maxItems": 500
                           }
                         },
                         "additionalProperties": false
@@ -4050,7 +4090,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                                           }
                                         },
                                         "additionalProperties": false
-                                      }
+                                      },
+                                      "maxItems": 50
                                     },
                                     "is_header": {
                                       "description": "Whether this row is a header row.",
@@ -4061,7 +4102,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                                     }
                                   },
                                   "additionalProperties": false
-                                }
+                                },
+                                "maxItems": 2000
                               }
                             },
                             "additionalProperties": false
@@ -4099,7 +4141,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                             "type": "array",
                             "items": {
                               "type": "string"
-                            }
+                            },
+                            "maxItems": 1000
                           },
                           "series": {
                             "description": "Data series; each has one value per category.",
@@ -4120,11 +4163,13 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                                   "type": "array",
                                   "items": {
                                     "type": "number"
-                                  }
+                                  },
+                                  "maxItems": 1000
                                 }
                               },
                               "additionalProperties": false
-                            }
+                            },
+                            "maxItems": 50
                           }
                         },
                         "required": [
@@ -4180,7 +4225,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                       "type"
                     ],
                     "additionalProperties": false
-                  }
+                  },
+                  "maxItems": 20
                 },
                 "header": {
                   "description": "Column heading in multi-column layouts.",
@@ -4193,6 +4239,7 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               },
               "additionalProperties": false
             },
+            "maxItems": 6,
             "x-single-or-list": true
           },
           "slide_format": {
@@ -4664,7 +4711,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                                   "type": "array",
                                   "items": {
                                     "type": "string"
-                                  }
+                                  },
+                                  "maxItems": 500
                                 }
                               },
                               "additionalProperties": false
@@ -4709,7 +4757,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                                                 }
                                               },
                                               "additionalProperties": false
-                                            }
+                                            },
+                                            "maxItems": 50
                                           },
                                           "is_header": {
                                             "description": "Whether this row is a header row.",
@@ -4720,7 +4769,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                                           }
                                         },
                                         "additionalProperties": false
-                                      }
+                                      },
+                                      "maxItems": 2000
                                     }
                                   },
                                   "additionalProperties": false
@@ -4758,7 +4808,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                                   "type": "array",
                                   "items": {
                                     "type": "string"
-                                  }
+                                  },
+                                  "maxItems": 1000
                                 },
                                 "series": {
                                   "description": "Data series; each has one value per category.",
@@ -4779,11 +4830,13 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                                         "type": "array",
                                         "items": {
                                           "type": "number"
-                                        }
+                                        },
+                                        "maxItems": 1000
                                       }
                                     },
                                     "additionalProperties": false
-                                  }
+                                  },
+                                  "maxItems": 50
                                 }
                               },
                               "required": [
@@ -4839,7 +4892,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                             "type"
                           ],
                           "additionalProperties": false
-                        }
+                        },
+                        "maxItems": 20
                       },
                       "header": {
                         "description": "Column heading in multi-column layouts.",
@@ -4852,6 +4906,7 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                     },
                     "additionalProperties": false
                   },
+                  "maxItems": 6,
                   "x-single-or-list": true
                 },
                 "slide_format": {
@@ -5212,7 +5267,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           ],
           "additionalProperties": false
         },
-        "minItems": 1
+        "minItems": 1,
+        "maxItems": 500
       },
       "org_name": {
         "description": "Must equal the API key's organization when given.",
@@ -5474,7 +5530,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                             "type": "array",
                             "items": {
                               "type": "string"
-                            }
+                            },
+                            "maxItems": 500
                           }
                         },
                         "additionalProperties": false
@@ -5519,7 +5576,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                                           }
                                         },
                                         "additionalProperties": false
-                                      }
+                                      },
+                                      "maxItems": 50
                                     },
                                     "is_header": {
                                       "description": "Whether this row is a header row.",
@@ -5530,7 +5588,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                                     }
                                   },
                                   "additionalProperties": false
-                                }
+                                },
+                                "maxItems": 2000
                               }
                             },
                             "additionalProperties": false
@@ -5568,7 +5627,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                             "type": "array",
                             "items": {
                               "type": "string"
-                            }
+                            },
+                            "maxItems": 1000
                           },
                           "series": {
                             "description": "Data series; each has one value per category.",
@@ -5589,11 +5649,13 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                                   "type": "array",
                                   "items": {
                                     "type": "number"
-                                  }
+                                  },
+                                  "maxItems": 1000
                                 }
                               },
                               "additionalProperties": false
-                            }
+                            },
+                            "maxItems": 50
                           }
                         },
                         "required": [
@@ -5649,7 +5711,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                       "type"
                     ],
                     "additionalProperties": false
-                  }
+                  },
+                  "maxItems": 20
                 },
                 "header": {
                   "description": "Column heading in multi-column layouts.",
@@ -5662,6 +5725,7 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               },
               "additionalProperties": false
             },
+            "maxItems": 6,
             "x-single-or-list": true
           },
           "slide_format": {
@@ -6129,7 +6193,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               "type": "array",
               "items": {
                 "type": "number"
-              }
+              },
+              "maxItems": 1000
             }
           },
           "additionalProperties": false
@@ -6214,7 +6279,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                     "type": "array",
                     "items": {
                       "type": "number"
-                    }
+                    },
+                    "maxItems": 1000
                   }
                 },
                 "additionalProperties": false
@@ -9405,7 +9471,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                               "type": "array",
                               "items": {
                                 "type": "string"
-                              }
+                              },
+                              "maxItems": 500
                             }
                           },
                           "additionalProperties": false
@@ -9450,7 +9517,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                                             }
                                           },
                                           "additionalProperties": false
-                                        }
+                                        },
+                                        "maxItems": 50
                                       },
                                       "is_header": {
                                         "description": "Whether this row is a header row.",
@@ -9461,7 +9529,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                                       }
                                     },
                                     "additionalProperties": false
-                                  }
+                                  },
+                                  "maxItems": 2000
                                 }
                               },
                               "additionalProperties": false
@@ -9499,7 +9568,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                               "type": "array",
                               "items": {
                                 "type": "string"
-                              }
+                              },
+                              "maxItems": 1000
                             },
                             "series": {
                               "description": "Data series; each has one value per category.",
@@ -9520,11 +9590,13 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                                     "type": "array",
                                     "items": {
                                       "type": "number"
-                                    }
+                                    },
+                                    "maxItems": 1000
                                   }
                                 },
                                 "additionalProperties": false
-                              }
+                              },
+                              "maxItems": 50
                             }
                           },
                           "required": [
@@ -9580,7 +9652,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                         "type"
                       ],
                       "additionalProperties": false
-                    }
+                    },
+                    "maxItems": 20
                   },
                   "header": {
                     "description": "Column heading in multi-column layouts.",
@@ -9593,6 +9666,7 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                 },
                 "additionalProperties": false
               },
+              "maxItems": 6,
               "x-single-or-list": true
             },
             "slide_format": {
@@ -10397,7 +10471,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                                     "type": "array",
                                     "items": {
                                       "type": "string"
-                                    }
+                                    },
+                                    "maxItems": 500
                                   }
                                 },
                                 "additionalProperties": false
@@ -10442,7 +10517,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                                                   }
                                                 },
                                                 "additionalProperties": false
-                                              }
+                                              },
+                                              "maxItems": 50
                                             },
                                             "is_header": {
                                               "description": "Whether this row is a header row.",
@@ -10453,7 +10529,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                                             }
                                           },
                                           "additionalProperties": false
-                                        }
+                                        },
+                                        "maxItems": 2000
                                       }
                                     },
                                     "additionalProperties": false
@@ -10491,7 +10568,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                                     "type": "array",
                                     "items": {
                                       "type": "string"
-                                    }
+                                    },
+                                    "maxItems": 1000
                                   },
                                   "series": {
                                     "description": "Data series; each has one value per category.",
@@ -10512,11 +10590,13 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                                           "type": "array",
                                           "items": {
                                             "type": "number"
-                                          }
+                                          },
+                                          "maxItems": 1000
                                         }
                                       },
                                       "additionalProperties": false
-                                    }
+                                    },
+                                    "maxItems": 50
                                   }
                                 },
                                 "required": [
@@ -10572,7 +10652,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                               "type"
                             ],
                             "additionalProperties": false
-                          }
+                          },
+                          "maxItems": 20
                         },
                         "header": {
                           "description": "Column heading in multi-column layouts.",
@@ -10585,6 +10666,7 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                       },
                       "additionalProperties": false
                     },
+                    "maxItems": 6,
                     "x-single-or-list": true
                   },
                   "slide_format": {
@@ -10945,7 +11027,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
             ],
             "additionalProperties": false
           },
-          "minItems": 1
+          "minItems": 1,
+          "maxItems": 500
         },
         "org_name": {
           "description": "Must equal the API key's organization when given.",
@@ -11171,7 +11254,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                               "type": "array",
                               "items": {
                                 "type": "string"
-                              }
+                              },
+                              "maxItems": 500
                             }
                           },
                           "additionalProperties": false
@@ -11216,7 +11300,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                                             }
                                           },
                                           "additionalProperties": false
-                                        }
+                                        },
+                                        "maxItems": 50
                                       },
                                       "is_header": {
                                         "description": "Whether this row is a header row.",
@@ -11227,7 +11312,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                                       }
                                     },
                                     "additionalProperties": false
-                                  }
+                                  },
+                                  "maxItems": 2000
                                 }
                               },
                               "additionalProperties": false
@@ -11265,7 +11351,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                               "type": "array",
                               "items": {
                                 "type": "string"
-                              }
+                              },
+                              "maxItems": 1000
                             },
                             "series": {
                               "description": "Data series; each has one value per category.",
@@ -11286,11 +11373,13 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                                     "type": "array",
                                     "items": {
                                       "type": "number"
-                                    }
+                                    },
+                                    "maxItems": 1000
                                   }
                                 },
                                 "additionalProperties": false
-                              }
+                              },
+                              "maxItems": 50
                             }
                           },
                           "required": [
@@ -11346,7 +11435,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                         "type"
                       ],
                       "additionalProperties": false
-                    }
+                    },
+                    "maxItems": 20
                   },
                   "header": {
                     "description": "Column heading in multi-column layouts.",
@@ -11359,6 +11449,7 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                 },
                 "additionalProperties": false
               },
+              "maxItems": 6,
               "x-single-or-list": true
             },
             "slide_format": {
@@ -11842,7 +11933,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                       "type": "array",
                       "items": {
                         "type": "number"
-                      }
+                      },
+                      "maxItems": 1000
                     }
                   },
                   "additionalProperties": false

@@ -1103,12 +1103,8 @@ export const ChartSeries: MessageFns<ChartSeries> = {
     if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
-    if (message.values.length !== 0) {
-      writer.uint32(18).fork();
-      for (const v of message.values) {
-        writer.double(v);
-      }
-      writer.join();
+    for (const v of message.values) {
+      writer.uint32(17).double(v!);
     }
     return writer;
   },
