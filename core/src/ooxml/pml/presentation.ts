@@ -8,6 +8,8 @@ import type { OpcPackage, Relationship } from '../opc/package.js';
 import { CT, MACRO_MAIN_TYPES, PRESENTATION_MAIN_TYPES, RT } from '../opc/constants.js';
 import { NS, attr, attrNS, child, children, intAttr, type Element } from '../xml.js';
 
+const MACRO_MESSAGE = 'macro-enabled presentations are refused: templates must never carry code into generated decks';
+
 /** Outcome of {@link checkPresentationPackage}. */
 export interface PresentationPackageInfo {
   /** Absolute part name of the presentation part, e.g. `/ppt/presentation.xml`. */
@@ -34,22 +36,22 @@ export function checkPresentationPackage(pkg: OpcPackage): PresentationPackageIn
   const main = officeRels[0]?.targetPartName;
   const mainType = main !== undefined && pkg.hasPart(main) ? pkg.contentType(main) : undefined;
 
-  // Macros first: a .pptm is a presentation, but one we refuse by policy.
-  if (mainType !== undefined && MACRO_MAIN_TYPES.has(mainType)) {
-    throw new PackageError('macro_enabled', 'macro-enabled presentations are refused: templates must never carry code into generated decks');
-  }
-  if (hasVbaProject(pkg)) {
-    throw new PackageError('macro_enabled', 'macro-enabled presentations are refused: templates must never carry code into generated decks');
-  }
-
   if (main === undefined) {
     throw new PackageError('not_presentation', 'the package has no officeDocument relationship in /_rels/.rels, so it is not a PowerPoint presentation');
   }
   if (mainType === undefined) {
     throw new PackageError('not_presentation', `the package's main part ${main} is missing or has no content type, so it is not a PowerPoint presentation`);
   }
+  // A .pptm/.potm/.ppsm is a presentation, but one refused by policy.
+  if (MACRO_MAIN_TYPES.has(mainType)) {
+    throw new PackageError('macro_enabled', MACRO_MESSAGE);
+  }
   if (!PRESENTATION_MAIN_TYPES.has(mainType)) {
     throw new PackageError('not_presentation', `the package's main part ${main} has content type ${mainType}, not a PowerPoint presentation or template (is it a Word or Excel file renamed to .pptx?)`);
+  }
+  // A plain presentation content type with a VBA project slipped in is refused all the same.
+  if (hasVbaProject(pkg)) {
+    throw new PackageError('macro_enabled', MACRO_MESSAGE);
   }
   return { mainPartName: main, isTemplate: mainType === CT.templateMain };
 }

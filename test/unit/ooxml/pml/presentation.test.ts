@@ -103,3 +103,15 @@ t.test('a presentation part that is missing is bad_structure', async (t) => {
   pkg.removePart('/ppt/presentation.xml');
   t.equal(codeOf(() => readPresentation(pkg)), 'bad_structure');
 });
+
+t.test('a macro-enabled word-processing package is not_presentation, not macro_enabled', async (t) => {
+  const pkg = await docxLikePackage();
+  pkg.setBytes('/word/vbaProject.bin', new Uint8Array([1]), 'application/vnd.ms-office.vbaProject');
+  t.equal(codeOf(() => checkPresentationPackage(pkg)), 'not_presentation');
+});
+
+t.test('the .pptm content type alone is enough to refuse', async (t) => {
+  const pkg = await open('refused/poi-macro-attachments.pptm');
+  for (const name of pkg.partNames()) if (/vbaProject/i.test(name)) pkg.removePart(name);
+  t.equal(codeOf(() => checkPresentationPackage(pkg)), 'macro_enabled');
+});
