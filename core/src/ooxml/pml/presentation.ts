@@ -26,10 +26,11 @@ export interface PresentationPackageInfo {
  * Cheap: reads only the package relationships, the content types and the main part's
  * relationships; parses no slide.
  *
- * @throws PackageError `macro_enabled` when the main part has a macro-enabled content type
- *   (`.pptm`, `.potm`, `.ppsm`), or any part relates a vbaProject or has the vbaProject
- *   content type; `not_presentation` when there is no officeDocument relationship, its target
- *   is missing, or the target is not a presentation (a `.docx` or `.xlsx` renamed).
+ * @throws PackageError `not_presentation` when there is no officeDocument relationship, its
+ *   target is missing, or the target is not a presentation (a `.docx` or `.xlsx` renamed,
+ *   macro-enabled or not); `macro_enabled` when the main part has a macro-enabled
+ *   presentation content type (`.pptm`, `.potm`, `.ppsm`), or any part is a VBA project
+ *   (content type or `vbaProject.bin`) or is related as one.
  */
 export function checkPresentationPackage(pkg: OpcPackage): PresentationPackageInfo {
   const officeRels = pkg.rels('/').filter((r) => r.type === RT.officeDocument && !r.external);
