@@ -20,11 +20,10 @@ export interface PresentationPackageInfo {
 
 /**
  * The upload sanity check: the package relationship `officeDocument` (ECMA-376 Part 2,
- * §9.3; Part 1, §13.3.6 Presentation Part) targets a part whose content type is a presentation main type, and
- * the package carries no macros.
+ * §9.3; Part 1, §13.3.6 Presentation Part) targets a part whose content type is a
+ * presentation main type, and the package carries no macros.
  *
- * Cheap: reads only the package relationships, the content types and the main part's
- * relationships; parses no slide.
+ * Cheap: reads the content types and the relationships parts (small); parses no slide.
  *
  * @throws PackageError `not_presentation` when there is no officeDocument relationship, its
  *   target is missing, or the target is not a presentation (a `.docx` or `.xlsx` renamed,
