@@ -1,0 +1,124 @@
+/**
+ * Font metrics and text layout, with expectations computed by hand from the Liberation
+ * Sans (= Arial) metrics: unitsPerEm 2048, advance widths H 1479, e/o/a/b 1139, l 455,
+ * space 569; OS/2 winAscent 1854, winDescent 434 (line = 2288/2048 em).
+ */
+import t from 'tap';
+import { measure, resolveFace, defaultFontMetrics } from '../../../core/src/text/font-metrics.js';
+import { EMU_PER_PT, fitText, layoutText, type ParagraphInput, type TextBodyInput } from '../../../core/src/text/layout.js';
+
+const arial = (size_pt: number) => ({ name: 'Arial', size_pt });
+const close = (t2: { ok(v: boolean, m: string): unknown }, a: number, b: number, msg: string): void => {
+  t2.ok(Math.abs(a - b) < 1e-6, `${msg}: ${a} ≈ ${b}`);
+};
+
+const pt = (n: number): number => n * EMU_PER_PT;
+const para = (text: string, size = 10, extra: Partial<ParagraphInput> = {}): ParagraphInput => ({ runs: [{ text, font: arial(size) }], ...extra });
+const noInsets = { lIns_emu: 0, rIns_emu: 0, tIns_emu: 0, bIns_emu: 0 };
+const LINE10 = (2288 / 2048) * 10;
+
+t.test('measure sums advance widths of the metric-compatible face', async (t) => {
+  close(t, measure('Hello', arial(10)), (4667 / 2048) * 10, 'Arial Hello');
+  close(t, measure('Hello', { name: 'Helvetica', size_pt: 10 }), (4667 / 2048) * 10, 'Helvetica = Arial');
+  close(t, measure('漢字', arial(10)), 20, 'CJK full width');
+  t.ok(measure('Hello', { ...arial(10), bold: true }) > measure('Hello', arial(10)), 'bold is wider');
+});
+
+t.test('font names resolve through the documented fallback chain', async (t) => {
+  t.equal(resolveFace('Calibri').family, 'Carlito');
+  t.equal(resolveFace('Cambria').family, 'Caladea');
+  t.equal(resolveFace('Times New Roman').family, 'Liberation Serif');
+  t.equal(resolveFace('Courier New').family, 'Liberation Mono');
+  t.equal(resolveFace('Segoe UI').family, 'Liberation Sans');
+  t.equal(resolveFace('Verdana').family, 'DejaVu Sans');
+  t.equal(resolveFace('Acme Corporate Serif').family, 'DejaVu Serif');
+  t.equal(resolveFace('Acme Corporate Sans').family, 'DejaVu Sans');
+  t.equal(resolveFace('Calibri').exact, true);
+  t.equal(resolveFace('Segoe UI').exact, false);
+});
+
+t.test('words wrap at spaces by measured width', async (t) => {
+  // "aaa" = 3×1139 = 3417 units = 16.684 pt; "aaa bbb" = 7403 units = 36.147 pt.
+  const body: TextBodyInput = { paragraphs: [para('aaa bbb')], ...noInsets };
+  const wide = layoutText(body, { width_emu: pt(40), height_emu: pt(100) });
+  t.equal(wide.lines.length, 1);
+  close(t, wide.lines[0]!.width_pt, (7403 / 2048) * 10, 'one line width');
+  const narrow = layoutText(body, { width_emu: pt(20), height_emu: pt(100) });
+  t.equal(narrow.lines.length, 2);
+  t.equal(narrow.lines[1]!.fragments[0]!.text, 'bbb');
+  close(t, narrow.textHeight_pt, 2 * LINE10, 'two single lines');
+  close(t, narrow.lines[0]!.baseline_pt, (1854 / 2048) * 10, 'first baseline at the ascent');
+});
+
+t.test('a word wider than the line is broken between characters', async (t) => {
+  // 'a' = 5.5615 pt; 12 pt holds two.
+  const l = layoutText({ paragraphs: [para('aaaaa')], ...noInsets }, { width_emu: pt(12), height_emu: pt(100) });
+  t.same(l.lines.map((x) => x.fragments.map((f) => f.text).join('')), ['aa', 'aa', 'a']);
+  t.ok(l.brokeWords);
+});
+
+t.test('CJK text breaks between any two characters', async (t) => {
+  const l = layoutText({ paragraphs: [para('漢字漢字漢')], ...noInsets }, { width_emu: pt(25), height_emu: pt(100) });
+  t.same(l.lines.map((x) => x.fragments.map((f) => f.text).join('')), ['漢字', '漢字', '漢']);
+});
+
+t.test('insets, alignment and anchor place lines', async (t) => {
+  const body: TextBodyInput = { paragraphs: [para('Hello', 10, { align: 'ctr' })], lIns_emu: pt(5), rIns_emu: pt(5), tIns_emu: pt(2), bIns_emu: pt(2), anchor: 'b' };
+  const l = layoutText(body, { width_emu: pt(110), height_emu: pt(50) });
+  const w = (4667 / 2048) * 10;
+  close(t, l.lines[0]!.fragments[0]!.x_pt, 5 + (100 - w) / 2, 'centred within the insets');
+  close(t, l.lines[0]!.top_pt, 50 - 2 - LINE10, 'bottom anchored above the bottom inset');
+  close(t, l.totalHeight_pt, LINE10 + 4, 'total height includes insets');
+  const r = layoutText({ ...body, paragraphs: [para('Hello', 10, { align: 'r' })] }, { width_emu: pt(110), height_emu: pt(50) });
+  close(t, r.lines[0]!.fragments[0]!.x_pt, 105 - w, 'right aligned');
+});
+
+t.test('line spacing, space before/after and font scale', async (t) => {
+  const body: TextBodyInput = {
+    paragraphs: [para('a', 10, { lineSpacing: { pct: 150 }, spaceAfter: { pts: 6 } }), para('b', 10, { spaceBefore: { pts: 4 }, lineSpacing: { pts: 20 } })],
+    ...noInsets,
+  };
+  const l = layoutText(body, { width_emu: pt(100), height_emu: pt(100) });
+  close(t, l.lines[0]!.height_pt, 1.5 * LINE10, '150 % of single');
+  close(t, l.lines[1]!.top_pt, 1.5 * LINE10 + 6 + 4, 'after + before');
+  close(t, l.lines[1]!.height_pt, 20, 'exact points');
+  const scaled = layoutText({ paragraphs: [para('a', 20)], ...noInsets, fontScale: 0.5 }, { width_emu: pt(100), height_emu: pt(100) });
+  t.equal(scaled.lines[0]!.fragments[0]!.font.size_pt, 10);
+  close(t, scaled.textHeight_pt, LINE10, 'scaled line height');
+  const reduced = layoutText({ paragraphs: [para('a', 10)], ...noInsets, lnSpcReduction: 0.2 }, { width_emu: pt(100), height_emu: pt(100) });
+  close(t, reduced.textHeight_pt, 0.8 * LINE10, 'lnSpcReduction');
+});
+
+t.test('bullets hang at marL + indent and text starts at marL', async (t) => {
+  const body: TextBodyInput = {
+    paragraphs: [para('aaa aaa', 10, { marL_emu: pt(20), indent_emu: pt(-15), bullet: { text: '•', font: arial(10) } })],
+    ...noInsets,
+  };
+  const l = layoutText(body, { width_emu: pt(40), height_emu: pt(100) });
+  const [bullet, text] = l.lines[0]!.fragments;
+  t.equal(bullet!.bullet, true);
+  close(t, bullet!.x_pt, 5, 'bullet at marL + indent');
+  close(t, text!.x_pt, 20, 'text at marL');
+  t.equal(l.lines.length, 2);
+  close(t, l.lines[1]!.fragments[0]!.x_pt, 20, 'continuation lines at marL');
+});
+
+t.test('fitText finds the largest size that fits, or the overflow at the minimum', async (t) => {
+  const body: TextBodyInput = { paragraphs: [para('aaa bbb ccc ddd', 20)], ...noInsets };
+  // At 20 pt one line is 22.34 pt high; a 30 pt box holds one line: "aaa bbb ccc ddd" is 15 chars.
+  const box = { width_emu: pt(100), height_emu: pt(30) };
+  const fit = fitText(body, box, { minSizePt: 8 });
+  t.ok(fit.fits);
+  t.equal(fit.layout.lines.length, 1);
+  t.ok(fit.sizePt < 20 && fit.sizePt > 8);
+  // Check maximality: 0.2 pt larger does not fit.
+  const bigger = layoutText(body, box, { extraScale: (fit.sizePt + 0.2) / 20 });
+  t.ok(bigger.overflow_pt > 0, 'slightly larger overflows');
+  const fits = fitText(body, { width_emu: pt(1000), height_emu: pt(100) });
+  t.equal(fits.scale, 1);
+  const never = fitText({ paragraphs: Array.from({ length: 20 }, () => para('a', 20)), ...noInsets }, box, { minSizePt: 10 });
+  t.notOk(never.fits);
+  close(t, never.sizePt, 10, 'stops at the minimum');
+  close(t, never.overflow_pt, 20 * LINE10 - 30, 'overflow at the minimum');
+  t.ok(defaultFontMetrics.vertical(arial(10)).lineHeight_pt > 0);
+});
