@@ -19,6 +19,8 @@ export interface MiniSlide {
   layout?: number;
   /** Extra slide relationships: `[id, type suffix, target]`. */
   rels?: Array<[string, string, string]>;
+  /** XML after p:cSld, e.g. a `p:clrMapOvr`. */
+  after?: string;
 }
 
 export interface MiniDeckSpec {
@@ -96,7 +98,7 @@ export async function miniDeck(spec: MiniDeckSpec = {}): Promise<OpcPackage> {
     zip.file(`ppt/slideLayouts/_rels/slideLayout${i + 1}.xml.rels`, rels([['rId1', 'slideMaster', '../slideMasters/slideMaster1.xml']]));
   });
   slides.forEach((s, i) => {
-    zip.file(`ppt/slides/slide${i + 1}.xml`, `<?xml version="1.0" encoding="UTF-8"?><p:sld ${NSDECL} ${s.attrs ?? ''}><p:cSld><p:spTree>${grpProps}${s.tree}</p:spTree></p:cSld></p:sld>`);
+    zip.file(`ppt/slides/slide${i + 1}.xml`, `<?xml version="1.0" encoding="UTF-8"?><p:sld ${NSDECL} ${s.attrs ?? ''}><p:cSld><p:spTree>${grpProps}${s.tree}</p:spTree></p:cSld>${s.after ?? ''}</p:sld>`);
     zip.file(`ppt/slides/_rels/slide${i + 1}.xml.rels`, rels([['rId1', 'slideLayout', `../slideLayouts/slideLayout${(s.layout ?? 0) + 1}.xml`], ...(s.rels ?? [])]));
   });
   for (const [path, [, text]] of Object.entries(spec.parts ?? {})) zip.file(path, text);

@@ -137,3 +137,18 @@ t.test('text frame properties inherit per attribute along the placeholder chain,
   const [s] = new PmlModel(pkg).slide('/ppt/slides/slide1.xml').shapes;
   t.same(effectiveTextFrame(s!), { insetLeft: 0, insetTop: 12700, insetRight: 91440, insetBottom: 45720, anchor: 'ctr', wrap: true, autofit: 'normal', fontScale: 0.625, vertical: 'horz', columns: 1 });
 });
+
+t.test("a slide's colour map override changes what tx1 means", async (t) => {
+  const after = '<p:clrMapOvr><a:overrideClrMapping bg1="dk1" tx1="lt1" bg2="dk2" tx2="lt2" accent1="accent1" accent2="accent2" accent3="accent3" accent4="accent4" accent5="accent5" accent6="accent6" hlink="hlink" folHlink="folHlink"/></p:clrMapOvr>';
+  const pkg = await miniDeck({ defaultTextStyle: DEFAULT_TEXT, slides: [{ tree: sp(5, 'Box', { xfrm: [0, 0, 1, 1], body: `<a:p>${run('light on dark')}</a:p>` }), after }] });
+  const [s] = new PmlModel(pkg).slide('/ppt/slides/slide1.xml').shapes;
+  t.equal(effectiveFont(s!)!.color, 'FFFFFF');
+});
+
+t.test('tint, shade and preset colours resolve', async (t) => {
+  const colors = ['<a:srgbClr val="000000"><a:tint val="50000"/></a:srgbClr>', '<a:srgbClr val="FFFFFF"><a:shade val="50000"/></a:srgbClr>', '<a:prstClr val="red"/>', '<a:sysClr val="windowText" lastClr="123456"/>'];
+  const tree = colors.map((c, i) => sp(10 + i, `C${i}`, { xfrm: [0, 0, 1, 1], body: `<a:p><a:r><a:rPr lang="en-US"><a:solidFill>${c}</a:solidFill></a:rPr><a:t>x</a:t></a:r></a:p>` })).join('');
+  const pkg = await miniDeck({ slides: [{ tree }] });
+  const shapes = new PmlModel(pkg).slide('/ppt/slides/slide1.xml').shapes;
+  t.same(shapes.map((s) => effectiveFont(s)!.color), ['808080', '808080', 'FF0000', '123456']);
+});
