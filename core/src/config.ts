@@ -35,9 +35,25 @@ export interface Config {
   workerThreads: number;
   /** Jobs of each kind one process runs at once. */
   jobConcurrency: number;
+  /** NATS server(s) with JetStream, e.g. `nats://nats:4222` (comma-separated for a cluster); undefined = in-process queue. */
   natsUrl: string | undefined;
+  /** Redis URL, e.g. `redis://redis:6379/0`; undefined = embedded LevelDB state. */
   redisUrl: string | undefined;
+  /** S3/MinIO endpoint URL, e.g. `http://minio:9000`; undefined = files on local disk. */
   s3Endpoint: string | undefined;
+  /** S3 access key (MinIO root user). */
+  s3AccessKey: string | undefined;
+  /** S3 secret key (MinIO root password). */
+  s3SecretKey: string | undefined;
+  /** Bucket holding every file; created at start when missing. */
+  s3Bucket: string;
+  /** S3 region name. */
+  s3Region: string;
+  /** Milliseconds a worker may go without acknowledging or heartbeating a job before JetStream redelivers it. */
+  jobAckWaitMs: number;
+  /** Deliveries of a job before it is marked failed. */
+  jobMaxDeliver: number;
+  /** `host:port` of core's gRPC server, for the gateway process. */
   coreGrpcAddr: string | undefined;
   logLevel: string;
   /** True when no distributed wiring is configured. */
@@ -61,6 +77,12 @@ interface RawEnv {
   NATS_URL?: string;
   REDIS_URL?: string;
   S3_ENDPOINT?: string;
+  S3_ACCESS_KEY?: string;
+  S3_SECRET_KEY?: string;
+  S3_BUCKET: string;
+  S3_REGION: string;
+  SLIDEWRIGHT_JOB_ACK_WAIT_MS: number;
+  SLIDEWRIGHT_JOB_MAX_DELIVER: number;
   CORE_GRPC_ADDR?: string;
   LOG_LEVEL: string;
 }
@@ -83,7 +105,13 @@ const schema = {
     SLIDEWRIGHT_JOB_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 64, default: 2 },
     NATS_URL: { type: 'string' },
     REDIS_URL: { type: 'string' },
-    S3_ENDPOINT: { type: 'string' },
+    S3_ENDPOINT: { type: 'string', pattern: '^https?://' },
+    S3_ACCESS_KEY: { type: 'string' },
+    S3_SECRET_KEY: { type: 'string' },
+    S3_BUCKET: { type: 'string', pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$', default: 'slidewright' },
+    S3_REGION: { type: 'string', default: 'us-east-1' },
+    SLIDEWRIGHT_JOB_ACK_WAIT_MS: { type: 'integer', minimum: 1000, maximum: 3600000, default: 30000 },
+    SLIDEWRIGHT_JOB_MAX_DELIVER: { type: 'integer', minimum: 1, maximum: 100, default: 5 },
     CORE_GRPC_ADDR: { type: 'string' },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
   },
@@ -123,6 +151,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     natsUrl: raw.NATS_URL,
     redisUrl: raw.REDIS_URL,
     s3Endpoint: raw.S3_ENDPOINT,
+    s3AccessKey: raw.S3_ACCESS_KEY,
+    s3SecretKey: raw.S3_SECRET_KEY,
+    s3Bucket: raw.S3_BUCKET,
+    s3Region: raw.S3_REGION,
+    jobAckWaitMs: raw.SLIDEWRIGHT_JOB_ACK_WAIT_MS,
+    jobMaxDeliver: raw.SLIDEWRIGHT_JOB_MAX_DELIVER,
     coreGrpcAddr: raw.CORE_GRPC_ADDR,
     logLevel: raw.LOG_LEVEL,
     embedded,

@@ -1,7 +1,9 @@
 /**
  * The composition root of core: chooses the adapters for the configuration and wires the
  * domain services. Embedded mode: local-disk blobs, LevelDB state and the in-process
- * queue, all under `SLIDEWRIGHT_DATA_DIR`.
+ * queue, all under `SLIDEWRIGHT_DATA_DIR`. Distributed wiring replaces each one that is
+ * configured: `REDIS_URL` → Redis state, `S3_ENDPOINT` → S3/MinIO files, `NATS_URL` →
+ * JetStream jobs.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,6 +13,12 @@ import type { Config } from './config.js';
 import { LocalBlobStore } from './adapters/local-blob-store.js';
 import { LevelStateStore } from './adapters/level-state-store.js';
 import { InProcessQueue } from './adapters/in-process-queue.js';
+import { RedisStateStore } from './adapters/redis-state-store.js';
+import { S3BlobStore } from './adapters/s3-blob-store.js';
+import { JetStreamQueue } from './adapters/jetstream-queue.js';
+import type { StateStore } from './ports/state-store.js';
+import type { BlobStore } from './ports/blob-store.js';
+import type { JobQueue } from './ports/job-queue.js';
 import { UrlSigner } from './services/signing.js';
 import { CpuPool } from './threads/cpu-pool.js';
 import { TemplateService } from './services/template-service.js';
@@ -30,24 +38,75 @@ export interface CoreRuntime {
   close(): Promise<void>;
 }
 
+/** Which process the runtime is for: it decides what must be configured. */
+export type RuntimeRole = 'embedded' | 'core' | 'worker';
+
+export interface RuntimeOptions {
+  /**
+   * `embedded` (default): one process; secrets and the dev key may be generated into the
+   * data directory. `core` and `worker`: separate processes of a distributed deployment,
+   * which must share state, files and jobs, so every adapter must be a distributed one.
+   */
+  role?: RuntimeRole;
+}
+
 /**
- * Builds core for `config`.
- * @throws Error when distributed wiring is configured (its adapters are not part of this build)
+ * Builds core for `config`: connects the adapters (waiting up to 30 s for each backend to
+ * answer) and wires the domain services.
+ * @throws Error when a backend cannot be reached, or when a `core`/`worker` role lacks
+ *   distributed wiring, or when a `core` role has no `SLIDEWRIGHT_SIGNING_SECRET`
  */
-export async function createCoreRuntime(config: Readonly<Config>, log: Logger = pino({ level: config.logLevel })): Promise<CoreRuntime> {
-  if (!config.embedded) throw new Error('distributed adapters (NATS_URL, REDIS_URL, S3_ENDPOINT) are not available in this build; unset them for embedded mode');
-  await mkdir(config.dataDir, { recursive: true });
-  const state = await LevelStateStore.open(join(config.dataDir, 'state'));
-  const blobs = new LocalBlobStore(join(config.dataDir, 'blobs'));
-  const queue = new InProcessQueue(state);
-  const secret = config.signingSecret ?? (await persistentSecret(join(config.dataDir, 'signing-secret')));
+export async function createCoreRuntime(config: Readonly<Config>, log: Logger = pino({ level: config.logLevel }), opts: RuntimeOptions = {}): Promise<CoreRuntime> {
+  const role = opts.role ?? 'embedded';
+  if (role !== 'embedded') {
+    const missing = [
+      !config.natsUrl && 'NATS_URL',
+      !config.redisUrl && 'REDIS_URL',
+      !config.s3Endpoint && 'S3_ENDPOINT',
+      role === 'core' && !config.signingSecret && 'SLIDEWRIGHT_SIGNING_SECRET',
+    ].filter(Boolean);
+    if (missing.length > 0) throw new Error(`the ${role} process of a distributed deployment needs ${missing.join(', ')}`);
+  }
+  const needsDataDir = !config.redisUrl || !config.s3Endpoint || (role === 'embedded' && (!config.signingSecret || !config.apiKeys));
+  if (needsDataDir) await mkdir(config.dataDir, { recursive: true });
+
+  const opened: Array<{ close(): Promise<void> }> = [];
+  let state: StateStore;
+  let blobs: BlobStore;
+  let queue: JobQueue;
+  try {
+    state = config.redisUrl ? await RedisStateStore.open(config.redisUrl, { log: log.child({ component: 'redis' }) }) : await LevelStateStore.open(join(config.dataDir, 'state'));
+    opened.push(state);
+    blobs = config.s3Endpoint
+      ? await S3BlobStore.open({
+          endpoint: config.s3Endpoint,
+          accessKey: config.s3AccessKey,
+          secretKey: config.s3SecretKey,
+          bucket: config.s3Bucket,
+          region: config.s3Region,
+          log: log.child({ component: 's3' }),
+        })
+      : new LocalBlobStore(join(config.dataDir, 'blobs'));
+    opened.push(blobs);
+    queue = config.natsUrl
+      ? await JetStreamQueue.connect({ servers: config.natsUrl, ackWaitMs: config.jobAckWaitMs, name: `slidewright-${role}`, log: log.child({ component: 'jetstream' }) })
+      : new InProcessQueue(state);
+  } catch (err) {
+    for (const a of opened.reverse()) await a.close().catch(() => undefined);
+    throw err;
+  }
+  // Workers sign nothing a client sees; an ephemeral secret keeps them free of the setting.
+  const secret =
+    config.signingSecret ?? (role === 'worker' ? randomBytes(24).toString('base64url') : await persistentSecret(join(config.dataDir, 'signing-secret')));
   const signer = new UrlSigner(secret, config.publicUrl, config.urlTtlSeconds);
   const cpu = new CpuPool(config.workerThreads);
   const deps: ServiceDeps = { config, state, blobs, queue, signer, cpu, log };
 
   let keys = config.apiKeys;
   let devKey: string | undefined;
-  if (!keys) {
+  if (!keys && role !== 'embedded') {
+    keys = new Map(); // distributed: only configured keys (and X-Org-Name in dev mode)
+  } else if (!keys) {
     devKey = await persistentSecret(join(config.dataDir, 'dev-api-key'), 'sw_dev_');
     keys = new Map([[devKey, 'dev']]);
   }
