@@ -24,7 +24,7 @@ import { CT, RT } from '../ooxml/opc/constants.js';
 import { OpcPackage, type Relationship } from '../ooxml/opc/package.js';
 import { extensionOf, partFolder } from '../ooxml/opc/part-names.js';
 import { NS, attr, child, children, createElement, decodeXmlBytes, insertInOrder, intAttr, parseXml, type Document, type Element } from '../ooxml/xml.js';
-import { fillSlide, newSlideFromLayout } from './fill-slide.js';
+import { fillSlide, newSlideFromLayout, sortByPosition } from './fill-slide.js';
 import { cloneDocument, cloneInto, cloneWithStubs } from './clone.js';
 import { serializeDocument } from './serialize.js';
 import { placeholderElement, placeholders, renumberDuplicateShapeIds, shapeIdStats, shapeTree, type PlaceholderShape } from './shapes.js';
@@ -137,6 +137,8 @@ interface SourceSlideInfo {
   maxShapeId: number;
   duplicateShapeIds: boolean;
   tableStyleIds: string[];
+  /** Top-level table frames, left to right then top to bottom (the order table blocks fill them). */
+  tableFrames: Element[];
 }
 
 interface MasterRecord {
@@ -314,11 +316,14 @@ class DeckWriter {
       } else {
         // shapes the content cannot touch stay in the source and are written from there
         const data = spec.slide_data;
-        const hasTables = (data.content ?? []).some((c) => c.blocks.some((b) => b.type === 'table'));
+        // table blocks go into the slide's tables left to right (see fillSlide): copy those
+        let tableBlocks = 0;
+        for (const c of data.content ?? []) for (const b of c.blocks) if (b.type === 'table') tableBlocks++;
+        const editedTables = new Set(info.tableFrames.slice(0, tableBlocks));
         const footnote = data.footnote != null;
         ({ doc, stubs } = cloneWithStubs(srcDoc, (shape) => {
           if (placeholderElement(shape)) return true;
-          if (hasTables && shape.localName === 'graphicFrame' && frameTable(shape)) return true;
+          if (editedTables.has(shape)) return true;
           return footnote && plainText(shape).toLowerCase().includes('footnote');
         }));
         reservedShapeIdMax = info.maxShapeId;
@@ -366,7 +371,9 @@ class DeckWriter {
     if (!info) {
       const doc = src.pkg.getXml(part);
       const ids = shapeIdStats(doc);
-      info = { maxShapeId: ids.max, duplicateShapeIds: ids.duplicates, tableStyleIds: tableStyleIds(doc) };
+      const tree = shapeTree(doc);
+      const frames = tree ? children(tree, NS.p, 'graphicFrame').filter((f) => frameTable(f) !== undefined) : [];
+      info = { maxShapeId: ids.max, duplicateShapeIds: ids.duplicates, tableStyleIds: tableStyleIds(doc), tableFrames: sortByPosition(frames) };
       src.slideInfo.set(part, info);
     }
     return info;

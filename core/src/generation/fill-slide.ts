@@ -256,6 +256,14 @@ function findFootnoteBox(tree: Element): Element | undefined {
   return fallback;
 }
 
+/** Shapes ordered left to right, then top to bottom, by their own offsets (stable). */
+export function sortByPosition(shapes: readonly Element[]): Element[] {
+  return shapes
+    .map((shape, i) => ({ shape, i, r: ownRect(shape) }))
+    .sort((a, b) => (a.r?.x ?? 0) - (b.r?.x ?? 0) || (a.r?.y ?? 0) - (b.r?.y ?? 0) || a.i - b.i)
+    .map((e) => e.shape);
+}
+
 /** Height one bullet is given above a table until text is measured (issue 4): 0.5 in, a 28 pt line with spacing. */
 const ESTIMATED_LINE_EMU = 457_200;
 
@@ -275,10 +283,7 @@ function fillColumns(
 ): void {
   const { doc } = ctx;
   // Existing tables (template slides): table blocks replace their content first, left to right.
-  const existingTables = children(tree, NS.p, 'graphicFrame')
-    .filter((f) => frameTable(f) !== undefined)
-    .map((f) => ({ frame: f, rect: ownRect(f) }))
-    .sort((a, b) => (a.rect?.x ?? 0) - (b.rect?.x ?? 0) || (a.rect?.y ?? 0) - (b.rect?.y ?? 0));
+  const existingTables = sortByPosition(children(tree, NS.p, 'graphicFrame').filter((f) => frameTable(f) !== undefined)).map((frame) => ({ frame }));
 
   // Text-capable content placeholders: obj/tbl; when there are none, body placeholders.
   let candidates = phs.filter((p) => p.shape.localName === 'sp' && !used.has(p.shape) && (p.type === 'obj' || p.type === 'tbl'));

@@ -56,6 +56,13 @@ interface AttrLike {
   namespaceURI: string | null;
 }
 
+/**
+ * Serialized text of source shapes written in place of stubs, by source element. A stub
+ * stands under copies of the source shape's own ancestors (same namespace bindings), so
+ * the text is the same every time the shape is written.
+ */
+const stubText = new WeakMap<Element, string>();
+
 /** The text written so far (appending to one string lets V8 build a rope). */
 interface Sink {
   s: string;
@@ -64,7 +71,16 @@ interface Sink {
 function serializeElement(el: Element, parentScope: Scope, out: Sink, stubs: ReadonlyMap<Element, Element> | undefined): void {
   if (stubs && el.namespaceURI === STUB_NS) {
     const src = stubs.get(el);
-    if (src) serializeElement(src, parentScope, out, undefined);
+    if (!src) return;
+    // a source shape sits under a copy of its own ancestors, so its text never changes
+    let text = stubText.get(src);
+    if (text === undefined) {
+      const sink: Sink = { s: '' };
+      serializeElement(src, parentScope, sink, undefined);
+      text = sink.s;
+      stubText.set(src, text);
+    }
+    out.s += text;
     return;
   }
   let scope = parentScope;
