@@ -7,6 +7,9 @@
  * other error is `{"detail": "<message>"}` with the status core chose.
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { openApiDocument } from './openapi.js';
 import type { Logger } from 'pino';
 import { randomUUID } from 'node:crypto';
 import { ROUTES, type RouteSpec } from '../../proto/gen/routes.js';
@@ -25,6 +28,8 @@ export interface GatewayOptions {
   maxUploadBytes?: number;
   /** Answers GET /healthz: true once every part of the service is ready. */
   isReady?: () => boolean;
+  /** API version shown in the OpenAPI document. */
+  version?: string;
 }
 
 const GRPC_TO_HTTP: Readonly<Record<number, number>> = {
@@ -43,8 +48,11 @@ const GRPC_TO_HTTP: Readonly<Record<number, number>> = {
 /** Query parameters of a signed URL; they travel to core as metadata, not as fields. */
 const SIGNATURE_PARAMS = { expires: MD.signatureExpires, org: MD.signatureOrg, signature: MD.signature } as const;
 
-/** Builds the gateway app (not listening). */
-export function buildGateway(opts: GatewayOptions): FastifyInstance {
+/**
+ * Builds the gateway app (not listening). Also serves `/openapi.json` (OpenAPI 3.1, from
+ * the same generated definitions) and Swagger UI at `/docs`.
+ */
+export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstance> {
   const maxJson = opts.maxJsonBodyBytes ?? 8 * 1024 * 1024;
   const maxUpload = opts.maxUploadBytes ?? 10 * 1024 * 1024;
   const app = Fastify({
@@ -75,6 +83,11 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     return reply.code(500).send({ detail: 'internal error' });
   });
   app.setNotFoundHandler((req, reply) => reply.code(404).send({ detail: `no route ${req.method} ${req.url.split('?')[0]}` }));
+
+  const document = openApiDocument(opts.version ?? '1.0.0');
+  await app.register(swagger, { mode: 'static', specification: { document: document as never } });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', async () => document);
 
   app.get('/healthz', async (_req, reply) => {
     const ready = opts.isReady ? opts.isReady() : true;

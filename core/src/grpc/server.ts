@@ -8,6 +8,11 @@
  * metadata `x-http-status` so the gateway never has to guess.
  */
 import * as grpc from '@grpc/grpc-js';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadFileDescriptorSetFromBuffer } from '@grpc/proto-loader';
+import { ReflectionService } from '@grpc/reflection';
+import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import { ServiceError, HTTP_STATUS } from '../errors.js';
 import { toInvalidArgument, validateRequest } from '../validation/index.js';
@@ -157,6 +162,17 @@ export async function startGrpcServer(core: CoreRuntime, host: string, port: num
     }
     server.addService(definition, handlers);
   }
+  // Server reflection (grpcurl, Postman) from the descriptor set gen:proto writes, and the
+  // standard health service: '' is the whole server, then each service by name.
+  // From the sources (core/src/grpc) or from the build (dist/core/src/grpc).
+  const descriptorFile = ['../../../proto/gen/slidewright.binpb', '../../../../proto/gen/slidewright.binpb']
+    .map((p) => fileURLToPath(new URL(p, import.meta.url)))
+    .find((p) => existsSync(p));
+  if (!descriptorFile) throw new Error('proto/gen/slidewright.binpb is missing; run npm run gen:proto');
+  const descriptors = readFileSync(descriptorFile);
+  new ReflectionService(loadFileDescriptorSetFromBuffer(descriptors)).addToServer(server);
+  const health = new HealthImplementation({ '': 'SERVING', ...Object.fromEntries(Object.keys(SERVICE_DEFINITIONS).map((n) => [n, 'SERVING' as const])) });
+  health.addToServer(server);
   const bound = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   );
@@ -164,6 +180,7 @@ export async function startGrpcServer(core: CoreRuntime, host: string, port: num
     port: bound,
     close: () =>
       new Promise<void>((resolve) => {
+        health.setStatus('', 'NOT_SERVING');
         server.tryShutdown(() => resolve());
         setTimeout(() => {
           server.forceShutdown();

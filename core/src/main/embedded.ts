@@ -28,7 +28,7 @@ export async function startEmbedded(config: Readonly<Config>): Promise<EmbeddedS
   startConsumers(core, { concurrency: config.jobConcurrency, maxDeliver: 5, signal: shutdown.signal });
   const invoker = new GrpcInvoker(grpcAddress);
   let ready = false;
-  const app = buildGateway({ invoker, logger: log.child({ component: 'gateway' }), maxUploadBytes: config.maxUploadBytes, isReady: () => ready });
+  const app = await buildGateway({ invoker, logger: log.child({ component: 'gateway' }), maxUploadBytes: config.maxUploadBytes, isReady: () => ready });
   const address = await app.listen({ port: config.port, host: config.embedded ? '127.0.0.1' : '0.0.0.0' });
   const url = address.replace('[::1]', '127.0.0.1');
   if (!config.publicUrlExplicit && config.port === 0) core.deps.signer.publicUrl = url;
