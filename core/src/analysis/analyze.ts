@@ -7,7 +7,7 @@ import type { OpcPackage } from '../ooxml/opc/package.js';
 import { graphicKind, oleProgId, readChart, readChartEx, readPicture, readTable } from '../ooxml/pml/graphic.js';
 import { PmlModel, type LayoutPart, type MasterPart, type ShapeTreePart, type SlidePart } from '../ooxml/pml/parts.js';
 import type { Shape } from '../ooxml/pml/shapes.js';
-import { bodyText, effectiveFont, effectiveTextFrame, readParagraphs } from '../ooxml/pml/text.js';
+import { bodyText, effectiveFont, effectiveParagraph, effectiveTextFrame, readParagraphs } from '../ooxml/pml/text.js';
 import type { Theme } from '../ooxml/pml/theme.js';
 import { NS, child, attr } from '../ooxml/xml.js';
 import type {
@@ -177,6 +177,7 @@ function analyzeShape(s: Shape, opts: ResolvedAnalysisOptions): AnalyzedShape | 
   const showText = !ph || opts.include_placeholder_content;
   const font = effectiveFont(s);
   const frameProps = effectiveTextFrame(s);
+  const para = effectiveParagraph(s);
   const graphic = s.kind === 'graphicFrame' ? graphicKind(s.graphicData) : null;
   const table = graphic === 'table' && opts.include_table_details ? readTable(s.graphicData) : undefined;
   const pkg = s.part.model.pkg;
@@ -233,6 +234,19 @@ function analyzeShape(s: Shape, opts: ResolvedAnalysisOptions): AnalyzedShape | 
           font_scale: frameProps.fontScale,
           vertical: frameProps.vertical,
           columns: frameProps.columns,
+        }
+      : null,
+    paragraph_format: para
+      ? {
+          alignment: para.alignment,
+          rtl: para.rtl,
+          line_spacing: para.lineSpacing,
+          line_spacing_pt: para.lineSpacingPt,
+          space_before_pt: para.spaceBeforePt,
+          space_after_pt: para.spaceAfterPt,
+          margin_left: para.marginLeft,
+          indent: para.indent,
+          bullet: para.bullet,
         }
       : null,
     graphic,

@@ -111,6 +111,24 @@ export interface AnalyzedTextFrame {
   columns: number;
 }
 
+/** Paragraph format of a text shape's first paragraph, resolved through the inheritance chain. */
+export interface AnalyzedParagraphFormat {
+  /** `l`, `ctr`, `r`, `just`, `dist`. */
+  alignment: string;
+  rtl: boolean;
+  /** Multiple of single line spacing (0.9 = 90 %); null when spacing is fixed in points. */
+  line_spacing: number | null;
+  /** Fixed line spacing in points; null when it is a multiple. */
+  line_spacing_pt: number | null;
+  space_before_pt: number;
+  space_after_pt: number;
+  /** EMU. */
+  margin_left: number;
+  /** First-line indent, EMU (negative for a hanging bullet). */
+  indent: number;
+  bullet: boolean;
+}
+
 /** One paragraph of a shape's text. */
 export interface AnalyzedParagraph {
   /** `a:pPr/@lvl`, 0–8. */
@@ -176,6 +194,8 @@ export interface AnalyzedShape {
   font: AnalyzedFont | null;
   /** Text frame of a text shape; null for shapes that hold no text. */
   text_frame: AnalyzedTextFrame | null;
+  /** Paragraph format of the first paragraph with text; null for shapes that hold no text. */
+  paragraph_format: AnalyzedParagraphFormat | null;
   /** For graphic frames: `table`, `chart`, `chartex`, `diagram`, `ole`, `other`; null otherwise. */
   graphic: string | null;
   table: AnalyzedTable | null;

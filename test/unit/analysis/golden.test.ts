@@ -37,6 +37,10 @@ t.test('poi-layouts-showcase: the Title and Content slide title resolves to the 
   t.equal(body.placeholder!.type, 'obj');
   t.same(body.paragraphs.slice(0, 5).map((p) => p.level), [0, 1, 2, 3, 4]);
   t.same([body.x, body.y, body.cx, body.cy], [457200, 1600200, 8229600, 4525963]);
+  // bodyStyle lvl1pPr marL="342900" indent="-342900", spcBef spcPct 20000 of sz 3200, buChar "•".
+  t.has(body.paragraph_format, { alignment: 'l', margin_left: 342900, indent: -342900, space_before_pt: 6.4, bullet: true });
+  // Master title bodyPr anchor="ctr" with normAutofit; insets written as the defaults.
+  t.has(title.text_frame, { anchor: 'ctr', autofit: 'normal', inset_left: 91440, inset_top: 45720 });
 });
 
 t.test('poi-layouts-showcase: a title on the Blank layout inherits the master title box', async (t) => {

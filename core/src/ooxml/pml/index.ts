@@ -6,7 +6,7 @@
 export { checkPresentationPackage, readPresentation, DEFAULT_SLIDE_SIZE_EMU, type PresentationInfo, type PresentationPackageInfo, type SlideRef, type MasterRef } from './presentation.js';
 export { PmlModel, ShapeTreePart, MasterPart, LayoutPart, SlidePart, MAX_SHAPES_PER_PART, type ShapeTreePartKind } from './parts.js';
 export { Shape, effective, masterPlaceholderType, chooseAlternateContent, type Frame, type PlaceholderRef, type PlaceholderType, type ShapeKind, type RawXfrm, type GroupTransform } from './shapes.js';
-export { bodyText, readParagraphs, paragraphLevel, effectiveFont, effectiveTextFrame, masterTextStyleFor, type EffectiveFont, type ParagraphText, type TextFrameProperties } from './text.js';
+export { bodyText, readParagraphs, paragraphLevel, effectiveFont, effectiveParagraph, effectiveTextFrame, masterTextStyleFor, type EffectiveFont, type EffectiveParagraph, type ParagraphText, type TextFrameProperties } from './text.js';
 export { graphicKind, readTable, readChart, readChartEx, readPicture, oleProgId, type GraphicKind, type TableInfo, type ChartInfo, type PictureInfo } from './graphic.js';
 export { readTheme, resolveThemeFont, scriptOfLanguage, EMPTY_THEME, THEME_COLOR_NAMES, type Theme, type ThemeFontCollection, type ThemeColorName } from './theme.js';
 export { resolveColor, resolveColorIn, readColorMap, DEFAULT_COLOR_MAP, type ColorMap, type ColorContext } from './color.js';

@@ -89,25 +89,25 @@ export function masterTextStyleFor(shape: Shape): 'titleStyle' | 'bodyStyle' | '
 }
 
 /**
- * The run-property sources for a paragraph at `level` of `shape`, nearest first, split where
- * the shape's own style reference (`p:style/a:fontRef`) takes its turn: `near` are the run,
- * paragraph and list styles on the placeholder chain; `far` the master text style and the
- * presentation default text style.
+ * The paragraph-property elements (`a:pPr`, list-style `a:lvlNpPr` and `a:defPPr`) that
+ * apply to a paragraph at `level` of `shape`, nearest first, split where the shape's own
+ * style reference (`p:style/a:fontRef`) takes its turn for run properties: `near` are the
+ * paragraph itself and the list styles on the placeholder chain; `far` the master text
+ * style and the presentation default text style.
  */
-function propertySources(shape: Shape, paragraph: Element | undefined, run: Element | undefined, level: number): { near: Element[]; far: Element[] } {
+function paragraphSources(shape: Shape, paragraph: Element | undefined, level: number): { near: Element[]; far: Element[] } {
   const near: Element[] = [];
   const far: Element[] = [];
   const lvlName = `lvl${level + 1}pPr`;
   const fromList = (list: Element | undefined, out: Element[]): void => {
     if (!list) return;
-    const lvl = child(child(list, NS.a, lvlName), NS.a, 'defRPr');
+    const lvl = child(list, NS.a, lvlName);
     if (lvl) out.push(lvl);
-    const def = child(child(list, NS.a, 'defPPr'), NS.a, 'defRPr');
+    const def = child(list, NS.a, 'defPPr');
     if (def) out.push(def);
   };
-  if (run) near.push(run);
-  const pDef = child(child(paragraph, NS.a, 'pPr'), NS.a, 'defRPr');
-  if (pDef) near.push(pDef);
+  const pPr = child(paragraph, NS.a, 'pPr');
+  if (pPr) near.push(pPr);
   for (const s of shape.chain()) fromList(child(s.txBody, NS.a, 'lstStyle'), near);
   const styleName = masterTextStyleFor(shape);
   const defaults = shape.part.model.presentation.defaultTextStyle;
@@ -120,6 +120,13 @@ function propertySources(shape: Shape, paragraph: Element | undefined, run: Elem
     fromList(shape.part.master.textStyle('otherStyle'), far);
   }
   return { near, far };
+}
+
+/** The run-property sources (`a:rPr`, then each paragraph source's `a:defRPr`), split as {@link paragraphSources}. */
+function propertySources(shape: Shape, paragraph: Element | undefined, run: Element | undefined, level: number): { near: Element[]; far: Element[] } {
+  const p = paragraphSources(shape, paragraph, level);
+  const defRPr = (list: Element[]): Element[] => list.map((el) => child(el, NS.a, 'defRPr')).filter((el): el is Element => el !== undefined);
+  return { near: [...(run ? [run] : []), ...defRPr(p.near)], far: defRPr(p.far) };
 }
 
 /** First paragraph with visible text, and its first run with text; else the first paragraph. */
@@ -294,5 +301,76 @@ export function effectiveTextFrame(shape: Shape): TextFrameProperties | undefine
     fontScale: fit?.scale ?? 1,
     vertical: pick((b) => attr(b, 'vert')) ?? 'horz',
     columns: pick((b) => intAttr(b, 'numCol')) ?? 1,
+  };
+}
+
+/** Effective paragraph properties of a shape's first text paragraph (§21.1.2.2.7 `a:pPr`). */
+export interface EffectiveParagraph {
+  /** `algn` (ST_TextAlignType): `l` (default), `ctr`, `r`, `just`, `dist`, ... */
+  alignment: string;
+  /** Right-to-left paragraph (`rtl`). */
+  rtl: boolean;
+  /** Line spacing as a multiple of single spacing (`a:lnSpc/a:spcPct` / 100000); null when set in points. */
+  lineSpacing: number | null;
+  /** Line spacing in points (`a:lnSpc/a:spcPts` / 100); null when set as a percentage. */
+  lineSpacingPt: number | null;
+  /** Space before and after in points (`a:spcBef`/`a:spcAft`; a percentage is taken of the font size). */
+  spaceBeforePt: number;
+  spaceAfterPt: number;
+  /** Left margin and first-line indent in EMU (`marL`, `indent`). */
+  marginLeft: number;
+  indent: number;
+  /** The paragraph shows a bullet or number (`a:buChar`, `a:buAutoNum`, `a:buBlip`; `a:buNone` hides it). */
+  bullet: boolean;
+}
+
+/**
+ * The effective paragraph properties of the paragraph {@link effectiveFont} reads, each
+ * attribute or child taken from the nearest source: the paragraph's `a:pPr`, the list
+ * styles on the placeholder chain, the master text style, the presentation defaults.
+ */
+export function effectiveParagraph(shape: Shape): EffectiveParagraph | undefined {
+  if (shape.kind !== 'sp' || (!shape.txBody && !shape.placeholder)) return undefined;
+  const { paragraph } = representativeRun(shape.txBody);
+  const level = paragraph ? paragraphLevel(paragraph) : 0;
+  const { near, far } = paragraphSources(shape, paragraph, level);
+  const sources = [...near, ...far];
+  const pick = <T>(f: (el: Element) => T | undefined): T | undefined => {
+    for (const el of sources) {
+      const v = f(el);
+      if (v !== undefined) return v;
+    }
+    return undefined;
+  };
+  const sizePt = effectiveFont(shape)?.sizePt ?? 18;
+  const spacing = (local: 'lnSpc' | 'spcBef' | 'spcAft'): { pct?: number; pts?: number } | undefined =>
+    pick((el) => {
+      const sp = child(el, NS.a, local);
+      if (!sp) return undefined;
+      const pct = child(sp, NS.a, 'spcPct');
+      if (pct) return { pct: intAttr(pct, 'val', 100000) / 100000 };
+      const pts = child(sp, NS.a, 'spcPts');
+      if (pts) return { pts: intAttr(pts, 'val', 0) / 100 };
+      return undefined;
+    });
+  const toPt = (v: { pct?: number; pts?: number } | undefined): number => (v === undefined ? 0 : v.pts ?? (v.pct ?? 0) * sizePt);
+  const line = spacing('lnSpc');
+  const bullet = pick((el) => {
+    for (const c of children(el, NS.a)) {
+      if (c.localName === 'buNone') return false;
+      if (c.localName === 'buChar' || c.localName === 'buAutoNum' || c.localName === 'buBlip') return true;
+    }
+    return undefined;
+  });
+  return {
+    alignment: pick((el) => attr(el, 'algn')) ?? 'l',
+    rtl: pick((el) => boolAttr(el, 'rtl')) ?? false,
+    lineSpacing: line === undefined ? 1 : line.pct ?? null,
+    lineSpacingPt: line?.pts ?? null,
+    spaceBeforePt: toPt(spacing('spcBef')),
+    spaceAfterPt: toPt(spacing('spcAft')),
+    marginLeft: pick((el) => intAttr(el, 'marL')) ?? 0,
+    indent: pick((el) => intAttr(el, 'indent')) ?? 0,
+    bullet: bullet ?? false,
   };
 }

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { PmlModel } from '../../../../core/src/ooxml/pml/parts.js';
-import { bodyText, effectiveFont, effectiveTextFrame, readParagraphs } from '../../../../core/src/ooxml/pml/text.js';
+import { bodyText, effectiveFont, effectiveParagraph, effectiveTextFrame, readParagraphs } from '../../../../core/src/ooxml/pml/text.js';
 import { EMPTY_THEME, resolveThemeFont, type Theme } from '../../../../core/src/ooxml/pml/theme.js';
 import { miniDeck, sp } from './mini-deck.js';
 
@@ -151,4 +151,15 @@ t.test('tint, shade and preset colours resolve', async (t) => {
   const pkg = await miniDeck({ slides: [{ tree }] });
   const shapes = new PmlModel(pkg).slide('/ppt/slides/slide1.xml').shapes;
   t.same(shapes.map((s) => effectiveFont(s)!.color), ['808080', '808080', 'FF0000', '123456']);
+});
+
+t.test('paragraph format inherits per property: alignment, spacing (percent of size), margins, bullets', async (t) => {
+  const styles =
+    '<p:bodyStyle><a:lvl1pPr marL="342900" indent="-342900" algn="l"><a:lnSpc><a:spcPct val="90000"/></a:lnSpc><a:spcBef><a:spcPct val="20000"/></a:spcBef><a:buChar char="•"/><a:defRPr sz="2000"/></a:lvl1pPr></p:bodyStyle>';
+  const master = sp(3, 'Body', { ph: 'type="body" idx="1"', xfrm: [0, 0, 10, 10], body: '<a:p/>' });
+  const layout = sp(2, 'L', { ph: 'idx="1"', body: '<a:p/>', lstStyle: '<a:lvl1pPr algn="ctr"><a:spcAft><a:spcPts val="600"/></a:spcAft></a:lvl1pPr>' });
+  const slide = sp(5, 'B', { ph: 'idx="1"', body: `<a:p><a:pPr><a:buNone/></a:pPr>${run('one')}</a:p>` });
+  const pkg = await miniDeck({ masterTree: master, txStyles: styles, layouts: [{ tree: layout }], slides: [{ tree: slide }] });
+  const [s] = new PmlModel(pkg).slide('/ppt/slides/slide1.xml').shapes;
+  t.same(effectiveParagraph(s!), { alignment: 'ctr', rtl: false, lineSpacing: 0.9, lineSpacingPt: null, spaceBeforePt: 4, spaceAfterPt: 6, marginLeft: 342900, indent: -342900, bullet: false });
 });
