@@ -177,7 +177,7 @@ function analyzeShape(s: Shape, opts: ResolvedAnalysisOptions): AnalyzedShape | 
   const showText = !ph || opts.include_placeholder_content;
   const font = effectiveFont(s);
   const frameProps = effectiveTextFrame(s);
-  const para = effectiveParagraph(s);
+  const para = effectiveParagraph(s, font?.sizePt);
   const graphic = s.kind === 'graphicFrame' ? graphicKind(s.graphicData) : null;
   const table = graphic === 'table' && opts.include_table_details ? readTable(s.graphicData) : undefined;
   const pkg = s.part.model.pkg;

@@ -328,8 +328,11 @@ export interface EffectiveParagraph {
  * The effective paragraph properties of the paragraph {@link effectiveFont} reads, each
  * attribute or child taken from the nearest source: the paragraph's `a:pPr`, the list
  * styles on the placeholder chain, the master text style, the presentation defaults.
+ *
+ * @param fontSizePt - the paragraph's effective font size when already known (spacing given
+ *   as a percentage is taken of it); computed with {@link effectiveFont} otherwise
  */
-export function effectiveParagraph(shape: Shape): EffectiveParagraph | undefined {
+export function effectiveParagraph(shape: Shape, fontSizePt?: number): EffectiveParagraph | undefined {
   if (shape.kind !== 'sp' || (!shape.txBody && !shape.placeholder)) return undefined;
   const { paragraph } = representativeRun(shape.txBody);
   const level = paragraph ? paragraphLevel(paragraph) : 0;
@@ -342,7 +345,7 @@ export function effectiveParagraph(shape: Shape): EffectiveParagraph | undefined
     }
     return undefined;
   };
-  const sizePt = effectiveFont(shape)?.sizePt ?? 18;
+  const sizePt = fontSizePt ?? effectiveFont(shape)?.sizePt ?? 18;
   const spacing = (local: 'lnSpc' | 'spcBef' | 'spcAft'): { pct?: number; pts?: number } | undefined =>
     pick((el) => {
       const sp = child(el, NS.a, local);
