@@ -12,10 +12,13 @@
  * plain text boxes `p:defaultTextStyle` then the master's `otherStyle` → the theme fonts. Within a list style the paragraph's level (`lvlNpPr`, N = `a:pPr/@lvl` + 1) is read
  * before `a:defPPr`.
  */
-import { NS, attr, boolAttr, child, children, intAttr, parseXml, type Element } from '../xml.js';
+import { NS, attr, boolAttr, child, children, descendants, intAttr, parseXml, resolveAlternateContent, type Element } from '../xml.js';
 import { resolveColorIn, type ColorContext } from './color.js';
 import type { Shape } from './shapes.js';
 import { resolveThemeFont, scriptOfLanguage } from './theme.js';
+
+/** Office Math Markup Language (ECMA-376 Part 1, §22.1). */
+const OMML_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/math';
 
 /** One paragraph: its level (`a:pPr/@lvl`, 0–8) and text. */
 export interface ParagraphText {
@@ -45,7 +48,19 @@ export function paragraphLevel(p: Element): number {
 
 function paragraphText(p: Element): string {
   let s = '';
-  for (const el of children(p, NS.a)) {
+  for (const el of children(p)) {
+    if (el.namespaceURI === NS.mc && el.localName === 'AlternateContent') {
+      // e.g. an equation (a14:m) with a plain-run fallback: read the branch a consumer sees.
+      const branch = resolveAlternateContent(el);
+      if (branch) s += paragraphText(branch);
+      continue;
+    }
+    if (el.namespaceURI === NS.a14 && el.localName === 'm') {
+      // An Office Math zone: its text is in the OMML m:t elements.
+      for (const t of descendants(el, OMML_NS, 't')) s += t.textContent ?? '';
+      continue;
+    }
+    if (el.namespaceURI !== NS.a) continue;
     if (el.localName === 'r' || el.localName === 'fld') {
       const t = child(el, NS.a, 't');
       if (t) s += t.textContent ?? '';

@@ -163,3 +163,11 @@ t.test('paragraph format inherits per property: alignment, spacing (percent of s
   const [s] = new PmlModel(pkg).slide('/ppt/slides/slide1.xml').shapes;
   t.same(effectiveParagraph(s!), { alignment: 'ctr', rtl: false, lineSpacing: 0.9, lineSpacingPt: null, spaceBeforePt: 4, spaceAfterPt: 6, marginLeft: 342900, indent: -342900, bullet: false });
 });
+
+t.test('an equation in mc:AlternateContent reads as its math text', async (t) => {
+  const math =
+    '<mc:AlternateContent><mc:Choice xmlns:a14="http://schemas.microsoft.com/office/drawing/2010/main" Requires="a14"><a14:m><m:oMathPara xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"><m:oMath><m:r><m:t>x=1</m:t></m:r></m:oMath></m:oMathPara></a14:m></mc:Choice>' +
+    '<mc:Fallback><a:r><a:rPr lang="en-US"/><a:t>[picture]</a:t></a:r></mc:Fallback></mc:AlternateContent>';
+  const [s] = await deck(sp(5, 'Eq', { xfrm: [0, 0, 1, 1], body: `<a:p>${run('Let ')}${math}</a:p>` }));
+  t.equal(bodyText(s!.txBody), 'Let x=1');
+});
