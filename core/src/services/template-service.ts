@@ -355,8 +355,6 @@ function uploadError(code: string, message: string): ServiceError {
       return new ServiceError('unsupported_media_type', `not a PowerPoint file: ${message}`);
     case 'macro_enabled':
       return new ServiceError('unsupported_media_type', message);
-    case 'too_large':
-      return new ServiceError('payload_too_large', message);
     default:
       return new ServiceError('invalid_argument', `the file cannot be used as a template: ${message}`, {
         violations: [{ loc: ['body'], msg: message, type: `package_${code}`, input: null }],

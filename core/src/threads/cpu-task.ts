@@ -6,11 +6,13 @@
  */
 import { OpcPackage } from '../ooxml/opc/package.js';
 import { PackageError } from '../ooxml/errors.js';
+import { CT } from '../ooxml/opc/constants.js';
 import { checkPresentationPackage } from '../ooxml/pml/presentation.js';
 import { analyzePresentation, type AnalysisOptions } from '../analysis/analyze.js';
 import type { AnalysisResults } from '../analysis/types.js';
 import { buildDeck, type DeckSlideSpec } from '../generation/build-deck.js';
 import { templateSlideId } from '../domain/ids.js';
+import { checkPresentationIntegrity, DEFAULT_TEMPLATE_LIMITS } from '../ooxml/integrity.js';
 import type { SlideError } from '../domain/content.js';
 
 export type CpuTask =
@@ -43,11 +45,16 @@ export default async function run(task: CpuTask): Promise<InspectResult | Analyz
       case 'inspect': {
         const pkg = await OpcPackage.open(task.bytes);
         const { isTemplate } = checkPresentationPackage(pkg);
-        return { ok: true, isTemplate, slideCount: pkg.partNames().filter((n) => /^\/ppt\/slides\/[^/]+\.xml$/i.test(n)).length };
+        const slideCount = pkg.partsOfType(CT.slide).length;
+        if (slideCount > DEFAULT_TEMPLATE_LIMITS.maxSlides) {
+          throw new PackageError('too_large', `the presentation has ${slideCount} slides; templates may have at most ${DEFAULT_TEMPLATE_LIMITS.maxSlides}`);
+        }
+        return { ok: true, isTemplate, slideCount };
       }
       case 'analyze': {
         const pkg = await OpcPackage.open(task.bytes);
-        checkPresentationPackage(pkg);
+        const { mainPartName } = checkPresentationPackage(pkg);
+        checkPresentationIntegrity(pkg, mainPartName);
         const results = analyzePresentation({ pkg, options: task.options, idFor: (kind, partName) => templateSlideId(task.templateId, kind, partName) });
         return { ok: true, results };
       }

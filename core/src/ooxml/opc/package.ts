@@ -22,6 +22,8 @@ export interface PackageLimits {
   maxEntryUncompressedBytes: number;
   /** Highest uncompressed/compressed ratio accepted for an entry larger than 1 MiB. */
   maxCompressionRatio: number;
+  /** Largest XML part parsed, bytes (a bigger part is refused before parsing). */
+  maxXmlPartBytes: number;
   xml: XmlLimits;
 }
 
@@ -30,6 +32,7 @@ export const DEFAULT_PACKAGE_LIMITS: PackageLimits = {
   maxTotalUncompressedBytes: 512 * 1024 * 1024,
   maxEntryUncompressedBytes: 128 * 1024 * 1024,
   maxCompressionRatio: 200,
+  maxXmlPartBytes: 16 * 1024 * 1024,
   xml: DEFAULT_XML_LIMITS,
 };
 
@@ -165,13 +168,17 @@ export class OpcPackage {
   /**
    * The parsed XML of a part, cached: changes made to the returned document are kept and
    * written by {@link toBytes}.
-   * @throws PackageError `missing_part`, `xml_dtd`, `xml_too_deep`, `xml_malformed`
+   * @throws PackageError `missing_part`, `too_large` (over `maxXmlPartBytes`), `xml_dtd`, `xml_too_deep`, `xml_malformed`
    */
   getXml(partName: string): Document {
     const canonical = this.canonicalName(partName);
     if (canonical === undefined) throw new PackageError('missing_part', `the package has no part ${partName}`);
     let doc = this.xmlCache.get(canonical);
     if (!doc) {
+      const size = this.parts.get(canonical)!.length;
+      if (size > this.limits.maxXmlPartBytes) {
+        throw new PackageError('too_large', `${canonical} is ${size} bytes of XML; parts over ${this.limits.maxXmlPartBytes} bytes are refused`);
+      }
       doc = parseXml(decodeXmlBytes(this.parts.get(canonical)!, canonical), canonical, this.limits.xml);
       this.xmlCache.set(canonical, doc);
     }

@@ -39,6 +39,8 @@ export function resolveTarget(sourcePartName: string, target: string): string {
   } catch {
     /* keep the raw text: a malformed escape is simply not found later */
   }
+  // A fragment-only target (`#_ftn1`) points into the source part itself (RFC 3986 §5.2).
+  if (decoded.startsWith('#')) return sourcePartName;
   const hash = decoded.indexOf('#');
   if (hash !== -1) decoded = decoded.slice(0, hash);
   const base = decoded.startsWith('/') ? [] : partFolder(sourcePartName === '/' ? '/' : sourcePartName).split('/').filter(Boolean);
