@@ -21,8 +21,8 @@ import { createHash } from 'node:crypto';
 import type { GenerationOptions, SlideData, SlideError } from '../domain/content.js';
 import { PackageError } from '../ooxml/errors.js';
 import { CT, RT } from '../ooxml/opc/constants.js';
-import { OpcPackage, type Relationship } from '../ooxml/opc/package.js';
-import { extensionOf, partFolder } from '../ooxml/opc/part-names.js';
+import { OpcPackage, RELS_CONTENT_TYPE, type Relationship } from '../ooxml/opc/package.js';
+import { extensionOf, partFolder, relativeTarget, relsPartName } from '../ooxml/opc/part-names.js';
 import { NS, attr, child, children, createElement, decodeXmlBytes, insertInOrder, intAttr, parseXml, type Document, type Element } from '../ooxml/xml.js';
 import { fillSlide, newSlideFromLayout, sortByPosition } from './fill-slide.js';
 import { cloneDocument, cloneInto, cloneWithStubs } from './clone.js';
@@ -70,7 +70,6 @@ export class SlideFailure extends Error {
   }
 }
 
-const UTF8 = new TextEncoder();
 const OFFICE_REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 const PKG_REL = 'http://schemas.openxmlformats.org/package/2006/relationships';
 
@@ -302,6 +301,7 @@ class DeckWriter {
     let stubs: Map<Element, Element> | undefined;
     let reservedShapeIdMax = 0;
     let sourceStyleIds: readonly string[] = [];
+    let sourceOf: ReadonlyMap<Element, Element> | undefined;
     if (spec.source.kind === 'slide') {
       const srcDoc = pkg.getXml(partName);
       const info = this.sourceSlideInfo(src, partName);
@@ -321,11 +321,14 @@ class DeckWriter {
         for (const c of data.content ?? []) for (const b of c.blocks) if (b.type === 'table') tableBlocks++;
         const editedTables = new Set(info.tableFrames.slice(0, tableBlocks));
         const footnote = data.footnote != null;
-        ({ doc, stubs } = cloneWithStubs(srcDoc, (shape) => {
+        let sources: Map<Element, Element>;
+        ({ doc, stubs, sources } = cloneWithStubs(srcDoc, (shape) => {
+          // a table to be rewritten is copied without its rows: they are read from the source
+          if (editedTables.has(shape)) return isTableRow;
           if (placeholderElement(shape)) return true;
-          if (editedTables.has(shape)) return true;
           return footnote && plainText(shape).toLowerCase().includes('footnote');
         }));
+        sourceOf = sources;
         reservedShapeIdMax = info.maxShapeId;
         sourceStyleIds = info.tableStyleIds;
       }
@@ -351,6 +354,7 @@ class DeckWriter {
       fromLayout: spec.source.kind === 'layout',
       slideNumber: firstSlideNum + this.slides.length,
       reservedShapeIdMax,
+      sourceOf,
       tableStyleId: this.defaultTableStyle(src),
       warn: (m) => this.warnings.push(`${prefix}: ${m}`),
     });
@@ -358,11 +362,19 @@ class DeckWriter {
     if (!stubs) renumberDuplicateShapeIds(doc);
 
     // written at once: the tree is garbage while young, which keeps large decks cheap
-    this.out.setBytes(outSlide, UTF8.encode(serializeDocument(doc, stubs)), CT.slide);
-    this.out.setRels(outSlide, rels);
+    this.out.setBytes(outSlide, utf8(serializeDocument(doc, stubs)), CT.slide);
+    this.writeRels(outSlide, rels);
     this.record(() => this.out.removePart(outSlide));
     this.slides.push(outSlide);
     this.record(() => this.slides.pop());
+  }
+
+  /**
+   * Writes the relationships part of `source` directly as bytes (ECMA-376 Part 2, §9.3):
+   * output parts are never read back, so no tree is built for them.
+   */
+  private writeRels(source: string, rels: readonly RelOut[]): void {
+    this.out.setBytes(relsPartName(source), utf8(relationshipsXml(source, rels)), RELS_CONTENT_TYPE);
   }
 
   /** Facts about a source slide computed once however often the slide is used. */
@@ -513,7 +525,7 @@ class DeckWriter {
     }
     if (doc) this.out.setXml(outName, doc, ct);
     else this.out.setBytes(outName, src.pkg.getBytes(part), ct);
-    if (rels.length) this.out.setRels(outName, rels);
+    if (rels.length) this.writeRels(outName, rels);
     this.record(() => this.out.removePart(outName));
     return rels;
   }
@@ -724,6 +736,29 @@ class DeckWriter {
     out.setRels('/', pkgRels);
     return out.toBytes();
   }
+}
+
+/** UTF-8 bytes of a string (Node's native encoder). */
+function utf8(text: string): Uint8Array {
+  return Buffer.from(text, 'utf8');
+}
+
+function escapeAttribute(v: string): string {
+  return v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+/** The XML of a relationships part (`Relationships`, ECMA-376 Part 2, §9.3.2.1) with targets relative to `source`. */
+function relationshipsXml(source: string, rels: readonly RelOut[]): string {
+  let xml = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n<Relationships xmlns="${NS.pkgRels}">`;
+  for (const r of rels) {
+    const target = r.external ? (r.target ?? '') : relativeTarget(source === '/' ? '/x' : source, r.targetPartName!);
+    xml += `<Relationship Id="${escapeAttribute(r.id)}" Type="${escapeAttribute(r.type)}" Target="${escapeAttribute(target)}"${r.external ? ' TargetMode="External"' : ''}/>`;
+  }
+  return `${xml}</Relationships>`;
+}
+
+function isTableRow(el: Element): boolean {
+  return el.localName === 'tr' && el.namespaceURI === NS.a;
 }
 
 /** Binary parts other than embedded packages (pictures, media, OLE objects) and fonts are shared by content. */

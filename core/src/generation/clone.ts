@@ -11,8 +11,12 @@ const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
 const CDATA_SECTION_NODE = 4;
 
-/** A deep copy of `src` owned by `doc` (which may be `src`'s own document). */
-export function cloneInto(doc: Document, src: Element): Element {
+/**
+ * A deep copy of `src` owned by `doc` (which may be `src`'s own document).
+ *
+ * @param prune - descendants for which it returns true are left out (with their subtrees)
+ */
+export function cloneInto(doc: Document, src: Element, prune?: (el: Element) => boolean): Element {
   const root = copyElement(doc, src);
   const stack: Array<[Node, Element]> = [];
   for (let c = src.lastChild; c; c = c.previousSibling) stack.push([c, root]);
@@ -20,6 +24,7 @@ export function cloneInto(doc: Document, src: Element): Element {
   while (stack.length) {
     const [node, parent] = stack.pop()!;
     if (node.nodeType === ELEMENT_NODE) {
+      if (prune && prune(node as Element)) continue;
       const el = copyElement(doc, node as Element);
       parent.appendChild(el);
       for (let c = node.lastChild; c; c = c.previousSibling) stack.push([c, el]);
@@ -63,14 +68,21 @@ const SHAPE_NAMES: ReadonlySet<string> = new Set(['sp', 'grpSp', 'graphicFrame',
  * copied: each is replaced by an empty stand-in element (namespace {@link STUB_NS}) that
  * `stubs` maps back to the source shape, and that the serializer writes as the source
  * shape. Shapes nobody edits (pictures, decorations, charts, untouched tables) thus cost
- * nothing; everything else is a deep copy as {@link cloneDocument} makes it.
+ * nothing; everything else is a deep copy as {@link cloneDocument} makes it. When `keep`
+ * returns a function, the shape is copied without the descendants that function selects
+ * (e.g. the rows of a table about to be rewritten). `sources` maps each copied shape to
+ * its source.
  */
-export function cloneWithStubs(src: Document, keep: (shape: Element) => boolean): { doc: Document; stubs: Map<Element, Element> } {
+export function cloneWithStubs(
+  src: Document,
+  keep: (shape: Element) => boolean | ((el: Element) => boolean),
+): { doc: Document; stubs: Map<Element, Element>; sources: Map<Element, Element> } {
   const srcRoot = src.documentElement!;
   const doc = src.implementation.createDocument(srcRoot.namespaceURI ?? null, srcRoot.nodeName, null);
   const root = copyElement(doc, srcRoot);
   doc.replaceChild(root, doc.documentElement!);
   const stubs = new Map<Element, Element>();
+  const sources = new Map<Element, Element>();
   for (let c = srcRoot.firstChild; c; c = c.nextSibling) {
     if (!isNamed(c, 'cSld')) {
       appendCopy(doc, root, c);
@@ -86,15 +98,25 @@ export function cloneWithStubs(src: Document, keep: (shape: Element) => boolean)
       const tree = copyElement(doc, cc as Element);
       cSld.appendChild(tree);
       for (let s = cc.firstChild; s; s = s.nextSibling) {
-        if (s.nodeType === ELEMENT_NODE && SHAPE_NAMES.has((s as Element).localName ?? '') && !keep(s as Element)) {
+        const isShape = s.nodeType === ELEMENT_NODE && SHAPE_NAMES.has((s as Element).localName ?? '');
+        if (!isShape) {
+          appendCopy(doc, tree, s);
+          continue;
+        }
+        const decision = keep(s as Element);
+        if (decision === false) {
           const stub = doc.createElementNS(STUB_NS, 'sw:shape');
           tree.appendChild(stub);
           stubs.set(stub, s as Element);
-        } else appendCopy(doc, tree, s);
+        } else {
+          const copy = cloneInto(doc, s as Element, typeof decision === 'function' ? decision : undefined);
+          tree.appendChild(copy);
+          sources.set(copy, s as Element);
+        }
       }
     }
   }
-  return { doc, stubs };
+  return { doc, stubs, sources };
 }
 
 function isNamed(n: Node, local: string): boolean {

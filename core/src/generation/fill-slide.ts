@@ -45,6 +45,11 @@ export interface FillContext {
    * source, see `cloneWithStubs`); new shapes get ids above it.
    */
   reservedShapeIdMax?: number;
+  /**
+   * For shapes copied from a template slide, the source shape (see `cloneWithStubs`); a
+   * table copied without its rows finds its row formatting there.
+   */
+  sourceOf?: ReadonlyMap<Element, Element>;
   /** Style GUID for tables created here (the template's default). */
   tableStyleId: string | undefined;
   warn(message: string): void;
@@ -313,7 +318,7 @@ function fillColumns(
     for (const t of tbls) {
       const existing = existingTables.shift();
       if (existing) {
-        replaceTableContent(doc, existing.frame, t);
+        replaceTableContent(doc, existing.frame, t, ctx.sourceOf?.get(existing.frame));
         filled.add(existing.frame);
       } else remaining.push(t);
     }

@@ -129,6 +129,10 @@ export function buildTableFrame(doc: Document, table: Table, rect: Rect, o: NewT
   return frame;
 }
 
+function isParagraph(el: Element): boolean {
+  return el.localName === 'p' && el.namespaceURI === NS.a;
+}
+
 const MERGE_ATTRS = ['gridSpan', 'rowSpan', 'hMerge', 'vMerge'] as const;
 
 /**
@@ -137,13 +141,18 @@ const MERGE_ATTRS = ['gridSpan', 'rowSpan', 'hMerge', 'vMerge'] as const;
  * rows cycle through the template's other rows (so explicit banding survives). Merges are
  * dropped. The grid keeps its widths when the column count is unchanged, else the frame
  * width is split evenly. The frame height becomes the sum of the row heights.
+ *
+ * @param sourceFrame - the template's frame to take row formatting from, when `frame` is a
+ *   copy made without its rows
  */
-export function replaceTableContent(doc: Document, frame: Element, table: Table): void {
+export function replaceTableContent(doc: Document, frame: Element, table: Table, sourceFrame?: Element): void {
   const tbl = frameTable(frame);
   if (!tbl) return;
   const rows = normalizedRows(table);
   const nCols = rows[0]?.cells.length ?? 1;
-  const tmplRows = children(tbl, NS.a, 'tr');
+  const ownRows = children(tbl, NS.a, 'tr');
+  const sourceTbl = sourceFrame ? frameTable(sourceFrame) : undefined;
+  const tmplRows = sourceTbl ? children(sourceTbl, NS.a, 'tr') : ownRows;
   const headerTmpl = tmplRows[0];
   const bodyTmpls = tmplRows.length > 1 ? tmplRows.slice(1) : tmplRows;
 
@@ -168,7 +177,7 @@ export function replaceTableContent(doc: Document, frame: Element, table: Table)
     for (const w of widths) grid.appendChild(createElement(doc, NS.a, 'a:gridCol', { w }));
   }
 
-  for (const tr of tmplRows) tbl.removeChild(tr);
+  for (const tr of ownRows) tbl.removeChild(tr);
   const trailing = child(tbl, NS.a, 'extLst');
   let totalH = 0;
   let bodyIndex = 0;
@@ -180,14 +189,15 @@ export function replaceTableContent(doc: Document, frame: Element, table: Table)
       const tmplCell = tmplCells[Math.min(j, tmplCells.length - 1)];
       let tc: Element;
       if (tmplCell) {
-        tc = cloneInto(doc, tmplCell);
+        // the template's paragraphs are not copied: only their formatting is reused
+        tc = cloneInto(doc, tmplCell, isParagraph);
         for (const a of MERGE_ATTRS) tc.removeAttribute(a);
         let txBody = child(tc, NS.a, 'txBody');
         if (!txBody) {
           txBody = newCellTextBody(doc, '');
           tc.insertBefore(txBody, tc.firstChild);
         }
-        setParagraphs(doc, txBody, [text]);
+        setParagraphs(doc, txBody, [text], child(tmplCell, NS.a, 'txBody'));
       } else {
         tc = createElement(doc, NS.a, 'a:tc');
         tc.appendChild(newCellTextBody(doc, text));

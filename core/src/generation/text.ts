@@ -83,9 +83,11 @@ function copyCharProps(doc: Document, src: Element | undefined, localName: 'rPr'
  * `a:lstStyle` and the first paragraph's `a:pPr` (without its level) are kept.
  *
  * @param lines - paragraph texts; an empty list leaves one empty paragraph
+ * @param formatFrom - another text body to take the paragraph and run formatting from
+ *   (the template's, when `txBody` is a copy made without paragraphs)
  */
-export function setParagraphs(doc: Document, txBody: Element, lines: readonly string[]): void {
-  const tpl = paragraphTemplate(txBody);
+export function setParagraphs(doc: Document, txBody: Element, lines: readonly string[], formatFrom?: Element): void {
+  const tpl = paragraphTemplate(formatFrom ?? txBody);
   for (const p of children(txBody, NS.a, 'p')) txBody.removeChild(p);
   const texts = lines.length ? lines : [''];
   for (const line of texts) {
