@@ -93,6 +93,24 @@ const DROPPED_REL_TYPES: ReadonlySet<string> = new Set([
   `${OFFICE_REL}/slideUpdateInfo`,
 ]);
 
+/**
+ * Parts that are never copied as the target of an ordinary relationship (a hyperlink to
+ * another slide): the deck decides which slides, layouts and masters it has.
+ */
+const STRUCTURAL_CONTENT_TYPES: ReadonlySet<string> = new Set([
+  CT.slide,
+  CT.slideLayout,
+  CT.slideMaster,
+  CT.notesSlide,
+  CT.notesMaster,
+  CT.presentationMain,
+  CT.templateMain,
+  CT.slideshowMain,
+  CT.macroPresentationMain,
+  CT.macroTemplateMain,
+  CT.macroSlideshowMain,
+]);
+
 const CUSTOM_PROPERTIES_REL = `${OFFICE_REL}/custom-properties`;
 const FONT_REL = `${OFFICE_REL}/font`;
 /** `p14:sectionLst` extension of `p:presentation/p:extLst` (lists slide ids of the template). */
@@ -305,7 +323,7 @@ class DeckWriter {
     if (spec.source.kind === 'slide') {
       const srcDoc = pkg.getXml(partName);
       const info = this.sourceSlideInfo(src, partName);
-      const copied = this.copyRels(src, partName, new Map(), outLayout);
+      const copied = this.copyRels(src, partName, new Map([[partName, outSlide]]), outLayout);
       rels = copied.rels;
       const text = copied.dropped.size ? decodeXmlBytes(pkg.getBytes(partName)) : '';
       const referencesDropped = [...copied.dropped].some((id) => text.includes(`"${id}"`));
@@ -457,6 +475,13 @@ class DeckWriter {
       const ct = src.pkg.contentType(target);
       if (DROPPED_REL_TYPES.has(r.type) || isDroppedContentType(ct) || !src.pkg.hasPart(target)) {
         dropped.add(r.id);
+        continue;
+      }
+      if (r.type !== RT.slideMaster && ct !== undefined && STRUCTURAL_CONTENT_TYPES.has(ct)) {
+        // a hyperlink to a slide, layout or master: only a link to the part itself survives
+        const self = target === srcPart ? memo.get(target) : undefined;
+        if (self) rels.push({ id: r.id, type: r.type, external: false, targetPartName: self });
+        else dropped.add(r.id);
         continue;
       }
       let outTarget: string;
