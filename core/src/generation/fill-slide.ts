@@ -356,7 +356,8 @@ function fillColumns(
       const frame = buildTableFrame(doc, t, r, {
         shapeId: id,
         name: `Table ${id - 1}`,
-        ph: replaceHolder ? area.ph.ph : undefined,
+        // a table frame stays linked only to a placeholder that may hold one (obj, tbl)
+        ph: replaceHolder && (area.ph.type === 'obj' || area.ph.type === 'tbl') ? area.ph.ph : undefined,
         tableStyleId: ctx.tableStyleId,
         options: ctx.options,
       });

@@ -283,7 +283,7 @@ t.test('a table block becomes a real table at the placeholder geometry', async (
   const want = placeholderRect(src, '/ppt/slideLayouts/slideLayout4.xml', (ph) => attr(ph, 'idx') === '1');
   t.same(frameRect(frame), want, 'placed at the layout placeholder');
   t.equal(cols.reduce((a, b) => a + b, 0), want.cx, 'column widths split the placeholder width');
-  t.equal(attr(descendants(frame, NS.p, 'ph')[0], 'idx'), '1', 'the frame stays linked to the placeholder');
+  t.equal(descendants(frame, NS.p, 'ph').length, 0, 'a text-only (body) placeholder is replaced, not linked');
 });
 
 t.test('placeholder geometry missing on the layout is resolved through the master', async (t) => {
@@ -291,6 +291,7 @@ t.test('placeholder geometry missing on the layout is resolved through the maste
   const src = await OpcPackage.open(templateBytes(PANDOC));
   t.same(placeholderRect(src, '/ppt/slideLayouts/slideLayout2.xml', (ph) => attr(ph, 'idx') === '1'), { x: -1, y: -1, cx: -1 }, 'the layout placeholder has no xfrm');
   t.same(frameRect(frame), placeholderRect(src, '/ppt/slideMasters/slideMaster1.xml', (ph) => attr(ph, 'type') === 'body'));
+  t.equal(attr(descendants(frame, NS.p, 'ph')[0], 'idx'), '1', 'the frame stays linked to the content (obj) placeholder');
 });
 
 t.test('a template slide with a table gets its content replaced, keeping its style; the footnote box is filled', async (t) => {
