@@ -29,6 +29,10 @@ export interface Config {
   signingSecret: string | undefined;
   /** Signed URL lifetime, seconds. */
   urlTtlSeconds: number;
+  /** HMAC key of webhook signatures; undefined = the signing secret. */
+  webhookSecret: string | undefined;
+  /** Organization → default webhook URL. */
+  orgWebhooks: Map<string, string>;
   /** Largest accepted template upload, bytes. */
   maxUploadBytes: number;
   /** Worker threads for CPU-heavy work (zip, XML, rendering). */
@@ -71,6 +75,8 @@ interface RawEnv {
   SLIDEWRIGHT_MAX_PENDING_PER_ORG: number;
   SLIDEWRIGHT_SIGNING_SECRET?: string;
   SLIDEWRIGHT_URL_TTL: number;
+  SLIDEWRIGHT_WEBHOOK_SECRET?: string;
+  SLIDEWRIGHT_ORG_WEBHOOKS?: string;
   SLIDEWRIGHT_MAX_UPLOAD_BYTES: number;
   SLIDEWRIGHT_WORKER_THREADS?: number;
   SLIDEWRIGHT_JOB_CONCURRENCY: number;
@@ -100,6 +106,8 @@ const schema = {
     SLIDEWRIGHT_MAX_PENDING_PER_ORG: { type: 'integer', minimum: 1, default: 100 },
     SLIDEWRIGHT_SIGNING_SECRET: { type: 'string', minLength: 16 },
     SLIDEWRIGHT_URL_TTL: { type: 'integer', minimum: 1, default: 3600 },
+    SLIDEWRIGHT_WEBHOOK_SECRET: { type: 'string', minLength: 16 },
+    SLIDEWRIGHT_ORG_WEBHOOKS: { type: 'string', pattern: '^\\s*[^=,\\s]+=https?://[^,\\s]+(\\s*,\\s*[^=,\\s]+=https?://[^,\\s]+)*\\s*$' },
     SLIDEWRIGHT_MAX_UPLOAD_BYTES: { type: 'integer', minimum: 1, default: 10485760 },
     SLIDEWRIGHT_WORKER_THREADS: { type: 'integer', minimum: 1, maximum: 64 },
     SLIDEWRIGHT_JOB_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 64, default: 2 },
@@ -145,6 +153,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     maxPendingPerOrg: raw.SLIDEWRIGHT_MAX_PENDING_PER_ORG,
     signingSecret: raw.SLIDEWRIGHT_SIGNING_SECRET,
     urlTtlSeconds: raw.SLIDEWRIGHT_URL_TTL,
+    webhookSecret: raw.SLIDEWRIGHT_WEBHOOK_SECRET,
+    orgWebhooks: new Map(
+      (raw.SLIDEWRIGHT_ORG_WEBHOOKS ?? '')
+        .split(',')
+        .map((pair) => pair.trim())
+        .filter(Boolean)
+        .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)] as [string, string]),
+    ),
     maxUploadBytes: raw.SLIDEWRIGHT_MAX_UPLOAD_BYTES,
     workerThreads: raw.SLIDEWRIGHT_WORKER_THREADS ?? 2,
     jobConcurrency: raw.SLIDEWRIGHT_JOB_CONCURRENCY,

@@ -20,6 +20,7 @@ import type { StateStore } from './ports/state-store.js';
 import type { BlobStore } from './ports/blob-store.js';
 import type { JobQueue } from './ports/job-queue.js';
 import { UrlSigner } from './services/signing.js';
+import { WebhookNotifier } from './services/webhooks.js';
 import { CpuPool } from './threads/cpu-pool.js';
 import { TemplateService } from './services/template-service.js';
 import { AnalysisService } from './services/analysis-service.js';
@@ -100,7 +101,8 @@ export async function createCoreRuntime(config: Readonly<Config>, log: Logger = 
     config.signingSecret ?? (role === 'worker' ? randomBytes(24).toString('base64url') : await persistentSecret(join(config.dataDir, 'signing-secret')));
   const signer = new UrlSigner(secret, config.publicUrl, config.urlTtlSeconds);
   const cpu = new CpuPool(config.workerThreads);
-  const deps: ServiceDeps = { config, state, blobs, queue, signer, cpu, log };
+  const webhooks = new WebhookNotifier({ secret: config.webhookSecret ?? secret, orgDefaults: config.orgWebhooks, log: log.child({ component: 'webhooks' }) });
+  const deps: ServiceDeps = { config, state, blobs, queue, signer, cpu, webhooks, log };
 
   let keys = config.apiKeys;
   let devKey: string | undefined;
@@ -124,6 +126,7 @@ export async function createCoreRuntime(config: Readonly<Config>, log: Logger = 
     devKey,
     async close() {
       await queue.close();
+      await webhooks.drain();
       await cpu.close();
       await blobs.close();
       await state.close();

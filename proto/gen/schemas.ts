@@ -468,6 +468,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           "null"
         ],
         "maxLength": 50
+      },
+      "webhook_url": {
+        "description": "Optional URL that receives the status record (POST, signed with X-Slidewright-Signature) when the job ends.",
+        "type": [
+          "string",
+          "null"
+        ],
+        "maxLength": 2000
       }
     },
     "required": [
@@ -5353,6 +5361,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           }
         },
         "additionalProperties": false
+      },
+      "webhook_url": {
+        "description": "Optional URL that receives the status record (POST, signed with X-Slidewright-Signature) when the job ends.",
+        "type": [
+          "string",
+          "null"
+        ],
+        "maxLength": 2000
       }
     },
     "required": [
@@ -6086,6 +6102,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           }
         },
         "additionalProperties": false
+      },
+      "webhook_url": {
+        "description": "Optional URL that receives the status record (POST, signed with X-Slidewright-Signature) when the job ends.",
+        "type": [
+          "string",
+          "null"
+        ],
+        "maxLength": 2000
       }
     },
     "required": [
@@ -6301,6 +6325,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           "null"
         ],
         "maxLength": 200
+      },
+      "webhook_url": {
+        "description": "Optional URL that receives the status record (POST, signed with X-Slidewright-Signature) when the job ends.",
+        "type": [
+          "string",
+          "null"
+        ],
+        "maxLength": 2000
       }
     },
     "required": [
@@ -8903,6 +8935,14 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
             "null"
           ],
           "maxLength": 50
+        },
+        "webhook_url": {
+          "description": "Optional URL that receives the status record (POST, signed with X-Slidewright-Signature) when the job ends.",
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 2000
         }
       },
       "additionalProperties": false
@@ -11113,6 +11153,14 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
             }
           },
           "additionalProperties": false
+        },
+        "webhook_url": {
+          "description": "Optional URL that receives the status record (POST, signed with X-Slidewright-Signature) when the job ends.",
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 2000
         }
       },
       "required": [
@@ -11810,6 +11858,14 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
             }
           },
           "additionalProperties": false
+        },
+        "webhook_url": {
+          "description": "Optional URL that receives the status record (POST, signed with X-Slidewright-Signature) when the job ends.",
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 2000
         }
       },
       "required": [
@@ -11955,6 +12011,14 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
             "null"
           ],
           "maxLength": 200
+        },
+        "webhook_url": {
+          "description": "Optional URL that receives the status record (POST, signed with X-Slidewright-Signature) when the job ends.",
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 2000
         }
       },
       "required": [

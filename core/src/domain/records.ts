@@ -74,6 +74,8 @@ export interface AnalysisRecord {
   error?: { code: string; message: string };
   /** Blob key of the results JSON. */
   results_key?: string;
+  /** Notified when the analysis ends. */
+  webhook_url?: string;
   summary?: AnalysisSummary;
 }
 
@@ -114,6 +116,8 @@ export interface GenerationRecord {
   /** Blob key of the generated deck, once written. */
   output_key?: string;
   request_id?: string;
+  /** Notified when the generation ends. */
+  webhook_url?: string;
 }
 
 /** State-store keys. */

@@ -7,6 +7,7 @@ import { ServiceError, notFound } from '../errors.js';
 import { newId, nowIso } from '../domain/ids.js';
 import { blobKeys, keys, type AnalysisRecord, type AnalysisStep, type SlideIndexEntry, type TemplateRecord } from '../domain/records.js';
 import { PermanentJobError, type Job, type JobContext } from '../ports/job-queue.js';
+import { checkWebhookUrl } from './webhooks.js';
 import type { StateOp } from '../ports/state-store.js';
 import type { AnalysisResults } from '../analysis/types.js';
 import type { Caller, ServiceDeps } from './deps.js';
@@ -37,6 +38,7 @@ export interface StartAnalysisInput {
   name?: string;
   description?: string;
   priority?: string;
+  webhook_url?: string;
 }
 
 export class AnalysisService {
@@ -54,6 +56,7 @@ export class AnalysisService {
     const template = await this.templates.requireRecord(caller, templateId);
     if (template.status === 'deleted') throw new ServiceError('conflict', `template ${templateId} is deleted`);
     if (!template.blob_key) throw new ServiceError('conflict', `template ${templateId} has no uploaded file yet; upload it first`);
+    checkWebhookUrl(input.webhook_url, ['body', 'webhook_url']);
     const now = nowIso();
     const options = { ...DEFAULT_OPTIONS };
     for (const name of ANALYSIS_OPTION_NAMES) {
@@ -69,6 +72,7 @@ export class AnalysisService {
       name: input.name,
       description: input.description,
       priority: input.priority,
+      webhook_url: this.deps.webhooks.urlFor(caller.org, input.webhook_url),
       created_at: now,
       started_at: now,
       progress: 0,
@@ -114,7 +118,11 @@ export class AnalysisService {
 
   /** Progress of an analysis. @throws ServiceError 404 */
   async status(caller: Caller, templateId: string, analysisId?: string) {
-    const r = await this.requireAnalysis(caller, templateId, analysisId);
+    return this.statusView(await this.requireAnalysis(caller, templateId, analysisId));
+  }
+
+  /** The analysis status record of the API for a stored record. */
+  statusView(r: AnalysisRecord) {
     const started = Date.parse(r.started_at);
     const end = r.completed_at ? Date.parse(r.completed_at) : Date.now();
     const elapsed = Math.max(0, (end - started) / 1000);
@@ -152,6 +160,7 @@ export class AnalysisService {
     });
     if ('missing' in outcome) throw notFound(`analysis ${analysisId}`);
     if ('conflict' in outcome) throw new ServiceError('conflict', `analysis ${analysisId} has already ended (${outcome.conflict})`);
+    this.notify(outcome.record);
     return this.view(outcome.record, undefined);
   }
 
@@ -191,9 +200,9 @@ export class AnalysisService {
     ];
     const now = nowIso();
     const tplKey = keys.template(org, template.template_id);
-    const completed = await state.transact<boolean>([key, tplKey], ([a, t]) => {
+    const completed = await state.transact<AnalysisRecord | undefined>([key, tplKey], ([a, t]) => {
       const cur = a as AnalysisRecord | undefined;
-      if (!cur || cur.status !== 'running') return { ops: [], result: false };
+      if (!cur || cur.status !== 'running') return { ops: [], result: undefined };
       const next: AnalysisRecord = {
           ...cur,
           status: 'completed',
@@ -205,12 +214,13 @@ export class AnalysisService {
           results_key: resultsKey,
           summary: { slide_count: slideIds.length, slide_ids: slideIds, layout_count: layoutIds.length, layout_ids: layoutIds },
       };
-      return { ops: [{ type: 'put', key, value: next }, ...indexOps, ...settleOps(tplKey, t as TemplateRecord | undefined, next)], result: true };
+      return { ops: [{ type: 'put', key, value: next }, ...indexOps, ...settleOps(tplKey, t as TemplateRecord | undefined, next)], result: next };
     });
     if (!completed) {
       await blobs.delete(resultsKey); // cancelled meanwhile
       return;
     }
+    this.notify(completed);
     log.info({ job_id: job.id, template_id: template.template_id, slides: slideIds.length, layouts: layoutIds.length }, 'analysis completed');
   }
 
@@ -221,7 +231,7 @@ export class AnalysisService {
     const key = keys.analysis(job.org, template.template_id, job.subject);
     const code = (error as Error & { code?: string }).code ?? 'analysis_failed';
     const tplKey = keys.template(job.org, template.template_id);
-    await this.deps.state.transact<undefined>([key, tplKey], ([a, t]) => {
+    const failed = await this.deps.state.transact<AnalysisRecord | undefined>([key, tplKey], ([a, t]) => {
       const cur = a as AnalysisRecord | undefined;
       if (!cur || cur.status === 'cancelled' || cur.status === 'completed' || cur.status === 'failed') return { ops: [], result: undefined };
       const now = nowIso();
@@ -234,8 +244,15 @@ export class AnalysisService {
           error: { code, message: error.message },
           steps: cur.steps.map((s) => (s.status === 'running' ? { ...s, status: 'failed' as const, completed_at: now } : s)),
       };
-      return { ops: [{ type: 'put', key, value: next }, ...settleOps(tplKey, t as TemplateRecord | undefined, next)], result: undefined };
+      return { ops: [{ type: 'put', key, value: next }, ...settleOps(tplKey, t as TemplateRecord | undefined, next)], result: next };
     });
+    if (failed) this.notify(failed);
+  }
+
+  private notify(r: AnalysisRecord): void {
+    if (r.status === 'completed' || r.status === 'failed' || r.status === 'cancelled') {
+      this.deps.webhooks.notify(r.webhook_url, `analysis.${r.status}`, { template_id: r.template_id, ...this.statusView(r) });
+    }
   }
 
   private async progress(key: string, step: string, progress: number, message: string): Promise<void> {

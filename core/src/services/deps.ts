@@ -5,6 +5,7 @@ import type { JobQueue } from '../ports/job-queue.js';
 import type { Config } from '../config.js';
 import type { UrlSigner } from './signing.js';
 import type { CpuPool } from '../threads/cpu-pool.js';
+import type { WebhookNotifier } from './webhooks.js';
 
 /** What the domain services need; one composition root chooses the adapters. */
 export interface ServiceDeps {
@@ -14,6 +15,7 @@ export interface ServiceDeps {
   queue: JobQueue;
   signer: UrlSigner;
   cpu: CpuPool;
+  webhooks: WebhookNotifier;
   log: Logger;
 }
 

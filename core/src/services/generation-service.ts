@@ -13,6 +13,7 @@ import { PermanentJobError, type Job, type JobContext } from '../ports/job-queue
 import type { DeckSlideSpec } from '../generation/build-deck.js';
 import type { Caller, ServiceDeps } from './deps.js';
 import { checkOrgName } from './template-service.js';
+import { checkWebhookUrl } from './webhooks.js';
 
 export interface DeckSlideRequest {
   template_slide_id: string;
@@ -25,10 +26,13 @@ export interface DeckRequest {
   slides: DeckSlideRequest[];
   org_name?: string | null;
   options?: GenerationOptions | null;
+  /** Notified with the status record when the job ends. */
+  webhook_url?: string | null;
 }
 
 export interface SingleSlideRequest extends DeckSlideRequest {
   org_name?: string | null;
+  webhook_url?: string | null;
 }
 
 const PPTX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.presentationml.presentation';
@@ -43,6 +47,7 @@ export class GenerationService {
   async generateDeck(caller: Caller, req: DeckRequest, kind: GenerationRecord['kind'] = 'deck') {
     const { state, blobs, queue, config } = this.deps;
     checkOrgName(caller, req.org_name ?? undefined);
+    checkWebhookUrl(req.webhook_url, ['body', 'webhook_url']);
     await this.resolveSlides(caller.org, req.slides);
 
     const id = newId('gen');
@@ -62,6 +67,7 @@ export class GenerationService {
       warnings: [],
       request_key: blobKeys.generationRequest(caller.org, id),
       request_id: caller.requestId,
+      webhook_url: this.deps.webhooks.urlFor(caller.org, req.webhook_url ?? undefined),
     };
     await blobs.put(record.request_key, new TextEncoder().encode(JSON.stringify(req)));
 
@@ -99,12 +105,16 @@ export class GenerationService {
   /** Single-slide generation: a deck of one slide (pagination may still make several). */
   generateSlide(caller: Caller, req: SingleSlideRequest) {
     const slide: DeckSlideRequest = { template_slide_id: req.template_slide_id, slide_data: req.slide_data };
-    return this.generateDeck(caller, { slides: [slide], org_name: req.org_name, options: req.options ?? undefined }, 'slide');
+    return this.generateDeck(caller, { slides: [slide], org_name: req.org_name, options: req.options ?? undefined, webhook_url: req.webhook_url }, 'slide');
   }
 
   /** The status record, with a signed download URL once there is a file. @throws ServiceError 404 */
   async status(caller: Caller, generationId: string) {
-    const r = await this.requireRecord(caller, generationId);
+    return this.statusView(await this.requireRecord(caller, generationId));
+  }
+
+  /** The status record of the API for a stored record. */
+  statusView(r: GenerationRecord) {
     const done = r.status === 'completed' || r.status === 'partial';
     return {
       generation_id: r.generation_id,
@@ -222,6 +232,7 @@ export class GenerationService {
     const now = nowIso();
     const next: GenerationRecord = { ...current, ...fields, updated_at: now, completed_at: now };
     await state.update<string[]>(keys.pending(org), (cur = []) => ({ value: cur.filter((x) => x !== id), also: [{ type: 'put', key, value: next }] }));
+    this.deps.webhooks.notify(next.webhook_url, `generation.${next.status as 'completed' | 'partial' | 'failed'}`, this.statusView(next));
   }
 
   private async patch(key: string, fields: Partial<GenerationRecord>): Promise<void> {

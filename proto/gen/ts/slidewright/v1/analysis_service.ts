@@ -41,7 +41,11 @@ export interface StartAnalysisRequest {
     | string
     | undefined;
   /** Priority label, e.g. "normal" or "high". */
-  priority?: string | undefined;
+  priority?:
+    | string
+    | undefined;
+  /** Optional URL that receives the status record (POST, signed with X-Slidewright-Signature) when the job ends. */
+  webhook_url?: string | undefined;
 }
 
 export interface StartAnalysisResponse {
@@ -109,7 +113,14 @@ export interface CancelAnalysisResponse {
 }
 
 function createBaseStartAnalysisRequest(): StartAnalysisRequest {
-  return { template_id: "", options: undefined, name: undefined, description: undefined, priority: undefined };
+  return {
+    template_id: "",
+    options: undefined,
+    name: undefined,
+    description: undefined,
+    priority: undefined,
+    webhook_url: undefined,
+  };
 }
 
 export const StartAnalysisRequest: MessageFns<StartAnalysisRequest> = {
@@ -128,6 +139,9 @@ export const StartAnalysisRequest: MessageFns<StartAnalysisRequest> = {
     }
     if (message.priority !== undefined) {
       writer.uint32(42).string(message.priority);
+    }
+    if (message.webhook_url !== undefined) {
+      writer.uint32(50).string(message.webhook_url);
     }
     return writer;
   },
@@ -185,6 +199,14 @@ export const StartAnalysisRequest: MessageFns<StartAnalysisRequest> = {
             message.priority = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.webhook_url = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -204,6 +226,7 @@ export const StartAnalysisRequest: MessageFns<StartAnalysisRequest> = {
       name: isSet(object.name) ? globalThis.String(object.name) : undefined,
       description: isSet(object.description) ? globalThis.String(object.description) : undefined,
       priority: isSet(object.priority) ? globalThis.String(object.priority) : undefined,
+      webhook_url: isSet(object.webhook_url) ? globalThis.String(object.webhook_url) : undefined,
     };
   },
 
@@ -224,6 +247,9 @@ export const StartAnalysisRequest: MessageFns<StartAnalysisRequest> = {
     if (message.priority !== undefined) {
       obj.priority = message.priority;
     }
+    if (message.webhook_url !== undefined) {
+      obj.webhook_url = message.webhook_url;
+    }
     return obj;
   },
 
@@ -239,6 +265,7 @@ export const StartAnalysisRequest: MessageFns<StartAnalysisRequest> = {
     message.name = object.name ?? undefined;
     message.description = object.description ?? undefined;
     message.priority = object.priority ?? undefined;
+    message.webhook_url = object.webhook_url ?? undefined;
     return message;
   },
 };

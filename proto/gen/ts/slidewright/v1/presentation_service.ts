@@ -46,7 +46,11 @@ export interface GenerateDeckRequest {
     | string
     | undefined;
   /** Deck-level default options. */
-  options?: GenerationOptions | undefined;
+  options?:
+    | GenerationOptions
+    | undefined;
+  /** Optional URL that receives the status record (POST, signed with X-Slidewright-Signature) when the job ends. */
+  webhook_url?: string | undefined;
 }
 
 /** A started generation job (the contract's DeckGenerateResponse). */
@@ -81,7 +85,11 @@ export interface GenerateSlideRequest {
     | string
     | undefined;
   /** Generation options. */
-  options?: GenerationOptions | undefined;
+  options?:
+    | GenerationOptions
+    | undefined;
+  /** Optional URL that receives the status record (POST, signed with X-Slidewright-Signature) when the job ends. */
+  webhook_url?: string | undefined;
 }
 
 export interface GenerateSlideResponse {
@@ -117,7 +125,11 @@ export interface UpdateChartsRequest {
   /** The chart updates. At least 1. */
   charts: ChartUpdate[];
   /** Must equal the API key's organization when given. */
-  org_name?: string | undefined;
+  org_name?:
+    | string
+    | undefined;
+  /** Optional URL that receives the status record (POST, signed with X-Slidewright-Signature) when the job ends. */
+  webhook_url?: string | undefined;
 }
 
 export interface UpdateChartsResponse {
@@ -322,7 +334,7 @@ export const DeckSlideInput: MessageFns<DeckSlideInput> = {
 };
 
 function createBaseGenerateDeckRequest(): GenerateDeckRequest {
-  return { slides: [], org_name: undefined, options: undefined };
+  return { slides: [], org_name: undefined, options: undefined, webhook_url: undefined };
 }
 
 export const GenerateDeckRequest: MessageFns<GenerateDeckRequest> = {
@@ -335,6 +347,9 @@ export const GenerateDeckRequest: MessageFns<GenerateDeckRequest> = {
     }
     if (message.options !== undefined) {
       GenerationOptions.encode(message.options, writer.uint32(26).fork()).join();
+    }
+    if (message.webhook_url !== undefined) {
+      writer.uint32(34).string(message.webhook_url);
     }
     return writer;
   },
@@ -376,6 +391,14 @@ export const GenerateDeckRequest: MessageFns<GenerateDeckRequest> = {
             message.options = GenerationOptions.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.webhook_url = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -393,6 +416,7 @@ export const GenerateDeckRequest: MessageFns<GenerateDeckRequest> = {
       slides: globalThis.Array.isArray(object?.slides) ? object.slides.map((e: any) => DeckSlideInput.fromJSON(e)) : [],
       org_name: isSet(object.org_name) ? globalThis.String(object.org_name) : undefined,
       options: isSet(object.options) ? GenerationOptions.fromJSON(object.options) : undefined,
+      webhook_url: isSet(object.webhook_url) ? globalThis.String(object.webhook_url) : undefined,
     };
   },
 
@@ -407,6 +431,9 @@ export const GenerateDeckRequest: MessageFns<GenerateDeckRequest> = {
     if (message.options !== undefined) {
       obj.options = GenerationOptions.toJSON(message.options);
     }
+    if (message.webhook_url !== undefined) {
+      obj.webhook_url = message.webhook_url;
+    }
     return obj;
   },
 
@@ -420,6 +447,7 @@ export const GenerateDeckRequest: MessageFns<GenerateDeckRequest> = {
     message.options = (object.options !== undefined && object.options !== null)
       ? GenerationOptions.fromPartial(object.options)
       : undefined;
+    message.webhook_url = object.webhook_url ?? undefined;
     return message;
   },
 };
@@ -625,7 +653,13 @@ export const GenerateDeckResponse: MessageFns<GenerateDeckResponse> = {
 };
 
 function createBaseGenerateSlideRequest(): GenerateSlideRequest {
-  return { template_slide_id: "", slide_data: undefined, org_name: undefined, options: undefined };
+  return {
+    template_slide_id: "",
+    slide_data: undefined,
+    org_name: undefined,
+    options: undefined,
+    webhook_url: undefined,
+  };
 }
 
 export const GenerateSlideRequest: MessageFns<GenerateSlideRequest> = {
@@ -641,6 +675,9 @@ export const GenerateSlideRequest: MessageFns<GenerateSlideRequest> = {
     }
     if (message.options !== undefined) {
       GenerationOptions.encode(message.options, writer.uint32(34).fork()).join();
+    }
+    if (message.webhook_url !== undefined) {
+      writer.uint32(42).string(message.webhook_url);
     }
     return writer;
   },
@@ -690,6 +727,14 @@ export const GenerateSlideRequest: MessageFns<GenerateSlideRequest> = {
             message.options = GenerationOptions.decode(reader, reader.uint32());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.webhook_url = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -708,6 +753,7 @@ export const GenerateSlideRequest: MessageFns<GenerateSlideRequest> = {
       slide_data: isSet(object.slide_data) ? SlideDataInput.fromJSON(object.slide_data) : undefined,
       org_name: isSet(object.org_name) ? globalThis.String(object.org_name) : undefined,
       options: isSet(object.options) ? GenerationOptions.fromJSON(object.options) : undefined,
+      webhook_url: isSet(object.webhook_url) ? globalThis.String(object.webhook_url) : undefined,
     };
   },
 
@@ -725,6 +771,9 @@ export const GenerateSlideRequest: MessageFns<GenerateSlideRequest> = {
     if (message.options !== undefined) {
       obj.options = GenerationOptions.toJSON(message.options);
     }
+    if (message.webhook_url !== undefined) {
+      obj.webhook_url = message.webhook_url;
+    }
     return obj;
   },
 
@@ -741,6 +790,7 @@ export const GenerateSlideRequest: MessageFns<GenerateSlideRequest> = {
     message.options = (object.options !== undefined && object.options !== null)
       ? GenerationOptions.fromPartial(object.options)
       : undefined;
+    message.webhook_url = object.webhook_url ?? undefined;
     return message;
   },
 };
@@ -971,7 +1021,7 @@ export const ChartUpdate: MessageFns<ChartUpdate> = {
 };
 
 function createBaseUpdateChartsRequest(): UpdateChartsRequest {
-  return { id: "", charts: [], org_name: undefined };
+  return { id: "", charts: [], org_name: undefined, webhook_url: undefined };
 }
 
 export const UpdateChartsRequest: MessageFns<UpdateChartsRequest> = {
@@ -984,6 +1034,9 @@ export const UpdateChartsRequest: MessageFns<UpdateChartsRequest> = {
     }
     if (message.org_name !== undefined) {
       writer.uint32(26).string(message.org_name);
+    }
+    if (message.webhook_url !== undefined) {
+      writer.uint32(34).string(message.webhook_url);
     }
     return writer;
   },
@@ -1025,6 +1078,14 @@ export const UpdateChartsRequest: MessageFns<UpdateChartsRequest> = {
             message.org_name = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.webhook_url = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1042,6 +1103,7 @@ export const UpdateChartsRequest: MessageFns<UpdateChartsRequest> = {
       id: isSet(object.id) ? globalThis.String(object.id) : "",
       charts: globalThis.Array.isArray(object?.charts) ? object.charts.map((e: any) => ChartUpdate.fromJSON(e)) : [],
       org_name: isSet(object.org_name) ? globalThis.String(object.org_name) : undefined,
+      webhook_url: isSet(object.webhook_url) ? globalThis.String(object.webhook_url) : undefined,
     };
   },
 
@@ -1056,6 +1118,9 @@ export const UpdateChartsRequest: MessageFns<UpdateChartsRequest> = {
     if (message.org_name !== undefined) {
       obj.org_name = message.org_name;
     }
+    if (message.webhook_url !== undefined) {
+      obj.webhook_url = message.webhook_url;
+    }
     return obj;
   },
 
@@ -1067,6 +1132,7 @@ export const UpdateChartsRequest: MessageFns<UpdateChartsRequest> = {
     message.id = object.id ?? "";
     message.charts = object.charts?.map((e) => ChartUpdate.fromPartial(e)) || [];
     message.org_name = object.org_name ?? undefined;
+    message.webhook_url = object.webhook_url ?? undefined;
     return message;
   },
 };

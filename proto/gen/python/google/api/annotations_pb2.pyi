@@ -1,0 +1,8 @@
+from google.api import http_pb2 as _http_pb2
+from google.protobuf import descriptor_pb2 as _descriptor_pb2
+from google.protobuf import descriptor as _descriptor
+from typing import ClassVar as _ClassVar
+
+DESCRIPTOR: _descriptor.FileDescriptor
+HTTP_FIELD_NUMBER: _ClassVar[int]
+http: _descriptor.FieldDescriptor
