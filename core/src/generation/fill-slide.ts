@@ -248,17 +248,23 @@ function insertShape(tree: Element, shape: Element): void {
   else tree.appendChild(shape);
 }
 
-/** The `p:sp` (at any depth) whose text contains `footnote_placeholder`, else `footnote` (case-insensitive). */
-function findFootnoteBox(tree: Element): Element | undefined {
-  let fallback: Element | undefined;
+/**
+ * The `p:sp` (at any depth) holding the footnote marker: a text containing
+ * `footnote_placeholder`, else `footnote` (case-insensitive); among several, the one with
+ * the shortest text (the box that is the marker rather than prose mentioning a footnote).
+ */
+export function findFootnoteBox(tree: Element): Element | undefined {
+  let best: { sp: Element; rank: number; length: number } | undefined;
   for (const sp of descendants(tree, NS.p, 'sp')) {
     const body = child(sp, NS.p, 'txBody');
     if (!body) continue;
     const text = plainText(body).toLowerCase();
-    if (text.includes('footnote_placeholder')) return sp;
-    if (!fallback && text.includes('footnote')) fallback = sp;
+    const rank = text.includes('footnote_placeholder') ? 0 : text.includes('footnote') ? 1 : -1;
+    if (rank < 0) continue;
+    const length = text.trim().length;
+    if (!best || rank < best.rank || (rank === best.rank && length < best.length)) best = { sp, rank, length };
   }
-  return fallback;
+  return best?.sp;
 }
 
 /** Shapes ordered left to right, then top to bottom, by their own offsets (stable). */
