@@ -51,6 +51,10 @@ export class InProcessQueue implements JobQueue {
     consumer.wake();
   }
 
+  async depth(kind: JobKind): Promise<number> {
+    return (await this.state.scan(`${KEY_PREFIX}${kind}:`)).length;
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.consumers.values()].map((c) => c.drain()));
     this.consumers.clear();

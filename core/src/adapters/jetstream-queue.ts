@@ -235,7 +235,7 @@ export class JetStreamQueue implements JobQueue {
         }
         if (!m) continue;
         if (stopped()) {
-          m.nak(); // pulled while stopping: hand it straight to another worker
+          settle(() => m.nak()); // pulled while stopping: hand it straight to another worker
           return;
         }
         await this.process(kind, m, handler, opts);
@@ -251,7 +251,7 @@ export class JetStreamQueue implements JobQueue {
       if (typeof job.id !== 'string' || job.kind !== kind) throw new Error('not a job of this kind');
     } catch (err) {
       this.log?.error({ err: (err as Error).message, kind, seq: m.seq }, 'unreadable job message; terminated');
-      m.term('unreadable job');
+      settle(() => m.term('unreadable job'));
       return;
     }
     const attempt = m.info.deliveryCount;
@@ -261,21 +261,21 @@ export class JetStreamQueue implements JobQueue {
       return;
     }
     this.log?.info({ job_id: job.id, kind, attempt }, 'job started');
-    const beat = setInterval(() => m.working(), Math.max(200, Math.floor(this.ackWaitMs / 3)));
+    const beat = setInterval(() => settle(() => m.working()), Math.max(200, Math.floor(this.ackWaitMs / 3)));
     try {
       await handler(job, { attempt, signal: opts.signal });
-      m.ack();
+      settle(() => m.ack());
       this.log?.debug({ job_id: job.id, kind, attempt }, 'job acked');
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
       if (opts.signal.aborted || this.stop.signal.aborted) {
-        m.nak(); // shutting down: another worker takes it at once
+        settle(() => m.nak()); // shutting down: another worker takes it at once
       } else if (error instanceof PermanentJobError || attempt >= opts.maxDeliver) {
         await this.deadLetter(m, job, error, opts, attempt);
       } else {
         const delay = this.backoffMs(attempt);
         this.log?.warn({ job_id: job.id, kind, attempt, err: error.message, retry_in_ms: delay }, 'job failed; will retry');
-        m.nak(delay);
+        settle(() => m.nak(delay));
       }
     } finally {
       clearInterval(beat);
@@ -286,11 +286,11 @@ export class JetStreamQueue implements JobQueue {
   private async deadLetter(m: JsMsg, job: Job, error: Error, opts: ConsumeOptions, attempt: number): Promise<void> {
     try {
       await opts.onDeadLetter(job, error);
-      m.term(error.message.slice(0, 200));
+      settle(() => m.term(error.message.slice(0, 200)));
       this.log?.warn({ job_id: job.id, kind: job.kind, attempt, err: error.message }, 'job given up');
     } catch (err) {
       this.log?.error({ job_id: job.id, err: (err as Error).message }, 'could not record the failed job; will retry');
-      m.nak(this.backoffMs(attempt));
+      settle(() => m.nak(this.backoffMs(attempt)));
     }
   }
 
@@ -329,6 +329,18 @@ export class JetStreamQueue implements JobQueue {
         this.log?.info('NATS reconnected');
       }
     }
+  }
+}
+
+/**
+ * Sends an ack, nak, term or heartbeat. These throw when the connection is closed; the
+ * server then redelivers after the ack wait anyway, which is the outcome we want.
+ */
+function settle(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    /* connection gone: JetStream redelivers */
   }
 }
 

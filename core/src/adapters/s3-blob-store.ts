@@ -119,7 +119,16 @@ export class S3BlobStore implements BlobStore {
         const name = (item as { name?: string }).name;
         if (name) names.push(name);
       }
-      for (let i = 0; i < names.length; i += 1000) await this.client.removeObjects(this.bucket, names.slice(i, i + 1000));
+      for (let i = 0; i < names.length; i += 1000) {
+        const batch = names.slice(i, i + 1000);
+        try {
+          await this.client.removeObjects(this.bucket, batch);
+        } catch (err) {
+          if (isNetworkError(err)) throw err;
+          // Some S3-compatible servers (s3rver) fail multi-object delete: one at a time.
+          for (const name of batch) await this.delete(name);
+        }
+      }
     });
   }
 
