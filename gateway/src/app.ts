@@ -10,6 +10,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { openApiDocument } from './openapi.js';
+import { httpDuration, registry as metricsRegistry } from '../../core/src/observability/metrics.js';
 import type { Logger } from 'pino';
 import { randomUUID } from 'node:crypto';
 import { ROUTES, type RouteSpec } from '../../proto/gen/routes.js';
@@ -89,9 +90,20 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', async () => document);
 
-  app.get('/healthz', async (_req, reply) => {
+  // Readiness (/healthz, /readyz): 200 once every part is up, 503 while starting or draining.
+  // Liveness (/livez): 200 while the process can answer at all.
+  const readiness = async (_req: FastifyRequest, reply: FastifyReply) => {
     const ready = opts.isReady ? opts.isReady() : true;
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'starting' });
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable' });
+  };
+  app.get('/healthz', readiness);
+  app.get('/readyz', readiness);
+  app.get('/livez', async () => ({ status: 'ok' }));
+  app.get('/metrics', async (_req, reply) => reply.type(metricsRegistry.contentType).send(await metricsRegistry.metrics()));
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url;
+    if (!route || route === '/metrics') return;
+    httpDuration.observe({ method: req.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
 
   for (const route of ROUTES as readonly RouteSpec[]) {

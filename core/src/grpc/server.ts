@@ -23,6 +23,7 @@ import { UrlSigner } from '../services/signing.js';
 import { uploadPath } from '../services/template-service.js';
 import { downloadPath } from '../services/generation-service.js';
 import { codecOf, SERVICE_DEFINITIONS, type ServiceName } from './messages.js';
+import { rpcDuration } from '../observability/metrics.js';
 import type { GenerationOptions, SlideData } from '../domain/content.js';
 
 /** Metadata keys the gateway (or any gRPC client) sends. */
@@ -211,17 +212,24 @@ function wrap(core: CoreRuntime, route: RouteSpec, impl: RpcImpl, log: Logger): 
         return ctx.caller();
       },
     };
+    const end = rpcDuration.startTimer({ rpc: route.rpc });
+    const reply: grpc.sendUnaryData<unknown> = (err, value) => {
+      end({ code: err ? String(err.code ?? grpc.status.UNKNOWN) : '0' });
+      if (err && err.code === grpc.status.INTERNAL) log.error({ rpc: route.id, request_id: requestId }, 'RPC failed');
+      else log.debug({ rpc: route.id, request_id: requestId, code: err?.code ?? 0 }, 'RPC');
+      callback(err, value);
+    };
     void (async () => {
       const violations = validateRequest(route.grpcPath, call.request);
       if (violations.length > 0) {
         const err = toInvalidArgument(violations);
         err.metadata.set(MD.httpStatus, '422');
-        callback(err);
+        reply(err);
         return;
       }
       const result = await impl(ctx, call.request);
-      callback(null, responseCodec.fromPartial(result));
-    })().catch((err: unknown) => callback(toGrpcError(err, route, log, requestId)));
+      reply(null, responseCodec.fromPartial(result));
+    })().catch((err: unknown) => reply(toGrpcError(err, route, log, requestId)));
   };
 }
 

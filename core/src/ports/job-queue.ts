@@ -45,6 +45,8 @@ export interface JobQueue {
   publish(job: Job): Promise<void>;
   /** Starts handing jobs of `kind` to `handler` until `opts.signal` aborts. */
   consume(kind: JobKind, handler: JobHandler, opts: ConsumeOptions): void;
+  /** Jobs of `kind` waiting or in flight, when the queue can tell (for metrics). */
+  depth?(kind: JobKind): Promise<number>;
   close(): Promise<void>;
 }
 
