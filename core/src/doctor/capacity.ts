@@ -1,0 +1,104 @@
+/**
+ * Capacity of a content area, measured with the text layout engine (`core/src/text`): how
+ * many one-line bullet paragraphs fit in a text box, and how many one-line table rows fit
+ * in a table area, at the template's size and at the minimum size.
+ */
+import type { AnalyzedParagraphFormat, AnalyzedTextFrame } from '../analysis/types.js';
+import { defaultFontMetrics, type FontSpec } from '../text/font-metrics.js';
+import { EMU_PER_PT, layoutText, type ParagraphInput, type Spacing, type TextBodyInput } from '../text/layout.js';
+
+/** The minimum text size capacities are also given at (the contract's default auto-fit floor), pt. */
+export const MIN_FONT_SIZE_PT = 8;
+
+/**
+ * Table text size when the template does not say, pt: PowerPoint's table text comes from the
+ * master's `otherStyle` level 1, 18 pt in the default template (analysis does not resolve
+ * table styles yet).
+ */
+export const DEFAULT_TABLE_FONT_PT = 18;
+
+/** Default top plus bottom cell margins (`marT`/`marB` 45 720 EMU each, §21.1.3.17), pt. */
+export const CELL_VERTICAL_MARGINS_PT = 7.2;
+
+/** A text box to measure. */
+export interface TextArea {
+  /** Box size, EMU. */
+  cx: number;
+  cy: number;
+  /** Resolved text frame (insets, vertical text); defaults when null. */
+  frame: AnalyzedTextFrame | null;
+  /** Resolved format of level-0 paragraphs; none when null. */
+  paragraph: AnalyzedParagraphFormat | null;
+  /** Effective font at the template's size. */
+  font: FontSpec;
+}
+
+/** Result of {@link textCapacity}. */
+export interface TextCapacity {
+  /** One-line paragraphs that fit at the font's size. */
+  lines: number;
+  /** Line width left for level-0 text, pt. */
+  width_pt: number;
+}
+
+function isVertical(frame: AnalyzedTextFrame | null): boolean {
+  return !!frame && frame.vertical !== 'horz' && frame.vertical !== '';
+}
+
+/**
+ * How many one-line bullet paragraphs (level 0, the area's paragraph format: bullet,
+ * margins, line and paragraph spacing) fit in the box at `sizePt`. Spacing given by the
+ * template scales with the size (as a percentage spacing does). Vertical text measures
+ * along the box's width.
+ */
+export function textCapacity(area: TextArea, sizePt: number): TextCapacity {
+  const k = area.font.size_pt > 0 ? sizePt / area.font.size_pt : 1;
+  const font: FontSpec = { ...area.font, size_pt: sizePt };
+  const pf = area.paragraph;
+  const frame = area.frame;
+  const vertical = isVertical(frame);
+  const boxW = vertical ? area.cy : area.cx;
+  const boxH = vertical ? area.cx : area.cy;
+  const lineSpacing: Spacing | undefined = pf?.line_spacing_pt != null ? { pts: pf.line_spacing_pt * k } : pf?.line_spacing != null ? { pct: pf.line_spacing * 100 } : undefined;
+  const para: ParagraphInput = {
+    runs: [{ text: 'Xg', font }],
+    marL_emu: pf?.margin_left ?? 0,
+    indent_emu: pf?.indent ?? 0,
+    lineSpacing,
+    spaceBefore: { pts: (pf?.space_before_pt ?? 0) * k },
+    spaceAfter: { pts: (pf?.space_after_pt ?? 0) * k },
+    ...(pf?.bullet ? { bullet: { text: '•', font } } : {}),
+  };
+  const body = (n: number): TextBodyInput => ({
+    paragraphs: Array.from({ length: n }, () => para),
+    lIns_emu: frame?.inset_left,
+    rIns_emu: frame?.inset_right,
+    tIns_emu: frame?.inset_top,
+    bIns_emu: frame?.inset_bottom,
+    wrap: true,
+  });
+  const box = { width_emu: boxW, height_emu: boxH };
+  const one = layoutText(body(1), box);
+  const two = layoutText(body(2), box);
+  const insets = ((frame?.inset_top ?? 45720) + (frame?.inset_bottom ?? 45720)) / EMU_PER_PT;
+  const avail = boxH / EMU_PER_PT - insets;
+  const step = two.textHeight_pt - one.textHeight_pt;
+  let lines = 0;
+  if (avail + 1e-6 >= one.textHeight_pt) lines = step > 0 ? 1 + Math.floor((avail - one.textHeight_pt) / step + 1e-9) : 1;
+  const innerW = (boxW - (frame?.inset_left ?? 91440) - (frame?.inset_right ?? 91440)) / EMU_PER_PT;
+  const width = Math.max(0, innerW - (pf?.margin_left ?? 0) / EMU_PER_PT);
+  return { lines: Math.max(0, lines), width_pt: Math.round(width * 10) / 10 };
+}
+
+/**
+ * Height of one table row holding one line of `font` at `sizePt` with default cell margins, pt.
+ */
+export function tableRowHeightPt(fontName: string, sizePt: number): number {
+  return defaultFontMetrics.vertical({ name: fontName, size_pt: sizePt }).lineHeight_pt + CELL_VERTICAL_MARGINS_PT;
+}
+
+/** How many one-line table rows fit in a box `cyEmu` high. */
+export function tableRowCapacity(cyEmu: number, fontName: string, sizePt: number): number {
+  if (cyEmu <= 0) return 0;
+  return Math.max(0, Math.floor(cyEmu / EMU_PER_PT / tableRowHeightPt(fontName, sizePt) + 1e-9));
+}
