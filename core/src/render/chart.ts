@@ -1,0 +1,289 @@
+/**
+ * Charts drawn simply from their caches (ECMA-376 Part 1, §21.2: `c:chartSpace`,
+ * `c:plotArea`, `c:ser` with `c:cat`/`c:val` string and number caches): column/bar
+ * (clustered or stacked), line, area and pie/doughnut, with title, value gridlines,
+ * category labels and a legend; any other chart type as a labeled box.
+ */
+import type { Shape } from '../ooxml/pml/shapes.js';
+import { NS, attr, attrNS, child, children, intAttr, type Element } from '../ooxml/xml.js';
+import { colorIn, css, hexToRgba, type Rgba } from './color.js';
+import { DrawContext, type RectPt } from './draw-context.js';
+import { cssFont } from './fonts.js';
+
+interface Series {
+  name: string;
+  values: number[];
+  color: Rgba;
+  pointColors: Map<number, Rgba>;
+}
+
+function cacheStrings(src: Element | undefined): string[] {
+  const out: string[] = [];
+  if (!src) return out;
+  const cache = src.getElementsByTagNameNS(NS.c, 'strCache')[0] ?? src.getElementsByTagNameNS(NS.c, 'numCache')[0] ?? src.getElementsByTagNameNS(NS.c, 'strLit')[0] ?? src.getElementsByTagNameNS(NS.c, 'lvl')[0];
+  for (const pt of cache ? children(cache, NS.c, 'pt') : []) out[intAttr(pt, 'idx', out.length)] = child(pt, NS.c, 'v')?.textContent ?? '';
+  return out;
+}
+
+function cacheNumbers(src: Element | undefined): number[] {
+  const out: number[] = [];
+  if (!src) return out;
+  const cache = src.getElementsByTagNameNS(NS.c, 'numCache')[0] ?? src.getElementsByTagNameNS(NS.c, 'numLit')[0];
+  const n = intAttr(child(cache, NS.c, 'ptCount'), 'val', 0);
+  for (let i = 0; i < n; i++) out.push(0);
+  for (const pt of cache ? children(cache, NS.c, 'pt') : []) out[intAttr(pt, 'idx', out.length)] = Number(child(pt, NS.c, 'v')?.textContent ?? 0) || 0;
+  return out;
+}
+
+const PLOTS = ['barChart', 'bar3DChart', 'lineChart', 'line3DChart', 'pieChart', 'pie3DChart', 'doughnutChart', 'areaChart', 'area3DChart', 'scatterChart', 'radarChart', 'bubbleChart', 'ofPieChart', 'stockChart', 'surfaceChart', 'surface3DChart'];
+
+function niceMax(v: number): number {
+  if (v <= 0) return 1;
+  const p = Math.pow(10, Math.floor(Math.log10(v)));
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= v) return m * p;
+  return 10 * p;
+}
+
+/** Draws a chart graphic frame into `r` (points). */
+export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promise<void> {
+  const ctx = dc.ctx;
+  const ref = child(shape.graphicData, NS.c, 'chart');
+  const rId = attrNS(ref, NS.r, 'id');
+  const partName = rId ? dc.pkg.rel(shape.part.partName, rId)?.targetPartName : undefined;
+  if (!partName || !dc.pkg.hasPart(partName)) return labeledBox(dc, r, 'Chart');
+  const space = dc.pkg.getXml(partName).documentElement;
+  const chart = child(space ?? undefined, NS.c, 'chart');
+  const plotArea = child(chart, NS.c, 'plotArea');
+  const plot = plotArea ? children(plotArea, NS.c).find((e) => PLOTS.includes(e.localName ?? '')) : undefined;
+  if (!plot) return labeledBox(dc, r, 'Chart');
+  const kind = plot.localName ?? '';
+  const accents = ['accent1', 'accent2', 'accent3', 'accent4', 'accent5', 'accent6'].map((a) => hexToRgba(dc.theme.colors[a as 'accent1']) ?? { r: 79, g: 129, b: 189, a: 1 });
+  const series: Series[] = children(plot, NS.c, 'ser').map((ser, i) => {
+    const spPr = child(ser, NS.c, 'spPr');
+    const solid = child(spPr, NS.a, 'solidFill') ?? child(child(spPr, NS.a, 'ln'), NS.a, 'solidFill');
+    const pointColors = new Map<number, Rgba>();
+    for (const dPt of children(ser, NS.c, 'dPt')) {
+      const c = colorIn(child(child(dPt, NS.c, 'spPr'), NS.a, 'solidFill'), dc.colors);
+      if (c) pointColors.set(intAttr(child(dPt, NS.c, 'idx'), 'val', 0), c);
+    }
+    return {
+      name: cacheStrings(child(ser, NS.c, 'tx'))[0] ?? `Series ${i + 1}`,
+      values: cacheNumbers(child(ser, NS.c, 'val') ?? child(ser, NS.c, 'yVal')),
+      color: colorIn(solid, dc.colors) ?? accents[i % 6]!,
+      pointColors,
+    };
+  });
+  const firstSer = children(plot, NS.c, 'ser')[0];
+  const cats = cacheStrings(child(firstSer, NS.c, 'cat') ?? child(firstSer, NS.c, 'xVal'));
+  const nCat = Math.max(cats.length, ...series.map((s) => s.values.length), 0);
+  // Chart area fill: white unless the chart says otherwise.
+  const csSpPr = child(space ?? undefined, NS.c, 'spPr');
+  const bg = colorIn(child(csSpPr, NS.a, 'solidFill'), dc.colors);
+  if (!child(csSpPr, NS.a, 'noFill')) {
+    ctx.fillStyle = css(bg ?? { r: 255, g: 255, b: 255, a: 1 });
+    ctx.fillRect(r.x, r.y, r.w, r.h);
+  }
+  const textColor = 'rgba(89,89,89,1)';
+  const font = (size: number, bold = false): string => cssFont(dc.family(dc.theme.minor.latin || 'Calibri'), size, bold, false);
+  let top = r.y + r.h * 0.04;
+  // Title.
+  const titleEl = child(chart, NS.c, 'title');
+  const autoDeleted = attr(child(chart, NS.c, 'autoTitleDeleted'), 'val') === '1';
+  let title: string | undefined;
+  if (titleEl) {
+    const ts = titleEl.getElementsByTagNameNS(NS.a, 't');
+    title = ts.length ? Array.from(ts).map((t) => t.textContent ?? '').join('') : series.length === 1 ? series[0]!.name : 'Chart Title';
+  } else if (!autoDeleted && series.length === 1 && (kind.startsWith('pie') || kind === 'doughnutChart')) title = series[0]!.name;
+  if (title) {
+    ctx.fillStyle = textColor;
+    ctx.font = font(14);
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    ctx.fillText(title, r.x + r.w / 2, top);
+    top += 22;
+  }
+  const legendEl = child(chart, NS.c, 'legend');
+  const legendPos = attr(child(legendEl, NS.c, 'legendPos'), 'val') ?? 'r';
+  const isPie = kind.startsWith('pie') || kind === 'doughnutChart' || kind === 'ofPieChart';
+  const legendItems = isPie ? cats.map((c, i) => ({ name: c, color: series[0]?.pointColors.get(i) ?? accents[i % 6]! })) : series.map((s) => ({ name: s.name, color: s.color }));
+  let plotR: RectPt = { x: r.x + r.w * 0.05, y: top, w: r.w * 0.9, h: r.y + r.h - top - r.h * 0.04 };
+  if (legendEl && legendItems.length) {
+    ctx.font = font(9);
+    const lw = Math.min(r.w * 0.3, Math.max(...legendItems.map((l) => ctx.measureText(l.name).width)) + 16);
+    if (legendPos === 'b' || legendPos === 't') {
+      const y = legendPos === 'b' ? r.y + r.h - 16 : top;
+      let x = r.x + r.w / 2 - legendItems.reduce((s, l) => s + ctx.measureText(l.name).width + 18, 0) / 2;
+      for (const l of legendItems) {
+        ctx.fillStyle = css(l.color);
+        ctx.fillRect(x, y + 3, 6, 6);
+        ctx.fillStyle = textColor;
+        ctx.textAlign = 'left';
+        ctx.textBaseline = 'middle';
+        ctx.fillText(l.name, x + 9, y + 6);
+        x += ctx.measureText(l.name).width + 18;
+      }
+      plotR = legendPos === 'b' ? { ...plotR, h: plotR.h - 18 } : { ...plotR, y: plotR.y + 18, h: plotR.h - 18 };
+    } else {
+      const x = r.x + r.w - lw - r.w * 0.02;
+      let y = plotR.y + plotR.h / 2 - (legendItems.length * 14) / 2;
+      for (const l of legendItems) {
+        ctx.fillStyle = css(l.color);
+        ctx.fillRect(x, y + 3, 6, 6);
+        ctx.fillStyle = textColor;
+        ctx.textAlign = 'left';
+        ctx.textBaseline = 'middle';
+        ctx.fillText(l.name, x + 9, y + 6);
+        y += 14;
+      }
+      plotR = { ...plotR, w: plotR.w - lw - 8 };
+    }
+  }
+  if (isPie) {
+    const vals = series[0]?.values ?? [];
+    const total = vals.reduce((s, v) => s + Math.max(0, v), 0) || 1;
+    const cx = plotR.x + plotR.w / 2;
+    const cy = plotR.y + plotR.h / 2;
+    const rad = Math.max(1, Math.min(plotR.w, plotR.h) / 2 * 0.9);
+    let a = -Math.PI / 2 + ((intAttr(child(plot, NS.c, 'firstSliceAng'), 'val', 0) * Math.PI) / 180);
+    vals.forEach((v, i) => {
+      const sw = (Math.max(0, v) / total) * Math.PI * 2;
+      ctx.beginPath();
+      ctx.moveTo(cx, cy);
+      ctx.arc(cx, cy, rad, a, a + sw);
+      ctx.closePath();
+      ctx.fillStyle = css(series[0]?.pointColors.get(i) ?? accents[i % 6]!);
+      ctx.fill();
+      ctx.strokeStyle = '#FFFFFF';
+      ctx.lineWidth = 0.75;
+      ctx.stroke();
+      a += sw;
+    });
+    if (kind === 'doughnutChart') {
+      ctx.beginPath();
+      ctx.arc(cx, cy, rad * 0.5, 0, Math.PI * 2);
+      ctx.fillStyle = css(bg ?? { r: 255, g: 255, b: 255, a: 1 });
+      ctx.fill();
+    }
+    return;
+  }
+  if (!['barChart', 'bar3DChart', 'lineChart', 'line3DChart', 'areaChart', 'area3DChart'].includes(kind) || nCat === 0) {
+    return labeledBox(dc, r, kind.replace(/Chart$/, ' chart'));
+  }
+  const horizontal = attr(child(plot, NS.c, 'barDir'), 'val') === 'bar';
+  const grouping = attr(child(plot, NS.c, 'grouping'), 'val') ?? 'clustered';
+  const stacked = grouping === 'stacked' || grouping === 'percentStacked';
+  let maxV = 0;
+  let minV = 0;
+  for (let i = 0; i < nCat; i++) {
+    if (stacked) {
+      let pos = 0;
+      let neg = 0;
+      for (const s of series) { const v = s.values[i] ?? 0; if (v >= 0) pos += v; else neg += v; }
+      maxV = Math.max(maxV, pos);
+      minV = Math.min(minV, neg);
+    } else for (const s of series) { maxV = Math.max(maxV, s.values[i] ?? 0); minV = Math.min(minV, s.values[i] ?? 0); }
+  }
+  if (grouping === 'percentStacked') { maxV = 1; minV = 0; }
+  const top2 = niceMax(maxV);
+  const bottom = minV < 0 ? -niceMax(-minV) : 0;
+  // Axis labels area.
+  ctx.font = font(9);
+  const labelW = Math.max(ctx.measureText(String(top2)).width, ctx.measureText(String(bottom)).width) + 6;
+  const area: RectPt = horizontal
+    ? { x: plotR.x + Math.min(plotR.w * 0.3, Math.max(...cats.map((c) => ctx.measureText(c).width), 10) + 6), y: plotR.y, w: 0, h: plotR.h - 14 }
+    : { x: plotR.x + labelW, y: plotR.y, w: plotR.w - labelW, h: plotR.h - 16 };
+  if (horizontal) area.w = plotR.x + plotR.w - area.x;
+  const span = top2 - bottom || 1;
+  const steps = 5;
+  ctx.strokeStyle = 'rgba(217,217,217,1)';
+  ctx.lineWidth = 0.75;
+  ctx.fillStyle = textColor;
+  for (let k = 0; k <= steps; k++) {
+    const v = bottom + (span * k) / steps;
+    const label = grouping === 'percentStacked' ? `${Math.round(v * 100)}%` : String(Math.round(v * 1000) / 1000);
+    if (horizontal) {
+      const x = area.x + (area.w * k) / steps;
+      ctx.beginPath(); ctx.moveTo(x, area.y); ctx.lineTo(x, area.y + area.h); ctx.stroke();
+      ctx.textAlign = 'center'; ctx.textBaseline = 'top'; ctx.fillText(label, x, area.y + area.h + 3);
+    } else {
+      const y = area.y + area.h - (area.h * k) / steps;
+      ctx.beginPath(); ctx.moveTo(area.x, y); ctx.lineTo(area.x + area.w, y); ctx.stroke();
+      ctx.textAlign = 'right'; ctx.textBaseline = 'middle'; ctx.fillText(label, area.x - 4, y);
+    }
+  }
+  const slot = (horizontal ? area.h : area.w) / nCat;
+  const valuePos = (v: number): number => (horizontal ? area.x + ((v - bottom) / span) * area.w : area.y + area.h - ((v - bottom) / span) * area.h);
+  for (let i = 0; i < nCat; i++) {
+    ctx.fillStyle = textColor;
+    const label = cats[i] ?? String(i + 1);
+    if (horizontal) { ctx.textAlign = 'right'; ctx.textBaseline = 'middle'; ctx.fillText(label, area.x - 4, area.y + area.h - slot * (i + 0.5)); }
+    else { ctx.textAlign = 'center'; ctx.textBaseline = 'top'; ctx.fillText(label, area.x + slot * (i + 0.5), area.y + area.h + 3); }
+  }
+  if (kind.startsWith('bar')) {
+    const gap = intAttr(child(plot, NS.c, 'gapWidth'), 'val', 150) / 100;
+    const group = slot / (1 + gap);
+    const barW = stacked ? group : group / Math.max(1, series.length);
+    for (let i = 0; i < nCat; i++) {
+      let pos = 0;
+      let neg = 0;
+      const total = series.reduce((s, x) => s + Math.abs(x.values[i] ?? 0), 0) || 1;
+      series.forEach((s, si) => {
+        let v = s.values[i] ?? 0;
+        if (grouping === 'percentStacked') v = v / total;
+        const start = stacked ? (v >= 0 ? pos : neg) : 0;
+        const end = start + v;
+        if (stacked) { if (v >= 0) pos = end; else neg = end; }
+        const offset = (slot - group) / 2 + (stacked ? 0 : si * barW);
+        ctx.fillStyle = css(s.pointColors.get(i) ?? s.color);
+        const a = valuePos(Math.max(bottom, Math.min(start, end)));
+        const b = valuePos(Math.max(start, end));
+        if (horizontal) ctx.fillRect(a, area.y + area.h - slot * i - offset - barW, b - a, barW);
+        else ctx.fillRect(area.x + slot * i + offset, b, barW, a - b);
+      });
+    }
+  } else {
+    const isArea = kind.startsWith('area');
+    const acc = new Array<number>(nCat).fill(0);
+    for (const s of series) {
+      ctx.beginPath();
+      const pts: Array<[number, number]> = [];
+      for (let i = 0; i < nCat; i++) {
+        const v = (s.values[i] ?? 0) + (stacked ? acc[i]! : 0);
+        if (stacked) acc[i] = v;
+        pts.push([area.x + slot * (i + 0.5), valuePos(v)]);
+      }
+      pts.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
+      if (isArea) {
+        ctx.lineTo(pts[pts.length - 1]![0], valuePos(Math.max(bottom, 0)));
+        ctx.lineTo(pts[0]![0], valuePos(Math.max(bottom, 0)));
+        ctx.closePath();
+        ctx.fillStyle = css(s.color);
+        ctx.fill();
+      } else {
+        ctx.strokeStyle = css(s.color);
+        ctx.lineWidth = 2.25;
+        ctx.lineJoin = 'round';
+        ctx.stroke();
+      }
+    }
+  }
+  // Axis line.
+  ctx.strokeStyle = 'rgba(191,191,191,1)';
+  ctx.lineWidth = 0.75;
+  ctx.beginPath();
+  if (horizontal) { ctx.moveTo(valuePos(0), area.y); ctx.lineTo(valuePos(0), area.y + area.h); }
+  else { ctx.moveTo(area.x, valuePos(0)); ctx.lineTo(area.x + area.w, valuePos(0)); }
+  ctx.stroke();
+}
+
+function labeledBox(dc: DrawContext, r: RectPt, label: string): void {
+  const ctx = dc.ctx;
+  ctx.strokeStyle = 'rgba(166,166,166,1)';
+  ctx.lineWidth = 0.75;
+  ctx.strokeRect(r.x, r.y, r.w, r.h);
+  ctx.fillStyle = 'rgba(89,89,89,1)';
+  ctx.font = cssFont(dc.family('Liberation Sans'), 12, false, false);
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.fillText(label, r.x + r.w / 2, r.y + r.h / 2);
+}

@@ -1,0 +1,427 @@
+/**
+ * Shared drawing state and the DrawingML fill/outline/geometry painters (ECMA-376 Part 1,
+ * §20.1.8 fills, §20.1.2.2.24 `a:ln`, §20.1.4.2 style matrix references) used by the slide,
+ * table and chart renderers. The canvas's user unit is the point (1/72 in).
+ */
+import type { Image, Path2D as SkPath2D, SKRSContext2D } from '@napi-rs/canvas';
+import { Path2D } from '@napi-rs/canvas';
+import type { OpcPackage } from '../ooxml/opc/package.js';
+import type { PmlModel } from '../ooxml/pml/parts.js';
+import type { Theme } from '../ooxml/pml/theme.js';
+import { NS, attr, attrNS, child, children, intAttr, type Element } from '../ooxml/xml.js';
+import { layoutText, type TextBodyInput } from '../text/layout.js';
+import { colorIn, css, type DrawColorContext, type Rgba } from './color.js';
+import { cssFont, drawFamily } from './fonts.js';
+import type { EvaluatedGeometry } from './geometry.js';
+import { decodeImage, MAX_IMAGE_PIXELS, type ImageRefusal } from './images.js';
+
+/** EMU per point. */
+export const EMU_PT = 12700;
+
+/** A rectangle in points. */
+export interface RectPt {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** Per-render state. */
+export class DrawContext {
+  readonly fontSubstitutions: Record<string, string> = {};
+  readonly warnings: string[] = [];
+  private readonly images = new Map<string, Promise<Image | ImageRefusal>>();
+  private fmt: { fill: Element[]; line: Element[]; bg: Element[] } | undefined;
+
+  constructor(
+    readonly ctx: SKRSContext2D,
+    readonly pkg: OpcPackage,
+    readonly model: PmlModel,
+    readonly theme: Theme,
+    readonly colors: DrawColorContext,
+    readonly maxImagePixels: number = MAX_IMAGE_PIXELS,
+  ) {}
+
+  /** The theme's format scheme lists (§20.1.4.1.14 `a:fmtScheme`). */
+  formatScheme(): { fill: Element[]; line: Element[]; bg: Element[] } {
+    if (!this.fmt) {
+      let fill: Element[] = [];
+      let line: Element[] = [];
+      let bg: Element[] = [];
+      try {
+        const root = this.theme.partName ? this.pkg.getXml(this.theme.partName).documentElement : undefined;
+        const fs = child(child(root ?? undefined, NS.a, 'themeElements'), NS.a, 'fmtScheme');
+        fill = children(child(fs, NS.a, 'fillStyleLst') ?? ({} as Element), NS.a);
+        line = children(child(fs, NS.a, 'lnStyleLst') ?? ({} as Element), NS.a, 'ln');
+        bg = children(child(fs, NS.a, 'bgFillStyleLst') ?? ({} as Element), NS.a);
+      } catch {
+        // A broken theme draws without style matrix fills.
+      }
+      this.fmt = { fill, line, bg };
+    }
+    return this.fmt;
+  }
+
+  /** The image of a relationship from `sourcePart`, decoded once (or why not). */
+  image(sourcePart: string, rId: string | undefined): Promise<Image | ImageRefusal> | undefined {
+    if (!rId) return undefined;
+    const rel = this.pkg.rel(sourcePart, rId);
+    if (!rel || rel.external || !rel.targetPartName || !this.pkg.hasPart(rel.targetPartName)) return undefined;
+    const name = rel.targetPartName;
+    let p = this.images.get(name);
+    if (!p) {
+      p = decodeImage(this.pkg.getBytes(name), this.maxImagePixels);
+      this.images.set(name, p);
+    }
+    return p;
+  }
+
+  /** Family drawn for a template font name; records substitutions. */
+  family(name: string): string {
+    const d = drawFamily(name);
+    if (d.substituted && name) this.fontSubstitutions[name] = d.family;
+    return d.family;
+  }
+}
+
+/** Builds a canvas path from an evaluated geometry path, offset by (x, y). */
+export function toPath2D(ops: EvaluatedGeometry['paths'][number]['ops'], x = 0, y = 0): SkPath2D {
+  const p = new Path2D();
+  for (const op of ops) {
+    switch (op[0]) {
+      case 'M': p.moveTo(op[1]! + x, op[2]! + y); break;
+      case 'L': p.lineTo(op[1]! + x, op[2]! + y); break;
+      case 'C': p.bezierCurveTo(op[1]! + x, op[2]! + y, op[3]! + x, op[4]! + y, op[5]! + x, op[6]! + y); break;
+      case 'Q': p.quadraticCurveTo(op[1]! + x, op[2]! + y, op[3]! + x, op[4]! + y); break;
+      case 'E': p.ellipse(op[1]! + x, op[2]! + y, Math.max(op[3]!, 1e-6), Math.max(op[4]!, 1e-6), 0, op[5]!, op[6]!, op[7] === 1); break;
+      case 'Z': p.closePath(); break;
+      default: break;
+    }
+  }
+  return p;
+}
+
+const FILL_NAMES = new Set(['noFill', 'solidFill', 'gradFill', 'blipFill', 'pattFill', 'grpFill']);
+
+/** The fill element among `spPr`'s children, if any. */
+export function fillOf(spPr: Element | undefined): Element | undefined {
+  if (!spPr) return undefined;
+  for (const c of children(spPr, NS.a)) if (FILL_NAMES.has(c.localName ?? '')) return c;
+  return undefined;
+}
+
+/** A fill resolved for painting: the element plus the colour context (phClr). */
+export interface ResolvedFill {
+  el: Element;
+  colors: DrawColorContext;
+  /** Part the fill's relationships (blips) resolve from. */
+  part: string;
+}
+
+/** A style matrix fill reference (`a:fillRef`, idx 1–3 fill styles, 1001+ background styles). */
+export function styleFill(dc: DrawContext, ref: Element | undefined, part: string): ResolvedFill | undefined {
+  if (!ref) return undefined;
+  const idx = intAttr(ref, 'idx', 0);
+  if (idx === 0) return undefined;
+  const fs = dc.formatScheme();
+  const el = idx >= 1001 ? fs.bg[idx - 1001] : fs.fill[idx - 1];
+  if (!el) return undefined;
+  const ph = colorIn(ref, dc.colors);
+  return { el, colors: { ...dc.colors, phClr: ph }, part: dc.theme.partName ?? part };
+}
+
+function mix(a: Rgba, b: Rgba, t: number): Rgba {
+  return { r: a.r * (1 - t) + b.r * t, g: a.g * (1 - t) + b.g * t, b: a.b * (1 - t) + b.b * t, a: a.a * (1 - t) + b.a * t };
+}
+
+/** Adjusts a colour for a path's fill mode (§20.1.10.37 ST_PathFillMode). */
+function shadeFor(mode: string, c: Rgba): Rgba {
+  switch (mode) {
+    case 'darken': return mix(c, { r: 0, g: 0, b: 0, a: c.a }, 0.4);
+    case 'darkenLess': return mix(c, { r: 0, g: 0, b: 0, a: c.a }, 0.2);
+    case 'lighten': return mix(c, { r: 255, g: 255, b: 255, a: c.a }, 0.4);
+    case 'lightenLess': return mix(c, { r: 255, g: 255, b: 255, a: c.a }, 0.2);
+    default: return c;
+  }
+}
+
+/** The single representative colour of a fill (used for pattern fills, text on fills, charts). */
+export function fillColor(f: ResolvedFill): Rgba | undefined {
+  const el = f.el;
+  switch (el.localName) {
+    case 'solidFill': return colorIn(el, f.colors);
+    case 'gradFill': {
+      const stops = children(child(el, NS.a, 'gsLst') ?? el, NS.a, 'gs');
+      const cs = stops.map((s) => colorIn(s, f.colors)).filter((c): c is Rgba => !!c);
+      if (!cs.length) return undefined;
+      return cs.reduce((acc, c) => ({ r: acc.r + c.r / cs.length, g: acc.g + c.g / cs.length, b: acc.b + c.b / cs.length, a: acc.a + c.a / cs.length }), { r: 0, g: 0, b: 0, a: 0 });
+    }
+    case 'pattFill': {
+      const fg = colorIn(child(el, NS.a, 'fgClr'), f.colors) ?? { r: 0, g: 0, b: 0, a: 1 };
+      const bg = colorIn(child(el, NS.a, 'bgClr'), f.colors) ?? { r: 255, g: 255, b: 255, a: 1 };
+      const prst = attr(el, 'prst') ?? 'pct50';
+      const m = /^pct(\d+)$/.exec(prst);
+      const share = m ? Number(m[1]) / 100 : /^(dk|wd)/.test(prst) ? 0.5 : /^lt|^narrow|^dash|^dot/.test(prst) ? 0.25 : 0.35;
+      return mix(bg, fg, share);
+    }
+    default: return undefined;
+  }
+}
+
+/**
+ * Paints a fill inside `path` whose bounding box (for gradients and pictures) is `box`.
+ * Pictures are drawn stretched (or tiled) over the box and clipped to the path.
+ */
+export async function paintFill(dc: DrawContext, f: ResolvedFill, path: SkPath2D, box: RectPt, mode = 'norm', evenOdd = false): Promise<void> {
+  const ctx = dc.ctx;
+  const el = f.el;
+  const rule = evenOdd ? 'evenodd' : 'nonzero';
+  switch (el.localName) {
+    case 'noFill':
+      return;
+    case 'solidFill':
+    case 'pattFill': {
+      const c = fillColor(f);
+      if (!c) return;
+      ctx.fillStyle = css(shadeFor(mode, c));
+      ctx.fill(path, rule);
+      return;
+    }
+    case 'gradFill': {
+      const stops = children(child(el, NS.a, 'gsLst') ?? el, NS.a, 'gs')
+        .map((s) => ({ pos: intAttr(s, 'pos', 0) / 100000, c: colorIn(s, f.colors) }))
+        .filter((s): s is { pos: number; c: Rgba } => !!s.c)
+        .sort((a, b) => a.pos - b.pos);
+      if (!stops.length) return;
+      const lin = child(el, NS.a, 'lin');
+      const pathEl = child(el, NS.a, 'path');
+      let g;
+      const cx = box.x + box.w / 2;
+      const cy = box.y + box.h / 2;
+      if (pathEl && !lin) {
+        const ftr = child(pathEl, NS.a, 'fillToRect');
+        const fx = box.x + box.w * ((intAttr(ftr, 'l', 50000) + (100000 - intAttr(ftr, 'r', 50000))) / 200000);
+        const fy = box.y + box.h * ((intAttr(ftr, 't', 50000) + (100000 - intAttr(ftr, 'b', 50000))) / 200000);
+        const r = Math.hypot(Math.max(fx - box.x, box.x + box.w - fx), Math.max(fy - box.y, box.y + box.h - fy));
+        g = ctx.createRadialGradient(fx, fy, 0, fx, fy, Math.max(r, 0.01));
+      } else {
+        const ang = ((intAttr(lin, 'ang', 0) / 60000) * Math.PI) / 180;
+        const dx = Math.cos(ang);
+        const dy = Math.sin(ang);
+        const half = (Math.abs(box.w * dx) + Math.abs(box.h * dy)) / 2;
+        g = ctx.createLinearGradient(cx - dx * half, cy - dy * half, cx + dx * half, cy + dy * half);
+      }
+      for (const s of stops) g.addColorStop(Math.max(0, Math.min(1, s.pos)), css(shadeFor(mode, s.c)));
+      ctx.fillStyle = g;
+      ctx.fill(path, rule);
+      return;
+    }
+    case 'blipFill': {
+      const blip = child(el, NS.a, 'blip');
+      const rId = attrNS(blip, NS.r, 'embed');
+      const pending = dc.image(f.part, rId);
+      const img = pending ? await pending : undefined;
+      if (!img || typeof img === 'string') {
+        if (img === 'too_large') dc.warnings.push('picture over the pixel limit not drawn');
+        ctx.fillStyle = 'rgba(200,200,200,0.5)';
+        ctx.fill(path, rule);
+        return;
+      }
+      ctx.save();
+      ctx.clip(path, rule);
+      const alphaMod = child(blip, NS.a, 'alphaModFix');
+      if (alphaMod) ctx.globalAlpha = intAttr(alphaMod, 'amt', 100000) / 100000;
+      const tile = child(el, NS.a, 'tile');
+      if (tile) {
+        const sx = intAttr(tile, 'sx', 100000) / 100000;
+        const sy = intAttr(tile, 'sy', 100000) / 100000;
+        // Tiles are at the picture's size at 96 dpi (0.75 pt per pixel), scaled.
+        const tw = img.width * 0.75 * sx;
+        const th = img.height * 0.75 * sy;
+        if (tw > 0.5 && th > 0.5) {
+          for (let ty = box.y + intAttr(tile, 'ty', 0) / EMU_PT; ty < box.y + box.h; ty += th) {
+            for (let tx = box.x + intAttr(tile, 'tx', 0) / EMU_PT; tx < box.x + box.w; tx += tw) ctx.drawImage(img, tx, ty, tw, th);
+            if (th <= 0) break;
+          }
+        }
+      } else {
+        drawCropped(ctx, img, child(el, NS.a, 'srcRect'), box);
+      }
+      ctx.restore();
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+/** Draws an image into `box` honouring `a:srcRect` crops (§20.1.8.55; negative values pad). */
+export function drawCropped(ctx: SKRSContext2D, img: Image, srcRect: Element | undefined, box: RectPt): void {
+  const l = intAttr(srcRect, 'l', 0) / 100000;
+  const t = intAttr(srcRect, 't', 0) / 100000;
+  const r = intAttr(srcRect, 'r', 0) / 100000;
+  const b = intAttr(srcRect, 'b', 0) / 100000;
+  const fw = 1 - l - r;
+  const fh = 1 - t - b;
+  if (fw <= 0 || fh <= 0) return;
+  const dw = box.w / fw;
+  const dh = box.h / fh;
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(box.x, box.y, box.w, box.h);
+  ctx.clip();
+  ctx.drawImage(img, box.x - l * dw, box.y - t * dh, dw, dh);
+  ctx.restore();
+}
+
+/** An outline resolved from `a:ln` and the style's line reference. */
+export interface Outline {
+  fill: ResolvedFill | undefined;
+  /** Width in points. */
+  width: number;
+  cap: 'butt' | 'round' | 'square';
+  join: 'round' | 'bevel' | 'miter';
+  dash: number[] | undefined;
+  head: Element | undefined;
+  tail: Element | undefined;
+}
+
+const DASHES: Record<string, number[]> = {
+  dash: [4, 3], lgDash: [8, 3], dot: [1, 3], dashDot: [4, 3, 1, 3], lgDashDot: [8, 3, 1, 3], lgDashDotDot: [8, 3, 1, 3, 1, 3],
+  sysDash: [3, 1], sysDot: [1, 1], sysDashDot: [3, 1, 1, 1], sysDashDotDot: [3, 1, 1, 1, 1, 1],
+};
+
+/**
+ * Resolves an outline: attributes and children of the shape's own `a:ln` override the
+ * style's (`a:lnRef` into `a:lnStyleLst`, with `phClr` from the reference).
+ */
+export function resolveOutline(dc: DrawContext, lns: Element[], lnRef: Element | undefined, part: string): Outline | undefined {
+  const chain = [...lns];
+  let colors = dc.colors;
+  if (lnRef) {
+    const idx = intAttr(lnRef, 'idx', 0);
+    const st = idx > 0 ? dc.formatScheme().line[idx - 1] : undefined;
+    if (st) {
+      chain.push(st);
+      colors = { ...dc.colors, phClr: colorIn(lnRef, dc.colors) };
+    }
+  }
+  if (!chain.length) return undefined;
+  let fillEl: Element | undefined;
+  let fillColors = dc.colors;
+  for (const ln of chain) {
+    const f = fillOf(ln);
+    if (f) {
+      fillEl = f;
+      fillColors = ln === chain[chain.length - 1] && lnRef && !lns.includes(ln) ? colors : dc.colors;
+      break;
+    }
+  }
+  if (!fillEl || fillEl.localName === 'noFill') return undefined;
+  const pickAttr = (n: string): string | undefined => {
+    for (const ln of chain) { const v = attr(ln, n); if (v !== undefined) return v; }
+    return undefined;
+  };
+  const pickChild = (names: string[]): Element | undefined => {
+    for (const ln of chain) for (const c of children(ln, NS.a)) if (names.includes(c.localName ?? '')) return c;
+    return undefined;
+  };
+  const w = Number(pickAttr('w') ?? 9525) / EMU_PT;
+  const capRaw = pickAttr('cap');
+  const dashEl = pickChild(['prstDash', 'custDash']);
+  let dash: number[] | undefined;
+  const width = Math.max(w, 0.35);
+  if (dashEl?.localName === 'prstDash') {
+    const d = DASHES[attr(dashEl, 'val') ?? 'solid'];
+    if (d) dash = d.map((x) => x * width);
+  } else if (dashEl?.localName === 'custDash') {
+    dash = children(dashEl, NS.a, 'ds').flatMap((ds) => [(intAttr(ds, 'd', 100000) / 100000) * width, (intAttr(ds, 'sp', 100000) / 100000) * width]);
+  }
+  const joinEl = pickChild(['round', 'bevel', 'miter']);
+  return {
+    fill: { el: fillEl, colors: fillColors, part },
+    width,
+    cap: capRaw === 'rnd' ? 'round' : capRaw === 'sq' ? 'square' : 'butt',
+    join: joinEl?.localName === 'bevel' ? 'bevel' : joinEl?.localName === 'miter' ? 'miter' : 'round',
+    dash,
+    head: pickChild(['headEnd']),
+    tail: pickChild(['tailEnd']),
+  };
+}
+
+/** Strokes `path` with an outline, then draws its arrow heads at the open path's ends. */
+export function strokeOutline(dc: DrawContext, o: Outline, path: SkPath2D, ends: Array<{ x: number; y: number; fromX: number; fromY: number; which: 'head' | 'tail' }>): void {
+  const ctx = dc.ctx;
+  const c = o.fill ? fillColor(o.fill) : undefined;
+  if (!c) return;
+  ctx.save();
+  ctx.strokeStyle = css(c);
+  ctx.lineWidth = o.width;
+  ctx.lineCap = o.cap;
+  ctx.lineJoin = o.join;
+  ctx.setLineDash(o.dash ?? []);
+  ctx.stroke(path);
+  ctx.setLineDash([]);
+  for (const e of ends) {
+    const spec = e.which === 'head' ? o.head : o.tail;
+    const type = attr(spec, 'type');
+    if (!spec || !type || type === 'none') continue;
+    const sz = (v: string | undefined): number => (v === 'sm' ? 2 : v === 'lg' ? 5 : 3);
+    const len = sz(attr(spec, 'len')) * Math.max(o.width, 1);
+    const wid = sz(attr(spec, 'w')) * Math.max(o.width, 1);
+    const ang = Math.atan2(e.y - e.fromY, e.x - e.fromX);
+    ctx.save();
+    ctx.translate(e.x, e.y);
+    ctx.rotate(ang);
+    ctx.fillStyle = css(c);
+    ctx.beginPath();
+    if (type === 'oval') ctx.ellipse(0, 0, len / 2, wid / 2, 0, 0, Math.PI * 2);
+    else if (type === 'diamond') { ctx.moveTo(len / 2, 0); ctx.lineTo(0, wid / 2); ctx.lineTo(-len / 2, 0); ctx.lineTo(0, -wid / 2); ctx.closePath(); }
+    else if (type === 'arrow') {
+      ctx.moveTo(-len, -wid / 2); ctx.lineTo(0, 0); ctx.lineTo(-len, wid / 2);
+      ctx.lineWidth = o.width; ctx.stroke();
+      ctx.restore();
+      continue;
+    } else if (type === 'stealth') { ctx.moveTo(0, 0); ctx.lineTo(-len, -wid / 2); ctx.lineTo(-len * 0.6, 0); ctx.lineTo(-len, wid / 2); ctx.closePath(); }
+    else { ctx.moveTo(0, 0); ctx.lineTo(-len, -wid / 2); ctx.lineTo(-len, wid / 2); ctx.closePath(); }
+    ctx.fill();
+    ctx.restore();
+  }
+  ctx.restore();
+}
+
+/**
+ * Draws laid-out text in a text rectangle (points, in the current transform).
+ * @returns false when there was nothing to draw
+ */
+export function drawTextBody(dc: DrawContext, body: TextBodyInput, rect: RectPt): boolean {
+  if (!body.paragraphs.some((p) => p.runs.some((r) => !r.lineBreak && r.text.trim() !== ''))) return false;
+  // Map names to the drawn families first so measurement and drawing agree.
+  const layout = layoutText(body, { width_emu: rect.w * EMU_PT, height_emu: rect.h * EMU_PT });
+  const ctx = dc.ctx;
+  ctx.save();
+  ctx.textBaseline = 'alphabetic';
+  ctx.textAlign = 'left';
+  for (const line of layout.lines) {
+    for (const f of line.fragments) {
+      if (!f.text.trim()) continue;
+      const family = dc.family(f.font.name);
+      ctx.font = cssFont(family, f.font.size_pt, !!f.font.bold, !!f.font.italic);
+      const alpha = f.alpha ?? 1;
+      if (alpha <= 0) continue;
+      const hex = f.color ?? '000000';
+      const n = Number.parseInt(hex, 16);
+      ctx.fillStyle = css({ r: (n >> 16) & 255, g: (n >> 8) & 255, b: n & 255, a: alpha });
+      const x = rect.x + f.x_pt;
+      const y = rect.y + line.baseline_pt - f.rise_pt;
+      ctx.fillText(f.text, x, y);
+      if (f.underline || f.strike) {
+        const th = Math.max(f.font.size_pt / 18, 0.5);
+        if (f.underline) ctx.fillRect(x, y + f.font.size_pt * 0.1, f.width_pt, th);
+        if (f.strike) ctx.fillRect(x, y - f.font.size_pt * 0.3, f.width_pt, th);
+      }
+    }
+  }
+  ctx.restore();
+  return true;
+}

@@ -1,0 +1,480 @@
+/**
+ * Renders one slide or slide layout of a presentation package to a PNG, in process, with
+ * Skia (@napi-rs/canvas). Pure: package bytes in, PNG bytes out; safe in a worker thread.
+ *
+ * Drawing order (ECMA-376 Part 1, §19.3.1): the background (`p:bg` of the slide, else its
+ * layout, else its master; `p:bgPr` fills or `p:bgRef` style references), the master's
+ * shapes then the layout's shapes (placeholders excluded; hidden by `showMasterSp="0"`,
+ * §19.3.1.38), then the part's own shapes in document order. A layout renders like its
+ * thumbnail: master shapes, then all of its shapes, placeholders with their prompt text.
+ */
+import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import type { OpcPackage } from '../ooxml/opc/package.js';
+import { graphicKind } from '../ooxml/pml/graphic.js';
+import { PmlModel, type ShapeTreePart } from '../ooxml/pml/parts.js';
+import { effective, type Frame, type Shape } from '../ooxml/pml/shapes.js';
+import { NS, attr, attrNS, child, children, type Element } from '../ooxml/xml.js';
+import { colorIn, type DrawColorContext } from './color.js';
+import { drawChart } from './chart.js';
+import {
+  DrawContext, EMU_PT, drawCropped, drawTextBody, fillOf, paintFill, resolveOutline, strokeOutline, styleFill, toPath2D,
+  type RectPt, type ResolvedFill,
+} from './draw-context.js';
+import { ensureFonts } from './fonts.js';
+import { evaluateGeometry, presetGeometry, readAdjustValues, readCustomGeometry, type EvaluatedGeometry } from './geometry.js';
+import { MAX_IMAGE_PIXELS } from './images.js';
+import { drawTable } from './table.js';
+import { readTextBody, shapeTextSources } from './text-body.js';
+
+/** Options of {@link renderSlide}. */
+export interface RenderSlideOptions {
+  /** Output width in pixels (the height follows the slide's aspect ratio). */
+  widthPx: number;
+  /** Largest picture decoded, pixels (default 50 megapixels); larger ones draw as a grey box. */
+  maxImagePixels?: number;
+}
+
+/** A rendered slide. */
+export interface RenderedSlide {
+  png: Uint8Array;
+  width_px: number;
+  height_px: number;
+  /** Slide size, EMU (`p:sldSz`). */
+  width_emu: number;
+  height_emu: number;
+  /** Template font name → the family drawn in its place (only names that were substituted). */
+  font_substitutions: Record<string, string>;
+}
+
+const models = new WeakMap<OpcPackage, PmlModel>();
+
+function modelOf(pkg: OpcPackage): PmlModel {
+  let m = models.get(pkg);
+  if (!m) {
+    m = new PmlModel(pkg);
+    models.set(pkg, m);
+  }
+  return m;
+}
+
+/** Largest output width accepted, px. */
+export const MAX_WIDTH_PX = 8192;
+
+/**
+ * Renders a slide part (`/ppt/slides/slideN.xml`) or slide layout part
+ * (`/ppt/slideLayouts/slideLayoutN.xml`) to PNG at `widthPx` wide.
+ *
+ * @throws PackageError `bad_structure` when the part is neither a slide nor a layout, or
+ *   the package cannot be read as a presentation; RangeError for a width outside 1–8192 px
+ */
+export async function renderSlide(pkg: OpcPackage, slidePartName: string, opts: RenderSlideOptions): Promise<RenderedSlide> {
+  const widthPx = Math.round(opts.widthPx);
+  if (!(widthPx >= 1 && widthPx <= MAX_WIDTH_PX)) throw new RangeError(`widthPx must be 1–${MAX_WIDTH_PX}, got ${opts.widthPx}`);
+  ensureFonts();
+  const model = modelOf(pkg);
+  const root = pkg.getXml(slidePartName).documentElement;
+  const part: ShapeTreePart = root?.localName === 'sldLayout' ? model.layout(slidePartName) : model.slide(slidePartName);
+  const wEmu = model.presentation.slideWidthEmu;
+  const hEmu = model.presentation.slideHeightEmu;
+  const heightPx = Math.max(1, Math.round((widthPx * hEmu) / wEmu));
+  const canvas = createCanvas(widthPx, heightPx);
+  const ctx = canvas.getContext('2d');
+  const scale = widthPx / (wEmu / EMU_PT);
+  ctx.fillStyle = '#FFFFFF';
+  ctx.fillRect(0, 0, widthPx, heightPx);
+  ctx.scale(scale, scale);
+  const colors: DrawColorContext = { theme: part.theme, colorMap: part.colorMap };
+  const dc = new DrawContext(ctx, pkg, model, part.theme, colors, opts.maxImagePixels ?? MAX_IMAGE_PIXELS);
+  const slideRect: RectPt = { x: 0, y: 0, w: wEmu / EMU_PT, h: hEmu / EMU_PT };
+
+  await drawBackground(dc, part, slideRect);
+  const showMaster = (p: ShapeTreePart): boolean => attr(p.root, 'showMasterSp') !== '0';
+  const slideNumber = slideNumberOf(model, part);
+  if (part.kind === 'slide') {
+    const layout = part.parent!;
+    if (showMaster(part)) {
+      if (showMaster(layout)) for (const s of layout.master.shapes) await drawShape(dc, s, { placeholders: false, slideNumber });
+      for (const s of layout.shapes) await drawShape(dc, s, { placeholders: false, slideNumber });
+    }
+    for (const s of part.shapes) await drawShape(dc, s, { placeholders: true, slideNumber, emptyPlaceholders: false });
+  } else {
+    if (showMaster(part)) for (const s of part.master.shapes) await drawShape(dc, s, { placeholders: false, slideNumber });
+    for (const s of part.shapes) await drawShape(dc, s, { placeholders: true, slideNumber, emptyPlaceholders: true });
+  }
+  if (process.env.SLIDEWRIGHT_RENDER_DEBUG && dc.warnings.length) console.error(slidePartName, dc.warnings);
+  const png = canvas.encodeSync('png');
+  return {
+    png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength),
+    width_px: widthPx,
+    height_px: heightPx,
+    width_emu: wEmu,
+    height_emu: hEmu,
+    font_substitutions: { ...dc.fontSubstitutions },
+  };
+}
+
+function slideNumberOf(model: PmlModel, part: ShapeTreePart): string | undefined {
+  if (part.kind !== 'slide') return undefined;
+  const i = model.presentation.slides.findIndex((s) => s.partName === part.partName);
+  return i < 0 ? undefined : String(i + model.presentation.firstSlideNumber);
+}
+
+async function drawBackground(dc: DrawContext, part: ShapeTreePart, rect: RectPt): Promise<void> {
+  for (let p: ShapeTreePart | undefined = part; p; p = p.parent) {
+    const bg = child(p.cSld, NS.p, 'bg');
+    if (!bg) continue;
+    const bgPr = child(bg, NS.p, 'bgPr');
+    let fill: ResolvedFill | undefined;
+    if (bgPr) {
+      const f = fillOf(bgPr);
+      if (f) fill = { el: f, colors: dc.colors, part: p.partName };
+    } else {
+      fill = styleFill(dc, child(bg, NS.p, 'bgRef'), p.partName);
+    }
+    if (fill) {
+      const path = toPath2D([['M', rect.x, rect.y], ['L', rect.x + rect.w, rect.y], ['L', rect.x + rect.w, rect.y + rect.h], ['L', rect.x, rect.y + rect.h], ['Z']]);
+      await paintFill(dc, fill, path, rect);
+    }
+    return;
+  }
+}
+
+interface DrawOptions {
+  /** Draw placeholders (false for master/layout shapes behind a slide). */
+  placeholders: boolean;
+  /** Draw placeholders that hold no text (layout thumbnails show their prompts). */
+  emptyPlaceholders?: boolean;
+  slideNumber: string | undefined;
+  /** The enclosing group's fill, for `a:grpFill`. */
+  groupFill?: ResolvedFill;
+}
+
+function framePt(f: Frame): RectPt {
+  return { x: f.x / EMU_PT, y: f.y / EMU_PT, w: f.cx / EMU_PT, h: f.cy / EMU_PT };
+}
+
+/** Sets the transform for a shape's frame: rotation about its centre, then flips. */
+function enterFrame(ctx: SKRSContext2D, r: RectPt, f: Frame, withFlips: boolean): void {
+  const cx = r.x + r.w / 2;
+  const cy = r.y + r.h / 2;
+  ctx.translate(cx, cy);
+  if (f.rotation) ctx.rotate((f.rotation * Math.PI) / 180);
+  if (withFlips) ctx.scale(f.flipH ? -1 : 1, f.flipV ? -1 : 1);
+  ctx.translate(-cx, -cy);
+}
+
+function spPrOf(shape: Shape): Element | undefined {
+  if (shape.kind === 'grpSp') return child(shape.element, NS.p, 'grpSpPr');
+  return child(shape.element, NS.p, 'spPr');
+}
+
+function hasText(txBody: Element | undefined): boolean {
+  if (!txBody) return false;
+  for (const p of children(txBody, NS.a, 'p')) {
+    for (const r of children(p, NS.a)) {
+      if ((r.localName === 'r' || r.localName === 'fld') && (child(r, NS.a, 't')?.textContent ?? '').trim() !== '') return true;
+    }
+  }
+  return false;
+}
+
+async function drawShape(dc: DrawContext, shape: Shape, o: DrawOptions): Promise<void> {
+  if (shape.hidden) return;
+  if (shape.placeholder && !o.placeholders) return;
+  try {
+    switch (shape.kind) {
+      case 'grpSp': {
+        const gf = fillOf(spPrOf(shape));
+        const groupFill = gf && gf.localName !== 'grpFill' ? { el: gf, colors: dc.colors, part: shape.part.partName } : o.groupFill;
+        for (const c of shape.children) await drawShape(dc, c, { ...o, groupFill });
+        return;
+      }
+      case 'sp':
+      case 'cxnSp':
+        await drawSp(dc, shape, o);
+        return;
+      case 'pic':
+        await drawPic(dc, shape, o);
+        return;
+      case 'graphicFrame':
+        await drawGraphicFrame(dc, shape, o);
+        return;
+      default:
+        return;
+    }
+  } catch (err) {
+    dc.warnings.push(`shape ${shape.id} (${shape.name}) not drawn: ${(err as Error).message}`);
+  }
+}
+
+/** Geometry of a shape: own prstGeom/custGeom, else inherited through placeholders, else a rectangle. */
+function geometryOf(shape: Shape, w: number, h: number): EvaluatedGeometry {
+  const geomEl = effective(shape, (s) => {
+    const spPr = spPrOf(s);
+    return child(spPr, NS.a, 'custGeom') ?? child(spPr, NS.a, 'prstGeom');
+  });
+  if (geomEl?.localName === 'custGeom') {
+    const def = readCustomGeometry(geomEl);
+    if (def.p.length) return evaluateGeometry(def, w, h);
+  }
+  const prst = attr(geomEl, 'prst') ?? 'rect';
+  const def = presetGeometry(prst) ?? presetGeometry('rect')!;
+  return evaluateGeometry(def, w, h, readAdjustValues(geomEl));
+}
+
+/** The effective fill of a shape: own spPr, inherited spPr, group fill, else the style's fillRef. */
+function shapeFill(dc: DrawContext, shape: Shape, o: DrawOptions): ResolvedFill | undefined {
+  // Each shape on the chain: its own spPr fill, then its own style's fillRef (a slide shape's
+  // style beats the fill its layout placeholder sets).
+  for (const s of shape.chain()) {
+    const f = fillOf(spPrOf(s));
+    if (f) {
+      if (f.localName === 'grpFill') return o.groupFill;
+      return { el: f, colors: dc.colors, part: s.part.partName };
+    }
+    const ref = child(child(s.element, NS.p, 'style'), NS.a, 'fillRef');
+    if (ref) return styleFill(dc, ref, s.part.partName);
+  }
+  return undefined;
+}
+
+/** Outline sources: own `a:ln`s along the chain up to the first shape with a style, and that style's lnRef. */
+function shapeOutline(dc: DrawContext, shape: Shape): ReturnType<typeof resolveOutline> {
+  const lns: Element[] = [];
+  for (const s of shape.chain()) {
+    const ln = child(spPrOf(s), NS.a, 'ln');
+    if (ln) lns.push(ln);
+    const ref = child(child(s.element, NS.p, 'style'), NS.a, 'lnRef');
+    if (ref) return resolveOutline(dc, lns, ref, s.part.partName);
+  }
+  return resolveOutline(dc, lns, undefined, shape.part.partName);
+}
+
+function openEnds(ops: EvaluatedGeometry['paths'][number]['ops'], ox: number, oy: number): Array<{ x: number; y: number; fromX: number; fromY: number; which: 'head' | 'tail' }> {
+  if (ops.some((op) => op[0] === 'Z')) return [];
+  const pts: Array<[number, number]> = [];
+  for (const op of ops) {
+    if (op[0] === 'M' || op[0] === 'L') pts.push([op[1]!, op[2]!]);
+    else if (op[0] === 'C') { pts.push([op[3]!, op[4]!]); pts.push([op[5]!, op[6]!]); }
+    else if (op[0] === 'Q') { pts.push([op[1]!, op[2]!]); pts.push([op[3]!, op[4]!]); }
+    else if (op[0] === 'E') {
+      const [, cx, cy, rx, ry, , a1] = op;
+      pts.push([cx! + rx! * Math.cos(a1! - 0.05), cy! + ry! * Math.sin(a1! - 0.05)]);
+      pts.push([cx! + rx! * Math.cos(a1!), cy! + ry! * Math.sin(a1!)]);
+    }
+  }
+  if (pts.length < 2) return [];
+  const [a, b] = [pts[0]!, pts[1]!];
+  const [y2, z] = [pts[pts.length - 2]!, pts[pts.length - 1]!];
+  return [
+    { x: a[0] + ox, y: a[1] + oy, fromX: b[0] + ox, fromY: b[1] + oy, which: 'head' },
+    { x: z[0] + ox, y: z[1] + oy, fromX: y2[0] + ox, fromY: y2[1] + oy, which: 'tail' },
+  ];
+}
+
+async function drawSp(dc: DrawContext, shape: Shape, o: DrawOptions): Promise<void> {
+  const frame = shape.frame;
+  if (!frame) return;
+  const isPh = !!shape.placeholder;
+  const text = hasText(shape.txBody);
+  if (isPh && !text && !o.emptyPlaceholders) {
+    // An empty slide placeholder shows nothing in a slide show, unless it has its own fill or line.
+    const spPr = spPrOf(shape);
+    const own = fillOf(spPr);
+    if (!(own && own.localName !== 'noFill') && !child(spPr, NS.a, 'ln')) return;
+  }
+  const r = framePt(frame);
+  const ctx = dc.ctx;
+  const geom = geometryOf(shape, r.w, r.h);
+  ctx.save();
+  enterFrame(ctx, r, frame, true);
+  const fill = shapeFill(dc, shape, o);
+  const outline = shapeOutline(dc, shape);
+  for (const p of geom.paths) {
+    const path = toPath2D(p.ops, r.x, r.y);
+    if (fill && p.fill !== 'none') await paintFill(dc, fill, path, r, p.fill);
+  }
+  if (outline) {
+    for (const p of geom.paths) {
+      if (!p.stroke) continue;
+      strokeOutline(dc, outline, toPath2D(p.ops, r.x, r.y), openEnds(p.ops, r.x, r.y));
+    }
+  }
+  ctx.restore();
+  // Text: rotated with the shape, never mirrored (a vertical flip turns it upside down).
+  if (shape.txBody || (isPh && o.emptyPlaceholders)) {
+    const txBody = shape.txBody ?? undefined;
+    if (!txBody || !hasText(txBody)) return;
+    const src = shapeTextSources(shape, dc.colors);
+    const body = readTextBody(txBody, src, { slideNumber: o.slideNumber });
+    const tr = geom.textRect;
+    let rect: RectPt = { x: r.x + tr.l, y: r.y + tr.t, w: Math.max(0, tr.r - tr.l), h: Math.max(0, tr.b - tr.t) };
+    if (frame.flipH) rect = { ...rect, x: r.x + (r.w - tr.r) };
+    if (frame.flipV) rect = { ...rect, y: r.y + (r.h - tr.b) };
+    const vert = src.bodyPrs.map((b) => attr(b, 'vert')).find((v) => v !== undefined) ?? 'horz';
+    ctx.save();
+    const rotExtra = frame.flipV ? 180 : 0;
+    enterFrame(ctx, r, { ...frame, rotation: frame.rotation + rotExtra }, false);
+    if (vert === 'vert' || vert === 'eaVert' || vert === 'vert270' || vert === 'wordArtVert') {
+      const cx = rect.x + rect.w / 2;
+      const cy = rect.y + rect.h / 2;
+      ctx.translate(cx, cy);
+      ctx.rotate(vert === 'vert270' ? -Math.PI / 2 : Math.PI / 2);
+      ctx.translate(-cx, -cy);
+      rect = { x: cx - rect.h / 2, y: cy - rect.w / 2, w: rect.h, h: rect.w };
+    }
+    drawTextBody(dc, body, rect);
+    ctx.restore();
+  }
+}
+
+async function drawPic(dc: DrawContext, shape: Shape, o: DrawOptions): Promise<void> {
+  const frame = shape.frame;
+  if (!frame) return;
+  const r = framePt(frame);
+  const ctx = dc.ctx;
+  const blipFill = child(shape.element, NS.p, 'blipFill');
+  const blip = child(blipFill, NS.a, 'blip');
+  // An SVG picture (asvg:svgBlip) always carries its PNG fallback in a:blip/@r:embed.
+  const rId = attrNS(blip, NS.r, 'embed');
+  const geom = geometryOf(shape, r.w, r.h);
+  ctx.save();
+  enterFrame(ctx, r, frame, true);
+  const path = toPath2D(geom.paths[0]?.ops ?? [], r.x, r.y);
+  const pending = dc.image(shape.part.partName, rId);
+  const img = pending ? await pending : undefined;
+  if (img && typeof img !== 'string') {
+    ctx.save();
+    ctx.clip(path);
+    const alphaMod = child(blip, NS.a, 'alphaModFix');
+    if (alphaMod) ctx.globalAlpha = Number(attr(alphaMod, 'amt') ?? 100000) / 100000;
+    drawCropped(ctx, img, child(blipFill, NS.a, 'srcRect'), r);
+    ctx.restore();
+  } else if (img === 'too_large') {
+    dc.warnings.push(`picture ${shape.name} is over the pixel limit; drawn as a box`);
+    ctx.fillStyle = 'rgba(200,200,200,1)';
+    ctx.fill(path);
+  }
+  const lns = [child(spPrOf(shape), NS.a, 'ln')].filter((x): x is Element => !!x);
+  const outline = resolveOutline(dc, lns, child(child(shape.element, NS.p, 'style'), NS.a, 'lnRef'), shape.part.partName);
+  if (outline) strokeOutline(dc, outline, path, []);
+  ctx.restore();
+  void o;
+}
+
+async function drawGraphicFrame(dc: DrawContext, shape: Shape, o: DrawOptions): Promise<void> {
+  const frame = shape.frame;
+  if (!frame) return;
+  const r = framePt(frame);
+  const kind = graphicKind(shape.graphicData);
+  const ctx = dc.ctx;
+  ctx.save();
+  enterFrame(ctx, r, frame, false);
+  try {
+    if (kind === 'table') {
+      const tbl = child(shape.graphicData, NS.a, 'tbl');
+      if (tbl) drawTable(dc, tbl, r, shape);
+    } else if (kind === 'chart') {
+      await drawChart(dc, shape, r);
+    } else if (kind === 'ole' || kind === 'other' || kind === 'chartex') {
+      // OLE objects and others: their preview picture when there is one (p:oleObj/p:pic or mc fallback).
+      const pic = shape.graphicData ? shape.graphicData.getElementsByTagNameNS(NS.p, 'pic')[0] : undefined;
+      const blip = pic ? child(child(pic, NS.p, 'blipFill'), NS.a, 'blip') : undefined;
+      const pending = dc.image(shape.part.partName, attrNS(blip, NS.r, 'embed'));
+      const img = pending ? await pending : undefined;
+      if (img && typeof img !== 'string') drawCropped(ctx, img, undefined, r);
+    } else if (kind === 'diagram') {
+      await drawDiagram(dc, shape, r, o);
+    }
+  } finally {
+    ctx.restore();
+  }
+}
+
+/** SmartArt: draws the diagram's pre-rendered drawing part (`dsp:drawing`, the Office 2007 diagramDrawing relationship) when present. */
+async function drawDiagram(dc: DrawContext, shape: Shape, r: RectPt, o: DrawOptions): Promise<void> {
+  const rels = dc.pkg.rels(shape.part.partName);
+  const relIds = child(shape.graphicData, NS.dgm, 'relIds');
+  const dmId = attrNS(relIds, NS.r, 'dm');
+  const dataPart = dmId ? dc.pkg.rel(shape.part.partName, dmId)?.targetPartName : undefined;
+  // The data part names its drawing through dsp:dataModelExt/@relId, resolved from the slide.
+  let drawingPart: string | undefined;
+  if (dataPart && dc.pkg.hasPart(dataPart)) {
+    const ext = dc.pkg.getXml(dataPart).getElementsByTagNameNS(DSP_NS, 'dataModelExt')[0];
+    const relId = attr(ext, 'relId');
+    if (relId) drawingPart = dc.pkg.rel(shape.part.partName, relId)?.targetPartName;
+  }
+  if (!drawingPart) drawingPart = rels.find((x) => /diagramDrawing$/.test(x.type))?.targetPartName;
+  if (!drawingPart || !dc.pkg.hasPart(drawingPart)) return;
+  const root = dc.pkg.getXml(drawingPart).documentElement;
+  const spTree = child(root ?? undefined, DSP_NS, 'spTree');
+  if (!spTree) return;
+  await drawDspTree(dc, spTree, drawingPart, r, shape, o);
+}
+
+const DSP_NS = 'http://schemas.microsoft.com/office/drawing/2008/diagram';
+
+/** Draws the shapes of a diagram drawing (`dsp:sp`), positioned in slide EMU like the frame's contents. */
+async function drawDspTree(dc: DrawContext, tree: Element, partName: string, frameRect: RectPt, owner: Shape, o: DrawOptions): Promise<void> {
+  void frameRect;
+  for (const el of children(tree, DSP_NS)) {
+    if (el.localName === 'grpSp') {
+      await drawDspTree(dc, el, partName, frameRect, owner, o);
+      continue;
+    }
+    if (el.localName !== 'sp') continue;
+    const spPr = child(el, DSP_NS, 'spPr');
+    const xfrm = child(spPr, NS.a, 'xfrm');
+    const off = child(xfrm, NS.a, 'off');
+    const ext = child(xfrm, NS.a, 'ext');
+    if (!off || !ext) continue;
+    const r: RectPt = {
+      x: frameRect.x + Number(attr(off, 'x') ?? 0) / EMU_PT,
+      y: frameRect.y + Number(attr(off, 'y') ?? 0) / EMU_PT,
+      w: Number(attr(ext, 'cx') ?? 0) / EMU_PT,
+      h: Number(attr(ext, 'cy') ?? 0) / EMU_PT,
+    };
+    const rot = Number(attr(xfrm, 'rot') ?? 0) / 60000;
+    const frame: Frame = { x: 0, y: 0, cx: 0, cy: 0, rotation: rot, flipH: attr(xfrm, 'flipH') === '1', flipV: attr(xfrm, 'flipV') === '1' };
+    const ctx = dc.ctx;
+    const geomEl = child(spPr, NS.a, 'custGeom') ?? child(spPr, NS.a, 'prstGeom');
+    const def = geomEl?.localName === 'custGeom' ? readCustomGeometry(geomEl) : presetGeometry(attr(geomEl, 'prst') ?? 'rect') ?? presetGeometry('rect')!;
+    const geom = evaluateGeometry(def, r.w, r.h, geomEl?.localName === 'prstGeom' ? readAdjustValues(geomEl) : new Map());
+    ctx.save();
+    enterFrame(ctx, r, frame, true);
+    const style = child(el, DSP_NS, 'style');
+    const own = fillOf(spPr);
+    const fill = own ? { el: own, colors: dc.colors, part: partName } : styleFill(dc, child(style, NS.a, 'fillRef'), partName);
+    for (const p of geom.paths) if (fill && p.fill !== 'none') await paintFill(dc, fill, toPath2D(p.ops, r.x, r.y), r, p.fill);
+    const ln = child(spPr, NS.a, 'ln');
+    const outline = resolveOutline(dc, ln ? [ln] : [], child(style, NS.a, 'lnRef'), partName);
+    if (outline) for (const p of geom.paths) if (p.stroke) strokeOutline(dc, outline, toPath2D(p.ops, r.x, r.y), []);
+    ctx.restore();
+    const txBody = child(el, DSP_NS, 'txBody');
+    if (txBody && hasText(txBody)) {
+      const txXfrm = child(el, DSP_NS, 'txXfrm');
+      const tOff = child(txXfrm, NS.a, 'off');
+      const tExt = child(txXfrm, NS.a, 'ext');
+      const tr: RectPt = tOff && tExt
+        ? { x: frameRect.x + Number(attr(tOff, 'x') ?? 0) / EMU_PT, y: frameRect.y + Number(attr(tOff, 'y') ?? 0) / EMU_PT, w: Number(attr(tExt, 'cx') ?? 0) / EMU_PT, h: Number(attr(tExt, 'cy') ?? 0) / EMU_PT }
+        : r;
+      const fontRef = child(style, NS.a, 'fontRef');
+      const src = {
+        near: [child(txBody, NS.a, 'lstStyle')].filter((x): x is Element => !!x),
+        far: [owner.part.model.presentation.defaultTextStyle, owner.part.master.textStyle('otherStyle')].filter((x): x is Element => !!x),
+        fontRefFace: attr(fontRef, 'idx') === 'major' ? '+mj-lt' : '+mn-lt',
+        fontRefColor: fontRef ? colorIn(fontRef, dc.colors) : undefined,
+        bodyPrs: [child(txBody, NS.a, 'bodyPr')].filter((x): x is Element => !!x),
+        theme: dc.theme,
+        colorCtx: dc.colors,
+        defaultFace: dc.theme.minor.latin || 'Calibri',
+      };
+      const body = readTextBody(txBody, src, { slideNumber: o.slideNumber });
+      ctx.save();
+      const txRot = Number(attr(txXfrm, 'rot') ?? attr(xfrm, 'rot') ?? 0) / 60000;
+      enterFrame(ctx, tr, { ...frame, rotation: txRot }, false);
+      drawTextBody(dc, body, tr);
+      ctx.restore();
+    }
+  }
+}

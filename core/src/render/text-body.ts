@@ -1,0 +1,306 @@
+/**
+ * Reads a DrawingML text body (ECMA-376 Part 1, §21.1.2: `a:bodyPr` §21.1.2.1.1, `a:p`
+ * §21.1.2.2.6, `a:pPr` §21.1.2.2.7, `a:r`/`a:rPr` §21.1.2.3.8/.9, bullets §21.1.2.4) into the
+ * layout engine's {@link TextBodyInput}, resolving every paragraph and run property along
+ * the PresentationML inheritance chain (paragraph → the shape's and its base placeholders'
+ * `a:lstStyle` → the shape style's font reference → the master's `p:txStyles` and the
+ * presentation's `p:defaultTextStyle`), level by level (`lvlNpPr`, N = `lvl` + 1).
+ *
+ * Shared with text fitting: it yields the same input the renderer lays out.
+ */
+import { NS, attr, boolAttr, child, children, intAttr, parseXml, type Element } from '../ooxml/xml.js';
+import type { Shape } from '../ooxml/pml/shapes.js';
+import { masterTextStyleFor } from '../ooxml/pml/text.js';
+import { resolveThemeFont, type Theme } from '../ooxml/pml/theme.js';
+import type { BulletInput, ParagraphInput, Spacing, TextBodyInput, TextRunInput } from '../text/layout.js';
+import { colorIn, type DrawColorContext, type Rgba } from './color.js';
+
+/** Where a text body's inherited properties come from. */
+export interface TextStyleSources {
+  /** List styles nearest first (the shape's own `a:lstStyle`, then its base placeholders'). */
+  near: Element[];
+  /** Master text style then presentation default (or the reverse for text boxes). */
+  far: Element[];
+  /** `p:style/a:fontRef` typeface reference (`+mj-lt`/`+mn-lt`) and colour. */
+  fontRefFace?: string;
+  fontRefColor?: Rgba;
+  /** `a:bodyPr` elements nearest first. */
+  bodyPrs: Element[];
+  theme: Theme;
+  colorCtx: DrawColorContext;
+  /** Typeface used when nothing names one (`+mn-lt` or `+mj-lt` resolved). */
+  defaultFace: string;
+}
+
+/** The style sources for a PresentationML shape's text. */
+export function shapeTextSources(shape: Shape, colorCtx: DrawColorContext): TextStyleSources {
+  const near: Element[] = [];
+  const bodyPrs: Element[] = [];
+  for (const s of shape.chain()) {
+    const ls = child(s.txBody, NS.a, 'lstStyle');
+    if (ls) near.push(ls);
+    const bp = child(s.txBody, NS.a, 'bodyPr');
+    if (bp) bodyPrs.push(bp);
+  }
+  const styleName = masterTextStyleFor(shape);
+  const defaults = shape.part.model.presentation.defaultTextStyle;
+  const far: Element[] = [];
+  const master = shape.part.master;
+  if (styleName) {
+    const ms = master.textStyle(styleName);
+    if (ms) far.push(ms);
+    if (defaults) far.push(defaults);
+  } else {
+    if (defaults) far.push(defaults);
+    const os = master.textStyle('otherStyle');
+    if (os) far.push(os);
+  }
+  const fontRef = child(child(shape.element, NS.p, 'style'), NS.a, 'fontRef');
+  const idx = attr(fontRef, 'idx');
+  const theme = shape.part.theme;
+  return {
+    near,
+    far,
+    fontRefFace: idx === 'major' ? '+mj-lt' : idx === 'minor' ? '+mn-lt' : undefined,
+    fontRefColor: fontRef ? colorIn(fontRef, colorCtx) : undefined,
+    bodyPrs,
+    theme,
+    colorCtx,
+    defaultFace: resolveThemeFont(styleName === 'titleStyle' ? '+mj-lt' : '+mn-lt', theme) || 'Calibri',
+  };
+}
+
+/** Wingdings / Symbol bullet characters mapped to Unicode look-alikes. */
+const SYMBOL_BULLETS: Record<string, Record<string, string>> = {
+  wingdings: { '§': '▪', 'Ø': '➢', 'ü': '✓', 'q': '❑', 'v': '❖', 'l': '●', 'n': '■', 'Ÿ': '•', 'ð': '⇨', 'è': '➔', 'à': '➔', 'Ü': '✓', 'o': '□', 'p': '◆', 'u': '◆', 's': '♦', 'Ê': '☺', 'ª': '▪', '¡': '○' },
+  symbol: { '·': '•', '¨': '♦', 'Þ': '⇒', '®': '→' },
+  'wingdings 2': { '': '▪', '¨': '■', 'ê': '✓' },
+  'wingdings 3': { '}': '▶', 'u': '▶', 'Ø': '▶', 'Ú': '▶', 'Æ': '▶', '': '➢' },
+};
+
+function mapBulletChar(ch: string, font: string | undefined): string {
+  const table = SYMBOL_BULLETS[(font ?? '').toLowerCase()];
+  if (table) return table[ch] ?? (ch.charCodeAt(0) >= 0xf000 ? '•' : table[String.fromCharCode(ch.charCodeAt(0))] ?? '•');
+  if (ch.charCodeAt(0) >= 0xf000 && ch.charCodeAt(0) <= 0xf0ff) return '•';
+  return ch;
+}
+
+function toRoman(n: number): string {
+  const t: Array<[number, string]> = [[1000, 'm'], [900, 'cm'], [500, 'd'], [400, 'cd'], [100, 'c'], [90, 'xc'], [50, 'l'], [40, 'xl'], [10, 'x'], [9, 'ix'], [5, 'v'], [4, 'iv'], [1, 'i']];
+  let s = '';
+  let x = n;
+  for (const [v, r] of t) while (x >= v) { s += r; x -= v; }
+  return s;
+}
+
+function autoNumber(type: string, n: number): string {
+  const alpha = (k: number): string => { let s = ''; let x = k; while (x > 0) { x--; s = String.fromCharCode(97 + (x % 26)) + s; x = Math.floor(x / 26); } return s; };
+  const m = /^(arabic|alphaLc|alphaUc|romanLc|romanUc)(Period|ParenR|ParenBoth|Plain|Minus)?/.exec(type);
+  const kind = m?.[1] ?? 'arabic';
+  const punct = m?.[2] ?? 'Period';
+  let core = String(n);
+  if (kind === 'alphaLc') core = alpha(n);
+  else if (kind === 'alphaUc') core = alpha(n).toUpperCase();
+  else if (kind === 'romanLc') core = toRoman(n);
+  else if (kind === 'romanUc') core = toRoman(n).toUpperCase();
+  switch (punct) {
+    case 'ParenR': return `${core})`;
+    case 'ParenBoth': return `(${core})`;
+    case 'Plain': return core;
+    case 'Minus': return `${core} -`;
+    default: return `${core}.`;
+  }
+}
+
+const BULLET_KIND = ['buNone', 'buAutoNum', 'buChar', 'buBlip'];
+
+/** Options of {@link readTextBody}. */
+export interface ReadTextOptions {
+  /** Replace `a:fld type="slidenum"` text with this (e.g. the slide number). */
+  slideNumber?: string;
+}
+
+/**
+ * Reads `txBody` with `src` into the layout input. Font names are the template's names
+ * (theme references resolved); the caller maps them to drawable faces.
+ */
+export function readTextBody(txBody: Element | undefined, src: TextStyleSources, options: ReadTextOptions = {}): TextBodyInput {
+  const bp = (f: (b: Element) => number | string | undefined): number | string | undefined => {
+    for (const b of src.bodyPrs) {
+      const v = f(b);
+      if (v !== undefined) return v;
+    }
+    return undefined;
+  };
+  let fontScale = 1;
+  let lnRed = 0;
+  for (const b of src.bodyPrs) {
+    const fit = children(b, NS.a).find((c) => c.localName === 'normAutofit' || c.localName === 'noAutofit' || c.localName === 'spAutoFit');
+    if (fit) {
+      if (fit.localName === 'normAutofit') {
+        fontScale = intAttr(fit, 'fontScale', 100000) / 100000;
+        lnRed = intAttr(fit, 'lnSpcReduction', 0) / 100000;
+      }
+      break;
+    }
+  }
+  const anchorRaw = String(bp((b) => attr(b, 'anchor')) ?? 't');
+  const body: TextBodyInput = {
+    paragraphs: [],
+    lIns_emu: Number(bp((b) => intAttr(b, 'lIns')) ?? 91440),
+    tIns_emu: Number(bp((b) => intAttr(b, 'tIns')) ?? 45720),
+    rIns_emu: Number(bp((b) => intAttr(b, 'rIns')) ?? 91440),
+    bIns_emu: Number(bp((b) => intAttr(b, 'bIns')) ?? 45720),
+    anchor: (['t', 'ctr', 'b'].includes(anchorRaw) ? anchorRaw : 't') as TextBodyInput['anchor'],
+    wrap: bp((b) => attr(b, 'wrap')) !== 'none',
+    fontScale,
+    lnSpcReduction: lnRed,
+  };
+  if (!txBody) return body;
+  const counters = new Map<number, number>();
+  for (const p of children(txBody, NS.a, 'p')) {
+    const pPr = child(p, NS.a, 'pPr');
+    const level = Math.max(0, Math.min(8, intAttr(pPr, 'lvl', 0)));
+    const lvlName = `lvl${level + 1}pPr`;
+    const fromLists = (lists: Element[]): Element[] => {
+      const out: Element[] = [];
+      for (const l of lists) {
+        const a = child(l, NS.a, lvlName);
+        if (a) out.push(a);
+        const d = child(l, NS.a, 'defPPr');
+        if (d) out.push(d);
+      }
+      return out;
+    };
+    const nearP = [...(pPr ? [pPr] : []), ...fromLists(src.near)];
+    const farP = fromLists(src.far);
+    const allP = [...nearP, ...farP];
+    const pAttr = (name: string): string | undefined => {
+      for (const e of allP) { const v = attr(e, name); if (v !== undefined) return v; }
+      return undefined;
+    };
+    const pChild = (names: string[]): Element | undefined => {
+      for (const e of allP) for (const c of children(e, NS.a)) if (names.includes(c.localName ?? '')) return c;
+      return undefined;
+    };
+    const nearR = nearP.map((e) => child(e, NS.a, 'defRPr')).filter((e): e is Element => !!e);
+    const farR = farP.map((e) => child(e, NS.a, 'defRPr')).filter((e): e is Element => !!e);
+
+    const runProps = (rPr: Element | undefined): { font: TextRunInput['font']; color?: Rgba; run: Partial<TextRunInput> } => {
+      const list = [...(rPr ? [rPr] : []), ...nearR];
+      const pick = <T>(f: (e: Element) => T | undefined, fromStyle?: T): T | undefined => {
+        for (const e of list) { const v = f(e); if (v !== undefined) return v; }
+        if (fromStyle !== undefined) return fromStyle;
+        for (const e of farR) { const v = f(e); if (v !== undefined) return v; }
+        return undefined;
+      };
+      const face = pick((e) => { const v = attr(child(e, NS.a, 'latin'), 'typeface'); return v ? v : undefined; }, src.fontRefFace);
+      const lang = pick((e) => attr(e, 'lang'));
+      const name = face ? resolveThemeFont(face, src.theme, lang) || src.defaultFace : src.defaultFace;
+      const sz = pick((e) => intAttr(e, 'sz'));
+      const color = pick((e): Rgba | null | undefined => {
+        for (const f of children(e, NS.a)) {
+          if (f.localName === 'solidFill') return colorIn(f, src.colorCtx) ?? null;
+          if (f.localName === 'gradFill') return colorIn(child(child(f, NS.a, 'gsLst'), NS.a, 'gs'), src.colorCtx) ?? null;
+          if (f.localName === 'noFill') return null;
+        }
+        return undefined;
+      }, src.fontRefColor ?? undefined);
+      const u = pick((e) => attr(e, 'u'));
+      const strike = pick((e) => attr(e, 'strike'));
+      const cap = pick((e) => attr(e, 'cap'));
+      return {
+        font: { name, size_pt: (sz ?? 1800) / 100, bold: pick((e) => boolAttr(e, 'b')) ?? false, italic: pick((e) => boolAttr(e, 'i')) ?? false },
+        color: color === null ? { r: 0, g: 0, b: 0, a: 0 } : color ?? colorIn(TX1, src.colorCtx),
+        run: {
+          underline: u !== undefined && u !== 'none',
+          strike: strike !== undefined && strike !== 'noStrike',
+          baseline_pct: (pick((e) => intAttr(e, 'baseline')) ?? 0) / 1000,
+          spacing_pt: (pick((e) => intAttr(e, 'spc')) ?? 0) / 100,
+          cap: cap === 'all' ? 'all' : cap === 'small' ? 'small' : 'none',
+        },
+      };
+    };
+
+    const runs: TextRunInput[] = [];
+    for (const r of children(p, NS.a)) {
+      if (r.localName !== 'r' && r.localName !== 'fld' && r.localName !== 'br') continue;
+      const rp = runProps(child(r, NS.a, 'rPr'));
+      const hex = rp.color ? rgbHex(rp.color) : undefined;
+      if (r.localName === 'br') {
+        runs.push({ text: '', font: rp.font, lineBreak: true });
+        continue;
+      }
+      let text = child(r, NS.a, 't')?.textContent ?? '';
+      if (r.localName === 'fld' && attr(r, 'type') === 'slidenum' && options.slideNumber !== undefined) text = options.slideNumber;
+      runs.push({ text, font: rp.font, color: hex, alpha: rp.color?.a, ...rp.run });
+    }
+    const endRp = runProps(child(p, NS.a, 'endParaRPr'));
+    const spacing = (names: string[]): Spacing | undefined => {
+      const el = pChild(names);
+      if (!el) return undefined;
+      const pct = child(el, NS.a, 'spcPct');
+      if (pct) return { pct: intAttr(pct, 'val', 100000) / 1000 };
+      const pts = child(el, NS.a, 'spcPts');
+      if (pts) return { pts: intAttr(pts, 'val', 0) / 100 };
+      return undefined;
+    };
+    const algnRaw = pAttr('algn') ?? 'l';
+    const para: ParagraphInput = {
+      runs,
+      align: (['l', 'ctr', 'r', 'just', 'dist'].includes(algnRaw) ? algnRaw : algnRaw === 'justLow' || algnRaw === 'thaiDist' ? 'just' : 'l') as ParagraphInput['align'],
+      marL_emu: Number(pAttr('marL') ?? 0),
+      indent_emu: Number(pAttr('indent') ?? 0),
+      marR_emu: Number(pAttr('marR') ?? 0),
+      lineSpacing: spacing(['lnSpc']),
+      spaceBefore: spacing(['spcBef']),
+      spaceAfter: spacing(['spcAft']),
+      endFont: endRp.font,
+      rtl: pAttr('rtl') === '1',
+    };
+    // Bullets.
+    const hasText = runs.some((r) => !r.lineBreak && r.text.trim() !== '');
+    const kind = pChild(BULLET_KIND);
+    if (kind && kind.localName !== 'buNone' && hasText) {
+      const first = runs.find((r) => !r.lineBreak) ?? runs[0];
+      const firstFont = first?.font ?? endRp.font;
+      const buFontEl = pChild(['buFontTx', 'buFont']);
+      const buFontName = buFontEl?.localName === 'buFont' ? resolveThemeFont(attr(buFontEl, 'typeface') ?? '', src.theme) : undefined;
+      const buClrEl = pChild(['buClrTx', 'buClr']);
+      const buSzEl = pChild(['buSzTx', 'buSzPct', 'buSzPts']);
+      let size = firstFont.size_pt;
+      if (buSzEl?.localName === 'buSzPct') size = (firstFont.size_pt * intAttr(buSzEl, 'val', 100000)) / 100000;
+      else if (buSzEl?.localName === 'buSzPts') size = intAttr(buSzEl, 'val', 1800) / 100;
+      const color = buClrEl?.localName === 'buClr' ? colorIn(buClrEl, src.colorCtx) : undefined;
+      let text = '';
+      if (kind.localName === 'buChar') text = mapBulletChar(attr(kind, 'char') ?? '•', buFontName);
+      else if (kind.localName === 'buAutoNum') {
+        const start = intAttr(kind, 'startAt', 1);
+        const n = counters.get(level) ?? start - 1;
+        counters.set(level, n + 1);
+        text = autoNumber(attr(kind, 'type') ?? 'arabicPeriod', n + 1);
+      } else text = '•';
+      // Deeper levels restart their numbering.
+      for (const l of [...counters.keys()]) if (l > level) counters.delete(l);
+      const symbolic = /wingdings|symbol|webdings/i.test(buFontName ?? '');
+      const bullet: BulletInput = {
+        text: text + (kind.localName === 'buAutoNum' ? ' ' : ''),
+        font: { name: symbolic || !buFontName ? firstFont.name : buFontName, size_pt: size, bold: kind.localName === 'buAutoNum' ? firstFont.bold : false },
+        color: color ? rgbHex(color) : first?.color,
+      };
+      para.bullet = bullet;
+    } else if (!kind || kind.localName !== 'buAutoNum') {
+      if (hasText) counters.delete(level);
+    }
+    body.paragraphs.push(para);
+  }
+  return body;
+}
+
+/** `a:solidFill` with `tx1`: text is tx1 unless something says otherwise. */
+const TX1: Element = parseXml(`<a:solidFill xmlns:a="${NS.a}"><a:schemeClr val="tx1"/></a:solidFill>`, 'default text colour').documentElement!;
+
+function rgbHex(c: Rgba): string {
+  const h = (x: number): string => Math.max(0, Math.min(255, Math.round(x))).toString(16).padStart(2, '0');
+  return `${h(c.r)}${h(c.g)}${h(c.b)}`.toUpperCase();
+}

@@ -1,0 +1,85 @@
+/**
+ * Fidelity of the in-process renderer against LibreOffice (issue 5 item 4): slides of the
+ * corpus templates rendered by LibreOffice (pptx → PDF → PNG via pdftoppm at the same
+ * pixel size) and by renderSlide, compared by grayscale SSIM. One soffice conversion per
+ * template (own user profile, under `timeout`), cached for the run. Prints a per-slide
+ * table. Skips when soffice or pdftoppm is missing.
+ */
+import t from 'tap';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { OpcPackage } from '../../core/src/ooxml/opc/package.js';
+import { PmlModel } from '../../core/src/ooxml/pml/parts.js';
+import { renderSlide } from '../../core/src/render/render-slide.js';
+import { corpusPath } from '../helpers/corpus.js';
+import { grayFromPng, ssim } from './ssim.js';
+
+/** Templates and the slides (1-based) compared. */
+const SELECTION: Array<[string, number[]]> = [
+  ['poi-customgeo-48slides.pptx', [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]],
+  ['poi-layouts-showcase.pptx', [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]],
+  ['onlyoffice-sample-en.pptx', [1, 2, 3, 4]],
+  ['automizer-gslides-merged-tables.pptx', [1, 2, 3, 4]],
+  ['poi-themes-7masters.pptx', [1, 2, 3, 4, 5, 6]],
+  ['python-pptx-groupshape.pptx', [1]],
+  ['automizer-additional-master.pptx', [1, 2, 3]],
+  ['json2pptx-modern-template.pptx', [1, 2, 3, 4]],
+  ['pandoc-footer-reference.pptx', [1]],
+  ['poi-headers-footers-2007.pptx', [1]],
+  ['python-pptx-chart-types.pptx', [1, 2]],
+];
+
+/** Pixel width both renderers produce; SSIM is computed after box-downscaling to {@link CMP_WIDTH}. */
+const RENDER_WIDTH = 800;
+const CMP_WIDTH = 400;
+
+/** Thresholds asserted: what this renderer reaches (see the issue note); the goal is mean ≥ 0.85, min ≥ 0.6. */
+const MEAN_AT_LEAST = 0.85;
+const MIN_AT_LEAST = 0.6;
+
+const have = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
+
+t.test('renderSlide is close to LibreOffice by SSIM', { skip: !have('soffice') || !have('pdftoppm') ? 'soffice/pdftoppm not installed' : false, timeout: 900_000 }, async (t) => {
+  const work = mkdtempSync(join(tmpdir(), 'sw-ssim-'));
+  t.teardown(() => rmSync(work, { recursive: true, force: true }));
+  const rows: Array<{ template: string; slide: number; ssim: number }> = [];
+  for (const [file, slides] of SELECTION) {
+    const src = corpusPath(`templates/${file}`);
+    // One LibreOffice conversion per template.
+    const profile = join(work, `profile-${basename(file)}`);
+    spawnSync('timeout', ['180', 'soffice', `-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', 'pdf', '--outdir', work, src], { stdio: 'ignore' });
+    const pdf = join(work, basename(file).replace(/\.\w+$/, '.pdf'));
+    if (!existsSync(pdf)) {
+      t.fail(`LibreOffice did not convert ${file}`);
+      continue;
+    }
+    const pkg = await OpcPackage.open(readFileSync(src));
+    const model = new PmlModel(pkg);
+    for (const n of slides) {
+      const part = model.presentation.slides[n - 1]?.partName;
+      if (!part) continue;
+      const ours = await renderSlide(pkg, part, { widthPx: RENDER_WIDTH });
+      const prefix = join(work, `${basename(file)}-${n}`);
+      execFileSync('pdftoppm', ['-png', '-f', String(n), '-l', String(n), '-singlefile', '-scale-to-x', String(ours.width_px), '-scale-to-y', String(ours.height_px), pdf, prefix]);
+      const theirs = readFileSync(`${prefix}.png`);
+      const s = ssim(await grayFromPng(ours.png, CMP_WIDTH), await grayFromPng(theirs, CMP_WIDTH));
+      rows.push({ template: file, slide: n, ssim: s });
+    }
+  }
+  const table = ['template                                   slide   SSIM', ...rows.map((r) => `${r.template.padEnd(42)} ${String(r.slide).padStart(5)}  ${r.ssim.toFixed(3)}`)];
+  const byTemplate = new Map<string, number[]>();
+  for (const r of rows) byTemplate.set(r.template, [...(byTemplate.get(r.template) ?? []), r.ssim]);
+  const mean = rows.reduce((s, r) => s + r.ssim, 0) / Math.max(1, rows.length);
+  const min = Math.min(...rows.map((r) => r.ssim));
+  table.push('', 'per template (mean, min):');
+  for (const [k, v] of byTemplate) table.push(`${k.padEnd(42)} ${(v.reduce((a, b) => a + b, 0) / v.length).toFixed(3)}  ${Math.min(...v).toFixed(3)}`);
+  table.push('', `slides ${rows.length}, templates ${byTemplate.size}, mean ${mean.toFixed(3)}, min ${min.toFixed(3)}`);
+  t.comment(table.join('\n'));
+  if (process.env.SLIDEWRIGHT_SSIM_REPORT) console.error(table.join('\n'));
+  t.ok(rows.length >= 30, `at least 30 slides compared (${rows.length})`);
+  t.ok(byTemplate.size >= 8, `at least 8 templates (${byTemplate.size})`);
+  t.ok(mean >= MEAN_AT_LEAST, `mean SSIM ${mean.toFixed(3)} ≥ ${MEAN_AT_LEAST}`);
+  t.ok(min >= MIN_AT_LEAST, `min SSIM ${min.toFixed(3)} ≥ ${MIN_AT_LEAST}`);
+});
