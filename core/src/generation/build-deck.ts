@@ -45,17 +45,20 @@ export interface DeckSlideSpec {
 }
 
 export interface BuildDeckInput {
+  /** In deck order. */
   slides: DeckSlideSpec[];
   /** Template package bytes by template id. */
   templates: ReadonlyMap<string, Uint8Array>;
 }
 
 export interface BuildDeckResult {
-  /** The .pptx, or undefined when every slide failed. */
+  /** The .pptx (presentation main content type, ECMA-376 Part 1 §13.3.6), or undefined when every slide failed. */
   bytes: Uint8Array | undefined;
-  /** Slides written. */
+  /** Slides written (equals the requested slides minus the failed ones until tables paginate). */
   pages_generated: number;
+  /** One entry per slide that could not be built (`slide_index` is 0-based in the request). */
   errors: SlideError[];
+  /** Content that could not be placed, slide-size mismatches, ...: `slide N (<template_slide_id>): <what>`. */
   warnings: string[];
 }
 
