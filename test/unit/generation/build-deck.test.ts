@@ -459,3 +459,18 @@ t.test('a slide whose XML is not well-formed fails alone with source_corrupt', a
   const lint = await lintPptx(writeTemp('corrupt-source.pptx', result.bytes!));
   if (!lint.skipped) t.same(lint.errors, []);
 });
+
+t.test('identical media of two different templates (the English and Russian samples) are stored once', async (t) => {
+  const RU = 'onlyoffice-sample-ru.pptx';
+  const both = await buildDeck({
+    slides: [slide(ONLYOFFICE, 'slide', 1, { title: 'en 1' }), slide(RU, 'slide', 1, { title: 'ru 1' }), slide(ONLYOFFICE, 'slide', 2, { title: 'en 2' }), slide(RU, 'slide', 2, { title: 'ru 2' })],
+    templates: templates(ONLYOFFICE, RU),
+  });
+  const enOnly = await buildDeck({ slides: [slide(ONLYOFFICE, 'slide', 1, { title: 'en 1' }), slide(ONLYOFFICE, 'slide', 2, { title: 'en 2' })], templates: templates(ONLYOFFICE) });
+  t.same(both.errors, []);
+  const media = (pkg: OpcPackage) => pkg.partNames().filter((n) => n.startsWith('/ppt/media/')).length;
+  const a = await openDeck(both.bytes);
+  const b = await openDeck(enOnly.bytes);
+  t.equal(media(a), media(b), 'the Russian slides add no picture');
+  t.ok(both.bytes!.length < enOnly.bytes!.length * 1.2, 'and almost no bytes');
+});
