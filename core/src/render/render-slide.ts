@@ -23,6 +23,7 @@ import {
 import { ensureFonts } from './fonts.js';
 import { evaluateGeometry, presetGeometry, readAdjustValues, readCustomGeometry, type EvaluatedGeometry } from './geometry.js';
 import { MAX_IMAGE_PIXELS } from './images.js';
+import { encodeOpaquePng } from './png.js';
 import { drawTable } from './table.js';
 import { readTextBody, shapeTextSources } from './text-body.js';
 
@@ -102,9 +103,10 @@ export async function renderSlide(pkg: OpcPackage, slidePartName: string, opts: 
     for (const s of part.shapes) await drawShape(dc, s, { placeholders: true, slideNumber, emptyPlaceholders: true });
   }
   if (process.env.SLIDEWRIGHT_RENDER_DEBUG && dc.warnings.length) console.error(slidePartName, dc.warnings);
-  const png = canvas.encodeSync('png');
+  // The canvas is opaque (white first), so its premultiplied pixels are plain RGB.
+  const png = encodeOpaquePng(canvas.data(), widthPx, heightPx);
   return {
-    png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength),
+    png,
     width_px: widthPx,
     height_px: heightPx,
     width_emu: wEmu,
