@@ -25,6 +25,7 @@ import { CpuPool } from './threads/cpu-pool.js';
 import { TemplateService } from './services/template-service.js';
 import { AnalysisService } from './services/analysis-service.js';
 import { GenerationService } from './services/generation-service.js';
+import { PreviewService } from './services/preview-service.js';
 import { Authenticator, isValidOrgName } from './services/auth.js';
 import type { ServiceDeps } from './services/deps.js';
 
@@ -34,6 +35,7 @@ export interface CoreRuntime {
   templates: TemplateService;
   analyses: AnalysisService;
   generations: GenerationService;
+  previews: PreviewService;
   /** The dev key generated at start when no keys are configured (embedded mode). */
   devKey: string | undefined;
   close(): Promise<void>;
@@ -117,12 +119,15 @@ export async function createCoreRuntime(config: Readonly<Config>, log: Logger = 
   const templates = new TemplateService(deps);
   const analyses = new AnalysisService(deps, templates);
   const generations = new GenerationService(deps);
+  const previews = new PreviewService(deps, templates);
+  analyses.onCompleted = (org, templateId) => previews.prerender(org, templateId);
   return {
     deps,
     auth: new Authenticator(keys, config.devMode),
     templates,
     analyses,
     generations,
+    previews,
     devKey,
     async close() {
       await queue.close();

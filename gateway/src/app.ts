@@ -177,6 +177,11 @@ async function handle(route: RouteSpec, req: FastifyRequest, reply: FastifyReply
     if (v !== undefined && v !== null && v !== '') reply.header(h.header, String(v));
   }
   if (route.rawResponse) {
+    const etag = typeof response['etag'] === 'string' ? response['etag'] : '';
+    if (etag) {
+      reply.header('cache-control', 'private, max-age=300');
+      if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+    }
     const file = out as { content_type?: string; data?: Uint8Array } | undefined;
     const filename = typeof response['filename'] === 'string' ? response['filename'] : '';
     if (filename) reply.header('content-disposition', `attachment; filename="${filename.replace(/["\\\r\n]/g, '_')}"`);

@@ -342,6 +342,14 @@ export const ROUTES = [
       {
         "field": "height_emu",
         "header": "X-Slide-Height-Emu"
+      },
+      {
+        "field": "etag",
+        "header": "ETag"
+      },
+      {
+        "field": "font_substitutions",
+        "header": "X-Font-Substitutions"
       }
     ],
     "summary": "Renders a slide of a generated presentation as PNG; dimensions travel in headers."
@@ -619,6 +627,14 @@ export const ROUTES = [
       {
         "field": "height_emu",
         "header": "X-Slide-Height-Emu"
+      },
+      {
+        "field": "etag",
+        "header": "ETag"
+      },
+      {
+        "field": "font_substitutions",
+        "header": "X-Font-Substitutions"
       }
     ],
     "summary": "Renders a template slide as PNG; dimensions travel in response headers."

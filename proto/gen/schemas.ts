@@ -6689,6 +6689,16 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         "description": "Slide height in EMU.",
         "type": "integer",
         "x-http-header": "X-Slide-Height-Emu"
+      },
+      "etag": {
+        "description": "Entity tag of the image (changes when the file or the width changes).",
+        "type": "string",
+        "x-http-header": "ETag"
+      },
+      "font_substitutions": {
+        "description": "Fonts drawn with a substitute, as \"Calibri=Carlito; Segoe UI=DejaVu Sans\".",
+        "type": "string",
+        "x-http-header": "X-Font-Substitutions"
       }
     },
     "additionalProperties": false
@@ -8830,6 +8840,16 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         "description": "Slide height in EMU.",
         "type": "integer",
         "x-http-header": "X-Slide-Height-Emu"
+      },
+      "etag": {
+        "description": "Entity tag of the image (changes when the file or the width changes).",
+        "type": "string",
+        "x-http-header": "ETag"
+      },
+      "font_substitutions": {
+        "description": "Fonts drawn with a substitute, as \"Calibri=Carlito; Segoe UI=DejaVu Sans\".",
+        "type": "string",
+        "x-http-header": "X-Font-Substitutions"
       }
     },
     "additionalProperties": false

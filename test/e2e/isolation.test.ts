@@ -36,6 +36,8 @@ t.test("another organization's key gets 404 on every resource of this one", asyn
     ['GET', `/api/v1/templates/${templateId}/analysis/status`],
     ['DELETE', `/api/v1/templates/${templateId}/analysis/${analysisId}`],
     ['GET', `/api/v1/templates/${templateId}/slides/1`],
+    ['GET', `/api/v1/templates/${templateId}/slides/1/preview`],
+    ['GET', `/api/v1/presentations/${genId}/slides/1/preview`],
     ['GET', `/api/v1/presentations/${genId}/status`],
     ['GET', `/api/v1/presentations/${genId}/download`],
     ['POST', '/api/v1/presentations/generate-deck', { slides: [{ template_slide_id: layoutId, slide_data: {} }] }],

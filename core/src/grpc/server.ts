@@ -24,6 +24,7 @@ import { uploadPath } from '../services/template-service.js';
 import { downloadPath } from '../services/generation-service.js';
 import { codecOf, SERVICE_DEFINITIONS, type ServiceName } from './messages.js';
 import { rpcDuration } from '../observability/metrics.js';
+import { DEFAULT_PREVIEW_WIDTH, type PreviewImage } from '../services/preview-service.js';
 import type { GenerationOptions, SlideData } from '../domain/content.js';
 
 /** Metadata keys the gateway (or any gRPC client) sends. */
@@ -76,7 +77,7 @@ function unimplemented(what: string): RpcImpl {
 
 /** The RPC implementations, keyed by service and ts-proto method name. */
 function implementations(core: CoreRuntime): Record<ServiceName, Record<string, RpcImpl>> {
-  const { templates, analyses, generations } = core;
+  const { templates, analyses, generations, previews } = core;
   return {
     'slidewright.v1.TemplateService': {
       createTemplate: (ctx, req) => templates.create(ctx.caller(), req),
@@ -95,7 +96,7 @@ function implementations(core: CoreRuntime): Record<ServiceName, Record<string, 
         return { file: { content_type: f.contentType, data: Buffer.from(f.bytes), extensions: [] }, filename: f.filename };
       },
       getTemplateSlide: async (ctx, req) => ({ slide: await templates.slide(ctx.caller(), req.template_id, req.slide_number) }),
-      getTemplateSlidePreview: unimplemented('slide preview rendering'),
+      getTemplateSlidePreview: async (ctx, req) => previewResponse(await previews.templateSlide(ctx.caller(), req.template_id, req.slide_number, req.width ?? DEFAULT_PREVIEW_WIDTH)),
     },
     'slidewright.v1.AnalysisService': {
       startAnalysis: async (ctx, req) => ({ analysis: await analyses.start(ctx.caller(), req.template_id, req) }),
@@ -131,12 +132,17 @@ function implementations(core: CoreRuntime): Record<ServiceName, Record<string, 
         const f = await generations.download(caller, req.presentation_id);
         return { file: { content_type: f.contentType, data: Buffer.from(f.bytes), extensions: [] }, filename: f.filename };
       },
-      getPresentationSlidePreview: unimplemented('slide preview rendering'),
+      getPresentationSlidePreview: async (ctx, req) => previewResponse(await previews.generatedSlide(ctx.caller(), req.generation_id, req.slide_number, req.width ?? DEFAULT_PREVIEW_WIDTH)),
     },
     'slidewright.v1.MatchService': {
       matchTemplates: unimplemented('template matching'),
     },
   };
+}
+
+function previewResponse(img: PreviewImage): object {
+  const { png, ...fields } = img;
+  return { image: { content_type: 'image/png', data: Buffer.from(png.buffer, png.byteOffset, png.byteLength), extensions: [] }, ...fields };
 }
 
 /**

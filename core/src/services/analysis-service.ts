@@ -42,6 +42,9 @@ export interface StartAnalysisInput {
 }
 
 export class AnalysisService {
+  /** Runs after an analysis completed (pre-rendering previews); its failures are its own. */
+  onCompleted: ((org: string, templateId: string) => Promise<void>) | undefined;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly templates: TemplateService,
@@ -221,6 +224,7 @@ export class AnalysisService {
       return;
     }
     this.notify(completed);
+    await this.onCompleted?.(org, template.template_id);
     log.info({ job_id: job.id, template_id: template.template_id, slides: slideIds.length, layouts: layoutIds.length }, 'analysis completed');
   }
 

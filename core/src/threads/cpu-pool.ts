@@ -5,7 +5,7 @@
  */
 import { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
-import type { AnalyzeResult, BuildResult, CpuTask, InspectResult } from './cpu-task.js';
+import type { AnalyzeResult, BuildResult, CpuTask, InspectResult, RenderResult, RenderTarget } from './cpu-task.js';
 import type { AnalysisOptions } from '../analysis/analyze.js';
 import type { DeckSlideSpec } from '../generation/build-deck.js';
 
@@ -36,6 +36,15 @@ export class CpuPool {
 
   build(templates: Array<[string, Uint8Array]>, slides: DeckSlideSpec[]): Promise<BuildResult> {
     return this.run<BuildResult>({ op: 'build', templates, slides });
+  }
+
+  /**
+   * Renders slides of a package to PNG.
+   * @param cacheKey - identifies the bytes (their hash), so a thread can reuse an opened package
+   * @param widthPx - output width, px
+   */
+  render(bytes: Uint8Array, cacheKey: string, slides: RenderTarget[], widthPx: number): Promise<RenderResult> {
+    return this.run<RenderResult>({ op: 'render', bytes, cacheKey, slides, widthPx });
   }
 
   async close(): Promise<void> {

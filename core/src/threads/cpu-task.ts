@@ -14,11 +14,40 @@ import { buildDeck, type DeckSlideSpec } from '../generation/build-deck.js';
 import { templateSlideId } from '../domain/ids.js';
 import { checkPresentationIntegrity, DEFAULT_TEMPLATE_LIMITS } from '../ooxml/integrity.js';
 import type { SlideError } from '../domain/content.js';
+import { renderSlide, type RenderedSlide } from '../render/render-slide.js';
+import { readPresentation } from '../ooxml/pml/presentation.js';
+
+/**
+ * Packages opened for rendering, kept per thread by cache key (the file's hash): a page of
+ * previews opens its template once.
+ */
+const openPackages = new Map<string, Promise<OpcPackage>>();
+const OPEN_PACKAGES_KEPT = 4;
+
+function openCached(cacheKey: string, bytes: Uint8Array): Promise<OpcPackage> {
+  let p = openPackages.get(cacheKey);
+  if (!p) {
+    p = OpcPackage.open(bytes);
+    openPackages.set(cacheKey, p);
+    p.catch(() => openPackages.delete(cacheKey));
+    while (openPackages.size > OPEN_PACKAGES_KEPT) openPackages.delete(openPackages.keys().next().value!);
+  }
+  return p;
+}
 
 export type CpuTask =
   | { op: 'inspect'; bytes: Uint8Array }
   | { op: 'analyze'; bytes: Uint8Array; templateId: string; options: AnalysisOptions }
-  | { op: 'build'; templates: Array<[string, Uint8Array]>; slides: DeckSlideSpec[] };
+  | { op: 'build'; templates: Array<[string, Uint8Array]>; slides: DeckSlideSpec[] }
+  | { op: 'render'; bytes: Uint8Array; cacheKey: string; slides: RenderTarget[]; widthPx: number };
+
+/** A slide to render: a slide or layout part, or (`slide_number`) the n-th slide in deck order. */
+export type RenderTarget = { part_name: string } | { slide_number: number };
+
+export interface RenderedImage extends Omit<RenderedSlide, 'png'> {
+  png: Uint8Array;
+  part_name: string;
+}
 
 export interface TaskFailure {
   ok: false;
@@ -27,6 +56,7 @@ export interface TaskFailure {
 
 export type InspectResult = { ok: true; isTemplate: boolean; slideCount: number } | TaskFailure;
 export type AnalyzeResult = { ok: true; results: AnalysisResults } | TaskFailure;
+export type RenderResult = { ok: true; images: RenderedImage[] } | TaskFailure;
 export type BuildResult =
   | { ok: true; bytes: Uint8Array | undefined; pages_generated: number; errors: SlideError[]; warnings: string[] }
   | TaskFailure;
@@ -39,7 +69,7 @@ function failure(err: unknown): TaskFailure {
   return { ok: false, error: { code: 'internal', message: err instanceof Error ? err.message : String(err) } };
 }
 
-export default async function run(task: CpuTask): Promise<InspectResult | AnalyzeResult | BuildResult> {
+export default async function run(task: CpuTask): Promise<InspectResult | AnalyzeResult | BuildResult | RenderResult> {
   try {
     switch (task.op) {
       case 'inspect': {
@@ -57,6 +87,24 @@ export default async function run(task: CpuTask): Promise<InspectResult | Analyz
         checkPresentationIntegrity(pkg, mainPartName);
         const results = analyzePresentation({ pkg, options: task.options, idFor: (kind, partName) => templateSlideId(task.templateId, kind, partName) });
         return { ok: true, results };
+      }
+      case 'render': {
+        const pkg = await openCached(task.cacheKey, task.bytes);
+        let order: string[] | undefined;
+        const images: RenderedImage[] = [];
+        for (const target of task.slides) {
+          let partName: string;
+          if ('part_name' in target) partName = target.part_name;
+          else {
+            order ??= readPresentation(pkg).slides.map((s) => s.partName);
+            const found = order[target.slide_number - 1];
+            if (!found) throw new PackageError('missing_part', `the presentation has ${order.length} slides, not ${target.slide_number}`);
+            partName = found;
+          }
+          const r = await renderSlide(pkg, partName, { widthPx: task.widthPx });
+          images.push({ ...r, part_name: partName });
+        }
+        return { ok: true, images };
       }
       case 'build': {
         const r = await buildDeck({ slides: task.slides, templates: new Map(task.templates) });

@@ -219,6 +219,10 @@ export interface GetTemplateSlidePreviewResponse {
   width_emu: number;
   /** Slide height in EMU. */
   height_emu: number;
+  /** Entity tag of the image (changes when the file or the width changes). */
+  etag: string;
+  /** Fonts drawn with a substitute, as "Calibri=Carlito; Segoe UI=DejaVu Sans". */
+  font_substitutions: string;
 }
 
 function createBaseCreateTemplateRequest(): CreateTemplateRequest {
@@ -2037,7 +2041,7 @@ export const GetTemplateSlidePreviewRequest: MessageFns<GetTemplateSlidePreviewR
 };
 
 function createBaseGetTemplateSlidePreviewResponse(): GetTemplateSlidePreviewResponse {
-  return { image: undefined, width_px: 0, height_px: 0, width_emu: 0, height_emu: 0 };
+  return { image: undefined, width_px: 0, height_px: 0, width_emu: 0, height_emu: 0, etag: "", font_substitutions: "" };
 }
 
 export const GetTemplateSlidePreviewResponse: MessageFns<GetTemplateSlidePreviewResponse> = {
@@ -2056,6 +2060,12 @@ export const GetTemplateSlidePreviewResponse: MessageFns<GetTemplateSlidePreview
     }
     if (message.height_emu !== 0) {
       writer.uint32(40).int64(message.height_emu);
+    }
+    if (message.etag !== "") {
+      writer.uint32(50).string(message.etag);
+    }
+    if (message.font_substitutions !== "") {
+      writer.uint32(58).string(message.font_substitutions);
     }
     return writer;
   },
@@ -2113,6 +2123,22 @@ export const GetTemplateSlidePreviewResponse: MessageFns<GetTemplateSlidePreview
             message.height_emu = longToNumber(reader.int64());
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.etag = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.font_substitutions = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2132,6 +2158,8 @@ export const GetTemplateSlidePreviewResponse: MessageFns<GetTemplateSlidePreview
       height_px: isSet(object.height_px) ? globalThis.Number(object.height_px) : 0,
       width_emu: isSet(object.width_emu) ? globalThis.Number(object.width_emu) : 0,
       height_emu: isSet(object.height_emu) ? globalThis.Number(object.height_emu) : 0,
+      etag: isSet(object.etag) ? globalThis.String(object.etag) : "",
+      font_substitutions: isSet(object.font_substitutions) ? globalThis.String(object.font_substitutions) : "",
     };
   },
 
@@ -2152,6 +2180,12 @@ export const GetTemplateSlidePreviewResponse: MessageFns<GetTemplateSlidePreview
     if (message.height_emu !== 0) {
       obj.height_emu = Math.round(message.height_emu);
     }
+    if (message.etag !== "") {
+      obj.etag = message.etag;
+    }
+    if (message.font_substitutions !== "") {
+      obj.font_substitutions = message.font_substitutions;
+    }
     return obj;
   },
 
@@ -2169,6 +2203,8 @@ export const GetTemplateSlidePreviewResponse: MessageFns<GetTemplateSlidePreview
     message.height_px = object.height_px ?? 0;
     message.width_emu = object.width_emu ?? 0;
     message.height_emu = object.height_emu ?? 0;
+    message.etag = object.etag ?? "";
+    message.font_substitutions = object.font_substitutions ?? "";
     return message;
   },
 };
