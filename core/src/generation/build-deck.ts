@@ -542,6 +542,9 @@ class DeckWriter {
   /** Writes a copy of `part` (bytes as they are unless a dropped relationship is referenced) with its relationships. */
   private writeCopy(src: TemplateSource, part: string, outName: string, memo: Map<string, string>): RelOut[] {
     const ct = src.pkg.contentType(part);
+    // an XML part is copied as bytes, but only once it is known to be well-formed (parsed
+    // once per template and cached): a corrupt part fails its slide instead of the deck
+    if (isXmlContentType(ct)) src.pkg.getXml(part);
     const { rels, dropped } = this.copyRels(src, part, memo);
     let doc: Document | undefined;
     if (dropped.size && isXmlContentType(ct)) {

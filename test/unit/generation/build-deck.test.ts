@@ -478,3 +478,22 @@ t.test('identical media of two different templates (the English and Russian samp
   t.same(new Set(all), new Set([...enOnly, ...ruOnly]), 'every picture either deck needs is there');
   t.ok(all.length < enOnly.length + ruOnly.length, `the master picture both templates share is stored once (${all.length} < ${enOnly.length} + ${ruOnly.length})`);
 });
+
+t.test('a slide whose chart part is corrupt fails alone; the deck stays valid', async (t) => {
+  const pkg = await OpcPackage.open(templateBytes(PPTX_PH));
+  const chart = pkg.rels('/ppt/slides/slide4.xml').find((r) => r.type === RT.chart)!.targetPartName!;
+  pkg.setBytes(chart, new TextEncoder().encode('<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart>'));
+  const result = await buildDeck({
+    slides: [
+      { ...slide(PPTX_PH, 'slide', 4, {}), template_id: 'bad-chart' },
+      { ...slide(PPTX_PH, 'slide', 5, { title: 'still here' }), template_id: 'bad-chart' },
+    ],
+    templates: new Map([['bad-chart', await pkg.toBytes()]]),
+  });
+  t.same(result.errors.map((e) => [e.slide_index, e.code]), [[0, 'source_corrupt']]);
+  t.equal(result.pages_generated, 1);
+  const out = await openDeck(result.bytes);
+  t.equal(out.partsOfType(CT.chart).length, 0, 'nothing of the failed slide is left');
+  const lint = await lintPptx(writeTemp('bad-chart.pptx', result.bytes!));
+  if (!lint.skipped) t.same(lint.errors, []);
+});
