@@ -26,6 +26,7 @@ import { TemplateService } from './services/template-service.js';
 import { AnalysisService } from './services/analysis-service.js';
 import { GenerationService } from './services/generation-service.js';
 import { PreviewService } from './services/preview-service.js';
+import { MatchService } from './services/match-service.js';
 import { Authenticator, isValidOrgName } from './services/auth.js';
 import type { ServiceDeps } from './services/deps.js';
 
@@ -36,6 +37,7 @@ export interface CoreRuntime {
   analyses: AnalysisService;
   generations: GenerationService;
   previews: PreviewService;
+  matching: MatchService;
   /** The dev key generated at start when no keys are configured (embedded mode). */
   devKey: string | undefined;
   close(): Promise<void>;
@@ -120,6 +122,7 @@ export async function createCoreRuntime(config: Readonly<Config>, log: Logger = 
   const analyses = new AnalysisService(deps, templates);
   const generations = new GenerationService(deps);
   const previews = new PreviewService(deps, templates);
+  const matching = new MatchService(deps);
   analyses.onCompleted = (org, templateId) => previews.prerender(org, templateId);
   return {
     deps,
@@ -128,6 +131,7 @@ export async function createCoreRuntime(config: Readonly<Config>, log: Logger = 
     analyses,
     generations,
     previews,
+    matching,
     devKey,
     async close() {
       await queue.close();

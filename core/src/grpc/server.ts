@@ -77,7 +77,7 @@ function unimplemented(what: string): RpcImpl {
 
 /** The RPC implementations, keyed by service and ts-proto method name. */
 function implementations(core: CoreRuntime): Record<ServiceName, Record<string, RpcImpl>> {
-  const { templates, analyses, generations, previews } = core;
+  const { templates, analyses, generations, previews, matching } = core;
   return {
     'slidewright.v1.TemplateService': {
       createTemplate: (ctx, req) => templates.create(ctx.caller(), req),
@@ -135,7 +135,7 @@ function implementations(core: CoreRuntime): Record<ServiceName, Record<string, 
       getPresentationSlidePreview: async (ctx, req) => previewResponse(await previews.generatedSlide(ctx.caller(), req.generation_id, req.slide_number, req.width ?? DEFAULT_PREVIEW_WIDTH)),
     },
     'slidewright.v1.MatchService': {
-      matchTemplates: unimplemented('template matching'),
+      matchTemplates: (ctx, req) => matching.match(ctx.caller(), { ...req, slide_data: toSlideData(req.slide_data) }),
     },
   };
 }

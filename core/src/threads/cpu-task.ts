@@ -15,6 +15,7 @@ import { templateSlideId } from '../domain/ids.js';
 import { checkPresentationIntegrity, DEFAULT_TEMPLATE_LIMITS } from '../ooxml/integrity.js';
 import type { SlideError } from '../domain/content.js';
 import { renderSlide, type RenderedSlide } from '../render/render-slide.js';
+import { diagnose, type TemplateDoctorReport } from '../doctor/index.js';
 import { readPresentation } from '../ooxml/pml/presentation.js';
 
 /**
@@ -55,7 +56,9 @@ export interface TaskFailure {
 }
 
 export type InspectResult = { ok: true; isTemplate: boolean; slideCount: number } | TaskFailure;
-export type AnalyzeResult = { ok: true; results: AnalysisResults } | TaskFailure;
+/** Analysis results as stored and returned: the template doctor's report travels with them (`results.doctor`). */
+export type StoredAnalysisResults = AnalysisResults & { doctor: TemplateDoctorReport };
+export type AnalyzeResult = { ok: true; results: StoredAnalysisResults } | TaskFailure;
 export type RenderResult = { ok: true; images: RenderedImage[] } | TaskFailure;
 export type BuildResult =
   | { ok: true; bytes: Uint8Array | undefined; pages_generated: number; errors: SlideError[]; warnings: string[] }
@@ -86,7 +89,8 @@ export default async function run(task: CpuTask): Promise<InspectResult | Analyz
         const { mainPartName } = checkPresentationPackage(pkg);
         checkPresentationIntegrity(pkg, mainPartName);
         const results = analyzePresentation({ pkg, options: task.options, idFor: (kind, partName) => templateSlideId(task.templateId, kind, partName) });
-        return { ok: true, results };
+        // The template doctor's report (roles, capacities, fonts, unfillable constructs) travels with the results.
+        return { ok: true, results: { ...results, doctor: diagnose(results) } };
       }
       case 'render': {
         const pkg = await openCached(task.cacheKey, task.bytes);
