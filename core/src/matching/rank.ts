@@ -220,7 +220,7 @@ function capacityFit(col: ColumnSignature, area: DoctorContentArea | undefined):
 }
 
 /** Type affinity of a demand for a slot kind (0 = cannot go there). */
-function typeAffinity(d: Demand, s: Slot, sig: InputSignature): number {
+function typeAffinity(d: Demand, s: Slot, sig: InputSignature, hasContentSlots: boolean): number {
   const vertical = s.area?.vertical ?? false;
   switch (d.kind) {
     case 'title':
@@ -241,8 +241,10 @@ function typeAffinity(d: Demand, s: Slot, sig: InputSignature): number {
     case 'column': {
       const col = d.column!;
       let a = 0;
-      if (col.kind === 'text') a = s.kind === 'obj' ? 1 : s.kind === 'body' ? 0.95 : s.kind === 'tbl' ? 0.5 : 0;
-      else if (col.kind === 'table') a = s.kind === 'tbl' || s.kind === 'tableFrame' ? 1 : s.kind === 'obj' ? 0.9 : s.kind === 'body' ? 0.6 : 0;
+      // As generation fills columns: obj/tbl placeholders, and body placeholders only when there are none.
+      const body = hasContentSlots ? 0 : 1;
+      if (col.kind === 'text') a = s.kind === 'obj' ? 1 : s.kind === 'body' ? 0.95 * body : s.kind === 'tbl' ? 0.5 : 0;
+      else if (col.kind === 'table') a = s.kind === 'tbl' || s.kind === 'tableFrame' ? 1 : s.kind === 'obj' ? 0.9 : s.kind === 'body' ? 0.6 * body : 0;
       else if (col.kind === 'chart') a = s.kind === 'chart' || s.kind === 'chartFrame' ? 1 : s.kind === 'obj' ? 0.8 : 0;
       else if (col.kind === 'image') a = s.kind === 'pic' ? 1 : s.kind === 'obj' ? 0.8 : 0;
       // Vertical text is a poor home for bullets; a table, chart or picture ignores it.
@@ -314,6 +316,7 @@ export function scoreCandidate(sig: InputSignature, candidate: MatchCandidate): 
   const n = demands.length;
   const m = slots.length;
   const FORBIDDEN = 1e6;
+  const hasContentSlots = slots.some((s) => s.kind === 'obj' || s.kind === 'tbl');
   const aff: number[][] = [];
   const fits: Array<Array<Fit | undefined>> = [];
   const cost: number[][] = demands.map((dm, i) => {
@@ -322,7 +325,7 @@ export function scoreCandidate(sig: InputSignature, candidate: MatchCandidate): 
     fits[i] = [];
     for (let j = 0; j < m; j++) {
       const s = slots[j]!;
-      const a = typeAffinity(dm, s, sig);
+      const a = typeAffinity(dm, s, sig, hasContentSlots);
       const fit = dm.kind === 'column' && a > 0 ? capacityFit(dm.column!, s.area) : undefined;
       aff[i]![j] = a;
       fits[i]![j] = fit;
