@@ -3,7 +3,7 @@
  * servers started by this test (NATS with JetStream, Redis, s3rver on free ports): the
  * distributed adapters must behave exactly like the embedded ones.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { LevelStateStore } from '../../core/src/adapters/level-state-store.js';
 import { RedisStateStore } from '../../core/src/adapters/redis-state-store.js';
 import { LocalBlobStore } from '../../core/src/adapters/local-blob-store.js';
@@ -190,7 +190,7 @@ if (skip) {
   });
 }
 
-type Tap = typeof t;
+type Tap = Test;
 
 function job(id: string): Job {
   return { id, kind: 'generation', org: 'acme', subject: id };

@@ -123,7 +123,7 @@ if (skip) {
     const st = await waitForGeneration(svc, job.generation_id as string);
     t.equal(st.status, 'completed', JSON.stringify(st.errors));
     t.equal(st.total_pages_generated, 5);
-    const ranOn = cluster.workers.filter((w) => logEntries(w, 'job started').some((e) => e['job_id'] === job.generation_id));
+    const ranOn = cluster.workers.filter((w) => logEntries(w, 'job started').some((e) => e['component'] === 'jetstream' && e['job_id'] === job.generation_id));
     t.equal(ranOn.length, 1, 'exactly one worker process ran the job');
 
     const dl = await fetch(st.download_url as string);
@@ -209,7 +209,7 @@ if (skip) {
       t.equal(st.status, 'failed', `${f} fails analysis`);
       t.ok(st.error && String(st.error.message).length > 10, `${f}: the failure has a reason`);
     }
-    const ran = cluster.workers.map((w) => logEntries(w, 'job started').length);
+    const ran = cluster.workers.map((w) => logEntries(w, 'job started').filter((e) => e['component'] === 'jetstream').length);
     t.ok(ran.every((n) => n > 0), `both workers took jobs (${ran.join(', ')})`);
     t.equal((await svc.api('/healthz', { as: null })).status, 200);
   });
