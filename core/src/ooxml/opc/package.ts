@@ -162,7 +162,10 @@ export class OpcPackage {
   getBytes(partName: string): Uint8Array {
     const canonical = this.canonicalName(partName);
     if (canonical === undefined) throw new PackageError('missing_part', `the package has no part ${partName}`);
-    return this.parts.get(canonical)!;
+    const bytes = this.parts.get(canonical)!;
+    const doc = this.xmlCache.get(canonical);
+    if (doc && (bytes === EMPTY || this.dirty.has(canonical))) return new TextEncoder().encode(serializeXml(doc));
+    return bytes;
   }
 
   /**
@@ -187,15 +190,17 @@ export class OpcPackage {
 
   /** Adds or replaces a part holding `doc`; sets an Override when its extension's Default differs. */
   setXml(partName: string, doc: Document, contentType?: string): void {
-    this.parts.set(partName, EMPTY);
-    this.xmlCache.set(partName, doc);
-    if (contentType) this.setContentType(partName, contentType);
+    const canonical = this.canonicalName(partName) ?? partName;
+    this.putPart(canonical, EMPTY);
+    this.xmlCache.set(canonical, doc);
+    this.dirty.delete(canonical);
+    if (contentType) this.setContentType(canonical, contentType);
   }
 
   /** Adds or replaces a binary part (a picture, an embedded workbook). */
   setBytes(partName: string, bytes: Uint8Array, contentType?: string): void {
     const canonical = this.canonicalName(partName) ?? partName;
-    this.parts.set(canonical, bytes);
+    this.putPart(canonical, bytes);
     this.xmlCache.delete(canonical);
     this.relsCache.delete(sourceOfRelsPart(canonical) ?? '');
     if (contentType) this.setContentType(canonical, contentType);
@@ -205,12 +210,12 @@ export class OpcPackage {
   removePart(partName: string): void {
     const canonical = this.canonicalName(partName);
     if (canonical === undefined) return;
-    this.parts.delete(canonical);
+    this.dropPart(canonical);
     this.xmlCache.delete(canonical);
     this.overrides.delete(canonical.toLowerCase());
     const rels = this.canonicalName(relsPartName(canonical));
     if (rels) {
-      this.parts.delete(rels);
+      this.dropPart(rels);
       this.xmlCache.delete(rels);
     }
     this.relsCache.delete(canonical);
@@ -286,7 +291,7 @@ export class OpcPackage {
     }
     const relsName = relsPartName(sourcePartName);
     const canonical = this.canonicalName(relsName) ?? relsName;
-    this.parts.set(canonical, EMPTY);
+    this.putPart(canonical, EMPTY);
     this.xmlCache.set(canonical, doc);
     this.relsCache.set(sourcePartName, stored);
   }
@@ -305,12 +310,17 @@ export class OpcPackage {
 
   /** A part name not yet used, from a pattern with one `%d` (`/ppt/slides/slide%d.xml`), numbering from 1. */
   nextPartName(pattern: string): string {
-    const taken = new Set([...this.parts.keys()].map((n) => n.toLowerCase()));
-    for (let i = 1; ; i++) {
+    for (let i = this.nextNumber.get(pattern) ?? 1; ; i++) {
       const name = pattern.replace('%d', String(i));
-      if (!taken.has(name.toLowerCase())) return name;
+      if (this.canonicalName(name) === undefined) {
+        this.nextNumber.set(pattern, i + 1);
+        return name;
+      }
     }
   }
+
+  /** Where {@link nextPartName} resumes for each pattern, so allocating n names stays O(n). */
+  private readonly nextNumber = new Map<string, number>();
 
   /**
    * Writes the package: `[Content_Types].xml` first, then every part (XML from its current
@@ -325,7 +335,8 @@ export class OpcPackage {
       const doc = this.xmlCache.get(name);
       const data: string | Uint8Array = doc && (bytes === EMPTY || this.dirty.has(name)) ? serializeXml(doc) : bytes;
       const stored = STORED_EXTENSIONS.has(extensionOf(name));
-      zip.file(name.slice(1), data, { compression: stored ? 'STORE' : 'DEFLATE', compressionOptions: { level } });
+      // No folder entries: they are not parts (ECMA-376 Part 2, §10.2.1).
+      zip.file(name.slice(1), data, { compression: stored ? 'STORE' : 'DEFLATE', compressionOptions: { level }, createFolders: false });
     }
     return zip.generateAsync({ type: 'uint8array', platform: 'UNIX' });
   }
@@ -371,18 +382,23 @@ export class OpcPackage {
     return canonical === undefined ? undefined : this.parts.get(canonical);
   }
 
-  private lowerIndex: Map<string, string> | undefined;
-  private lowerIndexSize = -1;
+  /** Lower-cased part name → stored spelling, kept in step with `parts`. */
+  private readonly lowerIndex = new Map<string, string>();
+
+  private putPart(name: string, bytes: Uint8Array): void {
+    this.parts.set(name, bytes);
+    this.lowerIndex.set(name.toLowerCase(), name);
+  }
+
+  private dropPart(name: string): void {
+    this.parts.delete(name);
+    if (this.lowerIndex.get(name.toLowerCase()) === name) this.lowerIndex.delete(name.toLowerCase());
+  }
 
   /** The stored spelling of a part name, matched case-insensitively (Part 2, §9.1.1.2). */
   private canonicalName(partName: string): string | undefined {
     if (this.parts.has(partName)) return partName;
-    if (!this.lowerIndex || this.lowerIndexSize !== this.parts.size) {
-      this.lowerIndex = new Map([...this.parts.keys()].map((n) => [n.toLowerCase(), n]));
-      this.lowerIndexSize = this.parts.size;
-    }
-    const found = this.lowerIndex.get(partName.toLowerCase());
-    return found !== undefined && this.parts.has(found) ? found : undefined;
+    return this.lowerIndex.get(partName.toLowerCase());
   }
 }
 
