@@ -118,7 +118,12 @@ export class ApiClient {
       const err = e as Error & { cause?: { code?: string; message?: string } };
       throw new ApiError(0, err.cause?.code ?? err.cause?.message ?? err.message, `${method} ${url}`);
     }
-    if (!res.ok) throw new ApiError(res.status, await errorDetail(res), what);
+    if (!res.ok) {
+      let detail = await errorDetail(res);
+      const retry = res.headers.get('retry-after');
+      if (retry && typeof detail === 'string') detail = `${detail} (retry after ${retry} s)`;
+      throw new ApiError(res.status, detail, what);
+    }
     return res;
   }
 

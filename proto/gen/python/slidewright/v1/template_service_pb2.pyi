@@ -91,18 +91,22 @@ class GetTemplateSlidePreviewRequest(_message.Message):
     def __init__(self, template_id: _Optional[str] = ..., slide_number: _Optional[int] = ..., width: _Optional[int] = ...) -> None: ...
 
 class GetTemplateSlidePreviewResponse(_message.Message):
-    __slots__ = ["height_emu", "height_px", "image", "width_emu", "width_px"]
+    __slots__ = ["etag", "font_substitutions", "height_emu", "height_px", "image", "width_emu", "width_px"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
+    FONT_SUBSTITUTIONS_FIELD_NUMBER: _ClassVar[int]
     HEIGHT_EMU_FIELD_NUMBER: _ClassVar[int]
     HEIGHT_PX_FIELD_NUMBER: _ClassVar[int]
     IMAGE_FIELD_NUMBER: _ClassVar[int]
     WIDTH_EMU_FIELD_NUMBER: _ClassVar[int]
     WIDTH_PX_FIELD_NUMBER: _ClassVar[int]
+    etag: str
+    font_substitutions: str
     height_emu: int
     height_px: int
     image: _httpbody_pb2.HttpBody
     width_emu: int
     width_px: int
-    def __init__(self, image: _Optional[_Union[_httpbody_pb2.HttpBody, _Mapping]] = ..., width_px: _Optional[int] = ..., height_px: _Optional[int] = ..., width_emu: _Optional[int] = ..., height_emu: _Optional[int] = ...) -> None: ...
+    def __init__(self, image: _Optional[_Union[_httpbody_pb2.HttpBody, _Mapping]] = ..., width_px: _Optional[int] = ..., height_px: _Optional[int] = ..., width_emu: _Optional[int] = ..., height_emu: _Optional[int] = ..., etag: _Optional[str] = ..., font_substitutions: _Optional[str] = ...) -> None: ...
 
 class GetTemplateSlideRequest(_message.Message):
     __slots__ = ["slide_number", "template_id"]
