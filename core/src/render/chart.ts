@@ -83,7 +83,8 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
     ctx.fillStyle = css(bg ?? { r: 255, g: 255, b: 255, a: 1 });
     ctx.fillRect(r.x, r.y, r.w, r.h);
   }
-  const textColor = 'rgba(89,89,89,1)';
+  const textColor = 'rgba(64,64,64,1)';
+  const txSz = intAttr(space ? space.getElementsByTagNameNS(NS.a, 'defRPr')[0] : undefined, 'sz', 1000) / 100;
   const font = (size: number, bold = false): string => cssFont(dc.family(dc.theme.minor.latin || 'Calibri'), size, bold, false);
   let top = r.y + r.h * 0.04;
   // Title.
@@ -96,11 +97,11 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
   } else if (!autoDeleted && series.length === 1 && (kind.startsWith('pie') || kind === 'doughnutChart')) title = series[0]!.name;
   if (title) {
     ctx.fillStyle = textColor;
-    ctx.font = font(14);
+    ctx.font = font(txSz * 1.2);
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
     ctx.fillText(title, r.x + r.w / 2, top);
-    top += 22;
+    top += txSz * 1.6;
   }
   const legendEl = child(chart, NS.c, 'legend');
   const legendPos = attr(child(legendEl, NS.c, 'legendPos'), 'val') ?? 'r';
@@ -108,7 +109,7 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
   const legendItems = isPie ? cats.map((c, i) => ({ name: c, color: series[0]?.pointColors.get(i) ?? accents[i % 6]! })) : series.map((s) => ({ name: s.name, color: s.color }));
   let plotR: RectPt = { x: r.x + r.w * 0.05, y: top, w: r.w * 0.9, h: r.y + r.h - top - r.h * 0.04 };
   if (legendEl && legendItems.length) {
-    ctx.font = font(9);
+    ctx.font = font(txSz);
     const lw = Math.min(r.w * 0.3, Math.max(...legendItems.map((l) => ctx.measureText(l.name).width)) + 16);
     if (legendPos === 'b' || legendPos === 't') {
       const y = legendPos === 'b' ? r.y + r.h - 16 : top;
@@ -184,36 +185,51 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
     } else for (const s of series) { maxV = Math.max(maxV, s.values[i] ?? 0); minV = Math.min(minV, s.values[i] ?? 0); }
   }
   if (grouping === 'percentStacked') { maxV = 1; minV = 0; }
-  const top2 = niceMax(maxV);
-  const bottom = minV < 0 ? -niceMax(-minV) : 0;
-  // Axis labels area.
-  ctx.font = font(9);
-  const labelW = Math.max(ctx.measureText(String(top2)).width, ctx.measureText(String(bottom)).width) + 6;
+  const niceStep = (range: number): number => {
+    const raw = range / 8 || 1;
+    const p = Math.pow(10, Math.floor(Math.log10(raw)));
+    for (const m of [1, 2, 5, 10]) if (m * p >= raw) return m * p;
+    return 10 * p;
+  };
+  const step = grouping === 'percentStacked' ? 0.1 : niceStep(maxV - minV);
+  const top2 = grouping === 'percentStacked' ? 1 : Math.max(step, (Math.floor(maxV / step + 1e-9) + (maxV % step === 0 && maxV > 0 ? 1 : 1)) * step);
+  const bottom = minV < 0 ? -Math.ceil(-minV / step) * step : 0;
+  const catAx = plotArea ? children(plotArea, NS.c).find((e) => e.localName === 'catAx' || e.localName === 'dateAx') : undefined;
+  const valAx = plotArea ? child(plotArea, NS.c, 'valAx') : undefined;
+  const shown = (ax: Element | undefined): boolean => !!ax && attr(child(ax, NS.c, 'delete'), 'val') !== '1' && attr(child(ax, NS.c, 'tickLblPos'), 'val') !== 'none';
+  const catLabels = shown(catAx);
+  const valLabels = shown(valAx);
+  const gridlines = !!child(valAx, NS.c, 'majorGridlines');
+  const midCat = attr(child(valAx, NS.c, 'crossBetween'), 'val') === 'midCat';
+  ctx.font = font(txSz);
+  const fmt = (v: number): string => (grouping === 'percentStacked' ? `${Math.round(v * 100)}%` : String(Math.round(v * 1000) / 1000));
+  const labelW = valLabels ? Math.max(ctx.measureText(fmt(top2)).width, ctx.measureText(fmt(bottom)).width) + 6 : 2;
+  const catW = catLabels ? Math.min(plotR.w * 0.3, Math.max(...cats.map((c) => ctx.measureText(c).width), 10) + 6) : 2;
+  const lineH = txSz * 1.3;
   const area: RectPt = horizontal
-    ? { x: plotR.x + Math.min(plotR.w * 0.3, Math.max(...cats.map((c) => ctx.measureText(c).width), 10) + 6), y: plotR.y, w: 0, h: plotR.h - 14 }
-    : { x: plotR.x + labelW, y: plotR.y, w: plotR.w - labelW, h: plotR.h - 16 };
-  if (horizontal) area.w = plotR.x + plotR.w - area.x;
+    ? { x: plotR.x + catW, y: plotR.y, w: plotR.w - catW, h: plotR.h - (valLabels ? lineH : 2) }
+    : { x: plotR.x + labelW, y: plotR.y + txSz / 2, w: plotR.w - labelW, h: plotR.h - txSz / 2 - (catLabels ? lineH : 2) };
   const span = top2 - bottom || 1;
-  const steps = 5;
-  ctx.strokeStyle = 'rgba(217,217,217,1)';
+  const steps = Math.max(1, Math.round(span / step));
+  ctx.strokeStyle = 'rgba(134,134,134,1)';
   ctx.lineWidth = 0.75;
   ctx.fillStyle = textColor;
   for (let k = 0; k <= steps; k++) {
     const v = bottom + (span * k) / steps;
-    const label = grouping === 'percentStacked' ? `${Math.round(v * 100)}%` : String(Math.round(v * 1000) / 1000);
+    const label = fmt(v);
     if (horizontal) {
       const x = area.x + (area.w * k) / steps;
-      ctx.beginPath(); ctx.moveTo(x, area.y); ctx.lineTo(x, area.y + area.h); ctx.stroke();
-      ctx.textAlign = 'center'; ctx.textBaseline = 'top'; ctx.fillText(label, x, area.y + area.h + 3);
+      if (gridlines) { ctx.beginPath(); ctx.moveTo(x, area.y); ctx.lineTo(x, area.y + area.h); ctx.stroke(); }
+      if (valLabels) { ctx.textAlign = 'center'; ctx.textBaseline = 'top'; ctx.fillText(label, x, area.y + area.h + 2); }
     } else {
       const y = area.y + area.h - (area.h * k) / steps;
-      ctx.beginPath(); ctx.moveTo(area.x, y); ctx.lineTo(area.x + area.w, y); ctx.stroke();
-      ctx.textAlign = 'right'; ctx.textBaseline = 'middle'; ctx.fillText(label, area.x - 4, y);
+      if (gridlines) { ctx.beginPath(); ctx.moveTo(area.x, y); ctx.lineTo(area.x + area.w, y); ctx.stroke(); }
+      if (valLabels) { ctx.textAlign = 'right'; ctx.textBaseline = 'middle'; ctx.fillText(label, area.x - 4, y); }
     }
   }
   const slot = (horizontal ? area.h : area.w) / nCat;
   const valuePos = (v: number): number => (horizontal ? area.x + ((v - bottom) / span) * area.w : area.y + area.h - ((v - bottom) / span) * area.h);
-  for (let i = 0; i < nCat; i++) {
+  for (let i = 0; i < nCat && catLabels; i++) {
     ctx.fillStyle = textColor;
     const label = cats[i] ?? String(i + 1);
     if (horizontal) { ctx.textAlign = 'right'; ctx.textBaseline = 'middle'; ctx.fillText(label, area.x - 4, area.y + area.h - slot * (i + 0.5)); }
@@ -221,8 +237,10 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
   }
   if (kind.startsWith('bar')) {
     const gap = intAttr(child(plot, NS.c, 'gapWidth'), 'val', 150) / 100;
-    const group = slot / (1 + gap);
-    const barW = stacked ? group : group / Math.max(1, series.length);
+    // gapWidth is the space between clusters as a share of one bar's width.
+    const perCluster = stacked ? 1 : Math.max(1, series.length);
+    const barW = slot / (perCluster + gap);
+    const group = barW * perCluster;
     for (let i = 0; i < nCat; i++) {
       let pos = 0;
       let neg = 0;
@@ -244,18 +262,29 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
   } else {
     const isArea = kind.startsWith('area');
     const acc = new Array<number>(nCat).fill(0);
+    const totals = Array.from({ length: nCat }, (_, i) => series.reduce((t2, x) => t2 + Math.abs(x.values[i] ?? 0), 0) || 1);
+    const xAt = (i: number): number => (midCat && nCat > 1 ? area.x + (area.w * i) / (nCat - 1) : area.x + slot * (i + 0.5));
+    const polys: Array<{ s: Series; pts: Array<[number, number]>; base: Array<[number, number]> }> = [];
     for (const s of series) {
-      ctx.beginPath();
       const pts: Array<[number, number]> = [];
+      const base: Array<[number, number]> = [];
       for (let i = 0; i < nCat; i++) {
-        const v = (s.values[i] ?? 0) + (stacked ? acc[i]! : 0);
+        let v = s.values[i] ?? 0;
+        if (grouping === 'percentStacked') v = v / totals[i]!;
+        base.push([xAt(i), valuePos(stacked ? acc[i]! : Math.max(bottom, 0))]);
+        v += stacked ? acc[i]! : 0;
         if (stacked) acc[i] = v;
-        pts.push([area.x + slot * (i + 0.5), valuePos(v)]);
+        pts.push([xAt(i), valuePos(v)]);
       }
+      polys.push({ s, pts, base });
+    }
+    // Stacked areas are drawn top series first so each band shows.
+    for (const { s, pts, base } of isArea && stacked ? polys.slice().reverse() : polys) {
+      ctx.beginPath();
       pts.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
       if (isArea) {
-        ctx.lineTo(pts[pts.length - 1]![0], valuePos(Math.max(bottom, 0)));
-        ctx.lineTo(pts[0]![0], valuePos(Math.max(bottom, 0)));
+        const floor = stacked ? base : base.map(([x]) => [x, valuePos(Math.max(bottom, 0))] as [number, number]);
+        for (let i = floor.length - 1; i >= 0; i--) ctx.lineTo(floor[i]![0], floor[i]![1]);
         ctx.closePath();
         ctx.fillStyle = css(s.color);
         ctx.fill();

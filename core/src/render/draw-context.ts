@@ -9,7 +9,7 @@ import type { OpcPackage } from '../ooxml/opc/package.js';
 import type { PmlModel } from '../ooxml/pml/parts.js';
 import type { Theme } from '../ooxml/pml/theme.js';
 import { NS, attr, attrNS, child, children, intAttr, type Element } from '../ooxml/xml.js';
-import { layoutText, type TextBodyInput } from '../text/layout.js';
+import { fitText, layoutText, type TextBodyInput } from '../text/layout.js';
 import { colorIn, css, type DrawColorContext, type Rgba } from './color.js';
 import { cssFont, drawFamily } from './fonts.js';
 import type { EvaluatedGeometry } from './geometry.js';
@@ -394,10 +394,17 @@ export function strokeOutline(dc: DrawContext, o: Outline, path: SkPath2D, ends:
  * Draws laid-out text in a text rectangle (points, in the current transform).
  * @returns false when there was nothing to draw
  */
-export function drawTextBody(dc: DrawContext, body: TextBodyInput, rect: RectPt): boolean {
+export function drawTextBody(dc: DrawContext, body: TextBodyInput, rect: RectPt, autofit = false): boolean {
   if (!body.paragraphs.some((p) => p.runs.some((r) => !r.lineBreak && r.text.trim() !== ''))) return false;
-  // Map names to the drawn families first so measurement and drawing agree.
-  const layout = layoutText(body, { width_emu: rect.w * EMU_PT, height_emu: rect.h * EMU_PT });
+  const box = { width_emu: rect.w * EMU_PT, height_emu: rect.h * EMU_PT };
+  let layout = layoutText(body, box);
+  if (autofit && layout.overflow_pt > 0.5) {
+    // Shrink-on-overflow (a:normAutofit): the stored fontScale was PowerPoint's; where our
+    // measurement still overflows, shrink further as LibreOffice does when it re-fits.
+    const fit = fitText(body, box, { minSizePt: 6 });
+    const scale = Math.min(body.fontScale ?? 1, fit.scale);
+    layout = layoutText({ ...body, fontScale: scale }, box);
+  }
   const ctx = dc.ctx;
   ctx.save();
   ctx.textBaseline = 'alphabetic';

@@ -317,17 +317,37 @@ async function drawSp(dc: DrawContext, shape: Shape, o: DrawOptions): Promise<vo
     ctx.save();
     const rotExtra = frame.flipV ? 180 : 0;
     enterFrame(ctx, r, { ...frame, rotation: frame.rotation + rotExtra }, false);
-    if (vert === 'vert' || vert === 'eaVert' || vert === 'vert270' || vert === 'wordArtVert') {
-      const cx = rect.x + rect.w / 2;
-      const cy = rect.y + rect.h / 2;
-      ctx.translate(cx, cy);
-      ctx.rotate(vert === 'vert270' ? -Math.PI / 2 : Math.PI / 2);
-      ctx.translate(-cx, -cy);
-      rect = { x: cx - rect.h / 2, y: cy - rect.w / 2, w: rect.h, h: rect.w };
-    }
-    drawTextBody(dc, body, rect);
+    drawRotatedText(dc, body, rect, vert, hasNormAutofit(src.bodyPrs));
     ctx.restore();
   }
+}
+
+/** True when the nearest `a:bodyPr` with an autofit choice chooses `a:normAutofit`. */
+function hasNormAutofit(bodyPrs: Element[]): boolean {
+  for (const b of bodyPrs) {
+    for (const c of children(b, NS.a)) {
+      if (c.localName === 'normAutofit') return true;
+      if (c.localName === 'noAutofit' || c.localName === 'spAutoFit') return false;
+    }
+  }
+  return false;
+}
+
+/** Draws text in `rect`, turned for vertical text (`a:bodyPr/@vert`, §21.1.2.1.1: vert/eaVert 90°, vert270 270°). */
+function drawRotatedText(dc: DrawContext, body: ReturnType<typeof readTextBody>, rect0: RectPt, vert: string, autofit: boolean): void {
+  const ctx = dc.ctx;
+  let rect = rect0;
+  ctx.save();
+  if (vert === 'vert' || vert === 'eaVert' || vert === 'vert270' || vert === 'wordArtVert' || vert === 'mongolianVert' || vert === 'wordArtVertRtl') {
+    const cx = rect.x + rect.w / 2;
+    const cy = rect.y + rect.h / 2;
+    ctx.translate(cx, cy);
+    ctx.rotate(vert === 'vert270' ? -Math.PI / 2 : Math.PI / 2);
+    ctx.translate(-cx, -cy);
+    rect = { x: cx - rect.h / 2, y: cy - rect.w / 2, w: rect.h, h: rect.w };
+  }
+  drawTextBody(dc, body, rect, autofit);
+  ctx.restore();
 }
 
 async function drawPic(dc: DrawContext, shape: Shape, o: DrawOptions): Promise<void> {
@@ -475,7 +495,8 @@ async function drawDspTree(dc: DrawContext, tree: Element, partName: string, fra
       ctx.save();
       const txRot = Number(attr(txXfrm, 'rot') ?? attr(xfrm, 'rot') ?? 0) / 60000;
       enterFrame(ctx, tr, { ...frame, rotation: txRot }, false);
-      drawTextBody(dc, body, tr);
+      const bodyPr = child(txBody, NS.a, 'bodyPr');
+      drawRotatedText(dc, body, tr, attr(bodyPr, 'vert') ?? 'horz', bodyPr ? hasNormAutofit([bodyPr]) : false);
       ctx.restore();
     }
   }

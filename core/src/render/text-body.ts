@@ -8,7 +8,7 @@
  *
  * Shared with text fitting: it yields the same input the renderer lays out.
  */
-import { NS, attr, boolAttr, child, children, intAttr, parseXml, type Element } from '../ooxml/xml.js';
+import { NS, attr, attrNS, boolAttr, child, children, intAttr, parseXml, type Element } from '../ooxml/xml.js';
 import type { Shape } from '../ooxml/pml/shapes.js';
 import { masterTextStyleFor } from '../ooxml/pml/text.js';
 import { resolveThemeFont, type Theme } from '../ooxml/pml/theme.js';
@@ -232,6 +232,15 @@ export function readTextBody(txBody: Element | undefined, src: TextStyleSources,
         continue;
       }
       let text = child(r, NS.a, 't')?.textContent ?? '';
+      // Hyperlinked runs show in the theme's hyperlink colour, underlined (as PowerPoint and LibreOffice draw them).
+      const rPrEl = child(r, NS.a, 'rPr');
+      if (child(rPrEl, NS.a, 'hlinkClick') && attrNS(child(rPrEl, NS.a, 'hlinkClick'), NS.r, 'id')) {
+        const link = colorIn(HLINK, src.colorCtx);
+        if (link) {
+          runs.push({ text, font: rp.font, color: rgbHex(link), alpha: 1, ...rp.run, underline: true });
+          continue;
+        }
+      }
       if (r.localName === 'fld' && attr(r, 'type') === 'slidenum' && options.slideNumber !== undefined) text = options.slideNumber;
       runs.push({ text, font: rp.font, color: hex, alpha: rp.color?.a, ...rp.run });
     }
@@ -298,6 +307,7 @@ export function readTextBody(txBody: Element | undefined, src: TextStyleSources,
 }
 
 /** `a:solidFill` with `tx1`: text is tx1 unless something says otherwise. */
+const HLINK: Element = parseXml(`<a:solidFill xmlns:a="${NS.a}"><a:schemeClr val="hlink"/></a:solidFill>`, 'hyperlink colour').documentElement!;
 const TX1: Element = parseXml(`<a:solidFill xmlns:a="${NS.a}"><a:schemeClr val="tx1"/></a:solidFill>`, 'default text colour').documentElement!;
 
 function rgbHex(c: Rgba): string {

@@ -1,0 +1,90 @@
+/**
+ * Preview rendering speed (issue 5 item 5): the 48-slide corpus template
+ * poi-customgeo-48slides.pptx → PNGs of all its slides at the API's default width
+ * (1280 px), Slidewright's in-process renderer vs LibreOffice (pptx → PDF with soffice,
+ * then pdftoppm at the same pixel size), side by side in one run.
+ *
+ * Both sides start from the file's bytes and end with PNG bytes for every slide. LibreOffice
+ * gets a warm user profile (one untimed conversion first) so its first-start cost is not
+ * counted against it. Each side runs `RUNS` times; the best run counts (least disturbed by
+ * other load). Wall and CPU time are both printed.
+ *
+ *   npx tsx bench/render.bench.ts [template.pptx] [widthPx]
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { OpcPackage } from '../core/src/ooxml/opc/package.js';
+import { PmlModel } from '../core/src/ooxml/pml/parts.js';
+import { renderSlide } from '../core/src/render/render-slide.js';
+import { corpusPath } from '../test/helpers/corpus.js';
+
+const file = process.argv[2] ?? corpusPath('templates/poi-customgeo-48slides.pptx');
+const widthPx = Number(process.argv[3] ?? 1280);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+
+interface Timing { wallMs: number; cpuMs: number; pngs: number; bytes: number }
+
+async function slidewright(bytes: Uint8Array): Promise<Timing> {
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const pkg = await OpcPackage.open(bytes);
+  const model = new PmlModel(pkg);
+  let pngs = 0;
+  let total = 0;
+  for (const s of model.presentation.slides) {
+    const r = await renderSlide(pkg, s.partName, { widthPx });
+    pngs++;
+    total += r.png.length;
+  }
+  const wallMs = performance.now() - t0;
+  const c = process.cpuUsage(cpu0);
+  return { wallMs, cpuMs: (c.user + c.system) / 1000, pngs, bytes: total };
+}
+
+function libreoffice(src: string, work: string, profile: string, heightPx: number): Timing {
+  const out = mkdtempSync(join(work, 'run-'));
+  const t0 = performance.now();
+  const r1 = spawnSync('sh', ['-c', `/usr/bin/time -f '%U %S' timeout 300 soffice -env:UserInstallation=file://${profile} --headless --convert-to pdf --outdir '${out}' '${src}' >/dev/null 2>&1 3>&2; echo`], { encoding: 'utf8' });
+  const pdf = join(out, basename(src).replace(/\.\w+$/, '.pdf'));
+  const r2 = spawnSync('sh', ['-c', `/usr/bin/time -f '%U %S' pdftoppm -png -scale-to-x ${widthPx} -scale-to-y ${heightPx} '${pdf}' '${join(out, 'p')}'`], { encoding: 'utf8' });
+  const wallMs = performance.now() - t0;
+  const cpu = (s: string): number => {
+    const m = /([\d.]+) ([\d.]+)\s*$/.exec(s.trim());
+    return m ? (Number(m[1]) + Number(m[2])) * 1000 : NaN;
+  };
+  const pngs = readdirSync(out).filter((f) => f.endsWith('.png'));
+  let bytes = 0;
+  for (const f of pngs) bytes += readFileSync(join(out, f)).length;
+  rmSync(out, { recursive: true, force: true });
+  return { wallMs, cpuMs: cpu(r1.stderr) + cpu(r2.stderr), pngs: pngs.length, bytes };
+}
+
+const bytes = readFileSync(file);
+const probe = new PmlModel(await OpcPackage.open(bytes));
+const heightPx = Math.round((widthPx * probe.presentation.slideHeightEmu) / probe.presentation.slideWidthEmu);
+const slides = probe.presentation.slides.length;
+console.log(`template ${basename(file)}: ${slides} slides → PNG ${widthPx}×${heightPx}`);
+
+// Warm-up both sides (module loading, font registration, LibreOffice profile creation).
+await slidewright(bytes);
+const work = mkdtempSync(join(tmpdir(), 'sw-bench-'));
+const profile = join(work, 'profile');
+libreoffice(file, work, profile, heightPx);
+
+const ours: Timing[] = [];
+const theirs: Timing[] = [];
+for (let i = 0; i < RUNS; i++) {
+  ours.push(await slidewright(bytes));
+  theirs.push(libreoffice(file, work, profile, heightPx));
+}
+rmSync(work, { recursive: true, force: true });
+const best = (xs: Timing[]): Timing => xs.reduce((a, b) => (b.wallMs < a.wallMs ? b : a));
+const o = best(ours);
+const l = best(theirs);
+const row = (name: string, t: Timing): string => `${name.padEnd(34)} ${t.wallMs.toFixed(0).padStart(8)} ms wall ${t.cpuMs.toFixed(0).padStart(8)} ms cpu  ${String(t.pngs).padStart(3)} PNGs ${(t.bytes / 1e6).toFixed(1)} MB`;
+console.log(row('Slidewright renderSlide', o));
+console.log(row('LibreOffice (soffice + pdftoppm)', l));
+console.log(`per slide: Slidewright ${(o.wallMs / slides).toFixed(1)} ms, LibreOffice ${(l.wallMs / slides).toFixed(1)} ms`);
+console.log(`speed-up: ${(l.wallMs / o.wallMs).toFixed(1)}× wall, ${(l.cpuMs / o.cpuMs).toFixed(1)}× cpu (goal ≥ 10×, aim 20×); all runs wall ms: ours ${ours.map((t) => t.wallMs.toFixed(0)).join(', ')}; LibreOffice ${theirs.map((t) => t.wallMs.toFixed(0)).join(', ')}`);
