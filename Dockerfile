@@ -1,9 +1,24 @@
+# One image for every Slidewright process. The command picks the role:
+#   node dist/core/src/main/embedded.js   embedded mode, everything in one process (default)
+#   node dist/core/src/main/core.js       core (gRPC) of a distributed deployment
+#   node dist/gateway/src/main.js         REST gateway (needs CORE_GRPC_ADDR)
+#   node dist/workers/src/main.js         job worker (run any number)
+# docker-compose.yml wires the distributed deployment.
 FROM node:20-bookworm-slim
+
+# Open fonts the previews draw with and the text fitter measures against
+# (metric-compatible stand-ins for Calibri, Cambria, Arial, Times New Roman, Courier New).
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends fonts-crosextra-carlito fonts-crosextra-caladea fonts-liberation2 fonts-dejavu-core \
+ && rm -rf /var/lib/apt/lists/*
+
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build
+RUN npm run build && mkdir -p /app/data && chown node:node /app/data
+
 ENV NODE_ENV=production
+USER node
 EXPOSE 8080 50051
 CMD ["node", "dist/core/src/main/embedded.js"]

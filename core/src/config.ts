@@ -13,6 +13,8 @@ export interface Config {
   grpcPort: number;
   /** Address gRPC binds to: loopback in embedded mode. */
   grpcHost: string;
+  /** Address the gateway process's REST server binds to (`SLIDEWRIGHT_HTTP_HOST`; default all interfaces). */
+  httpHost: string;
   /** Embedded mode's data directory (absolute). */
   dataDir: string;
   /** `key:org,key2:org2`, parsed; undefined when unset. */
@@ -68,6 +70,7 @@ interface RawEnv {
   PORT: number;
   GRPC_PORT: number;
   SLIDEWRIGHT_GRPC_HOST?: string;
+  SLIDEWRIGHT_HTTP_HOST?: string;
   SLIDEWRIGHT_DATA_DIR: string;
   SLIDEWRIGHT_API_KEYS?: string;
   SLIDEWRIGHT_DEV_MODE?: string;
@@ -99,6 +102,7 @@ const schema = {
     PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
     GRPC_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 50051 },
     SLIDEWRIGHT_GRPC_HOST: { type: 'string' },
+    SLIDEWRIGHT_HTTP_HOST: { type: 'string' },
     SLIDEWRIGHT_DATA_DIR: { type: 'string', default: './data' },
     SLIDEWRIGHT_API_KEYS: { type: 'string', pattern: '^\\s*([^:,\\s]+:[^:,\\s]+\\s*)(,\\s*[^:,\\s]+:[^:,\\s]+\\s*)*$' },
     SLIDEWRIGHT_DEV_MODE: { type: 'string', enum: ['0', '1', 'true', 'false'] },
@@ -145,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     port: raw.PORT,
     grpcPort: raw.GRPC_PORT,
     grpcHost: raw.SLIDEWRIGHT_GRPC_HOST ?? (embedded ? '127.0.0.1' : '0.0.0.0'),
+    httpHost: raw.SLIDEWRIGHT_HTTP_HOST ?? (embedded && !raw.CORE_GRPC_ADDR ? '127.0.0.1' : '0.0.0.0'),
     dataDir: resolve(raw.SLIDEWRIGHT_DATA_DIR),
     apiKeys,
     devMode,

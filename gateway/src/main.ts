@@ -21,7 +21,7 @@ export interface GatewayProcess {
  * Starts the gateway.
  * @throws Error when CORE_GRPC_ADDR is not set, or the port cannot be bound
  */
-export async function startGateway(config: Readonly<Config>, host = process.env['SLIDEWRIGHT_HTTP_HOST'] ?? '0.0.0.0'): Promise<GatewayProcess> {
+export async function startGateway(config: Readonly<Config>, host = config.httpHost): Promise<GatewayProcess> {
   if (!config.coreGrpcAddr) throw new Error('the gateway needs CORE_GRPC_ADDR (host:port of the core gRPC server)');
   const log = pino({ level: config.logLevel }).child({ component: 'gateway' });
   const invoker = new GrpcInvoker(config.coreGrpcAddr);

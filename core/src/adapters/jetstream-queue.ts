@@ -159,6 +159,16 @@ export class JetStreamQueue implements JobQueue {
     void run.finally(() => this.workers.delete(run));
   }
 
+  /**
+   * Jobs of `kind` waiting or in flight: the messages in its work-queue stream (a message
+   * stays there until it is acked or terminated).
+   * @throws Error when NATS does not answer
+   */
+  async depth(kind: JobKind): Promise<number> {
+    const info = await this.jsm.streams.info(this.streamName(kind));
+    return info.state.messages;
+  }
+
   /** Stops pulling, lets running jobs finish (or nak on abort), then closes the connection. */
   async close(): Promise<void> {
     this.stop.abort();
