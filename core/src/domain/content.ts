@@ -113,3 +113,16 @@ export interface SlideError {
   code: string;
   message: string;
 }
+
+/**
+ * Something about one requested slide that did not stop it from being generated (text
+ * still overflowing at the minimum size, content without a place, ...). `slide_index` is
+ * -1 for warnings about the whole deck.
+ */
+export interface SlideWarning {
+  slide_index: number;
+  template_slide_id: string;
+  /** `text_overflow`, `table_overflow`, `content_not_placed`, `slide_size_mismatch`, ... */
+  code: string;
+  message: string;
+}

@@ -110,7 +110,11 @@ export interface GenerationRecord {
   updated_at: string;
   completed_at?: string;
   errors: GenerationErrorEntry[];
-  warnings: string[];
+  /**
+   * Structured (`slide_index`, `template_slide_id`, `code`, `message`; same shape as an
+   * error entry); records written before warnings were structured hold plain strings.
+   */
+  warnings: Array<GenerationErrorEntry | string>;
   /** Blob key of the stored request. */
   request_key: string;
   /** Blob key of the generated deck, once written. */

@@ -18,13 +18,17 @@
  *   cloned DOM trees.
  */
 import { createHash } from 'node:crypto';
-import type { GenerationOptions, SlideData, SlideError } from '../domain/content.js';
+import type { GenerationOptions, SlideData, SlideError, SlideWarning } from '../domain/content.js';
 import { PackageError } from '../ooxml/errors.js';
 import { CT, RT } from '../ooxml/opc/constants.js';
 import { OpcPackage, RELS_CONTENT_TYPE, type Relationship } from '../ooxml/opc/package.js';
 import { extensionOf, partFolder, relativeTarget, relsPartName } from '../ooxml/opc/part-names.js';
 import { NS, attr, child, children, createElement, decodeXmlBytes, insertInOrder, intAttr, parseXml, type Document, type Element } from '../ooxml/xml.js';
 import { fillSlide, newSlideFromLayout, sortByPosition } from './fill-slide.js';
+import { PmlModel } from '../ooxml/pml/parts.js';
+import { GeneratedSlidePart } from './fit.js';
+import { finishSlide, measureShapeText, type FilledShape, type PaginationPlan } from './finish-slide.js';
+import { isTableOnly, pageSlideData } from './paginate.js';
 import { cloneDocument, cloneInto, cloneWithStubs } from './clone.js';
 import { serializeDocument } from './serialize.js';
 import { placeholderElement, placeholders, renumberDuplicateShapeIds, shapeIdStats, shapeTree, type PlaceholderShape } from './shapes.js';
@@ -58,8 +62,11 @@ export interface BuildDeckResult {
   pages_generated: number;
   /** One entry per slide that could not be built (`slide_index` is 0-based in the request). */
   errors: SlideError[];
-  /** Content that could not be placed, slide-size mismatches, ...: `slide N (<template_slide_id>): <what>`. */
-  warnings: string[];
+  /**
+   * Text still overflowing at the minimum size, content that could not be placed,
+   * slide-size mismatches, ... (`slide_index` 0-based in the request, -1 for the deck).
+   */
+  warnings: SlideWarning[];
 }
 
 /** Why a slide could not be built; becomes a {@link SlideError}. */
@@ -150,6 +157,13 @@ interface TemplateSource {
   /** `p:sldSz` (EMU). */
   slideSize: { cx: number; cy: number } | undefined;
   tableStylesPart: string | undefined;
+  /** The reading model over the package (for measuring text), once opened; null when it cannot be read. */
+  model?: PmlModel | null;
+}
+
+/** Thrown inside a slide's build when its table must be split: the slide is undone and built page by page. */
+class PaginateSignal {
+  constructor(readonly plan: PaginationPlan) {}
 }
 
 interface SourceSlideInfo {
@@ -211,7 +225,7 @@ function toFailure(err: unknown): SlideFailure {
 
 /** Accumulates the output package slide by slide; each slide is all-or-nothing. */
 class DeckWriter {
-  readonly warnings: string[] = [];
+  readonly warnings: SlideWarning[] = [];
   private readonly out = OpcPackage.create();
   private readonly opened = new Map<string, TemplateSource | SlideFailure>();
   private readonly allocated = new Set<string>();
@@ -286,18 +300,49 @@ class DeckWriter {
   async addSlide(spec: DeckSlideSpec, index: number): Promise<void> {
     const src = await this.template(spec.template_id);
     const journal: Array<() => void> = [];
+    const warningsBefore = this.warnings.length;
+    const undo = (): void => {
+      for (let i = journal.length - 1; i >= 0; i--) journal[i]!();
+      journal.length = 0;
+      this.warnings.length = warningsBefore;
+    };
     this.journal = journal;
     try {
-      this.buildSlide(src, spec, index);
+      try {
+        this.buildSlide(src, spec, index);
+      } catch (err) {
+        if (!(err instanceof PaginateSignal)) throw err;
+        // a table-only slide whose rows do not fit: one slide per page, all or nothing
+        undo();
+        const { pages, sizePt } = err.plan;
+        pages.forEach((rows, page) => {
+          this.buildSlide(src, { ...spec, slide_data: pageSlideData(spec.slide_data, rows, page) }, index, sizePt);
+        });
+      }
       this.journal = undefined;
     } catch (err) {
       this.journal = undefined;
-      for (let i = journal.length - 1; i >= 0; i--) journal[i]!();
+      undo();
       throw err;
     }
   }
 
-  private buildSlide(src: TemplateSource, spec: DeckSlideSpec, index: number): void {
+  private modelOf(src: TemplateSource): PmlModel | undefined {
+    if (src.model === undefined) {
+      try {
+        src.model = new PmlModel(src.pkg);
+      } catch {
+        src.model = null;
+      }
+    }
+    return src.model ?? undefined;
+  }
+
+  /**
+   * @param tablePt - the cell size of a page of a paginated table (the slide is then never
+   *   split again)
+   */
+  private buildSlide(src: TemplateSource, spec: DeckSlideSpec, index: number, tablePt?: number): void {
     const pkg = src.pkg;
     const partName = spec.source.part_name.startsWith('/') ? spec.source.part_name : `/${spec.source.part_name}`;
     if (!pkg.hasPart(partName)) throw new SlideFailure('source_not_found', `template ${spec.template_id} has no part ${partName}`);
@@ -342,11 +387,14 @@ class DeckWriter {
         for (const c of data.content ?? []) for (const b of c.blocks) if (b.type === 'table') tableBlocks++;
         const editedTables = new Set(info.tableFrames.slice(0, tableBlocks));
         const footnote = data.footnote != null;
+        const reposition = spec.options.allow_textbox_reposition === true;
         let sources: Map<Element, Element>;
         ({ doc, stubs, sources } = cloneWithStubs(srcDoc, (shape) => {
           // a table to be rewritten is copied without its rows: they are read from the source
           if (editedTables.has(shape)) return isTableRow;
           if (placeholderElement(shape)) return true;
+          // text boxes a growing table may push down
+          if (reposition && shape.localName === 'sp') return true;
           return footnote && plainText(shape).toLowerCase().includes('footnote');
         }));
         sourceOf = sources;
@@ -365,7 +413,19 @@ class DeckWriter {
     }
 
     const firstSlideNum = intAttr(this.base ? this.base.pkg.getXml(this.base.mainPart).documentElement! : undefined, 'firstSlideNum', 1);
-    const prefix = `slide ${index + 1} (${spec.template_slide_id})`;
+    const warn = (code: string, message: string): void => {
+      this.warnings.push({ slide_index: index, template_slide_id: spec.template_slide_id, code, message });
+    };
+    const model = this.modelOf(src);
+    let part: GeneratedSlidePart | undefined;
+    if (model) {
+      try {
+        part = new GeneratedSlidePart(model.layout(layoutPart), doc.documentElement!, outSlide);
+      } catch {
+        part = undefined;
+      }
+    }
+    const filled: FilledShape[] = [];
     fillSlide({
       doc,
       slideData: spec.slide_data,
@@ -377,8 +437,25 @@ class DeckWriter {
       reservedShapeIdMax,
       sourceOf,
       tableStyleId: this.defaultTableStyle(src),
-      warn: (m) => this.warnings.push(`${prefix}: ${m}`),
+      warn: (m, code) => warn(code ?? 'content_not_placed', m),
+      onFilled: (shape, role, area) => filled.push({ shape, role, area }),
+      measureTextHeight: part ? (sp, cx) => measureShapeText(part!, sp, cx) : undefined,
     });
+    if (part) {
+      const size = this.base?.slideSize ?? src.slideSize ?? { cx: 12_192_000, cy: 6_858_000 };
+      const plan = finishSlide({
+        doc,
+        part,
+        filled,
+        slideData: spec.slide_data,
+        options: spec.options,
+        slideSize: src.slideSize ?? size,
+        paginate: tablePt === undefined && spec.options.auto_paginate_tables !== false && isTableOnly(spec.slide_data),
+        forcedTablePt: tablePt,
+        warn,
+      });
+      if (plan) throw new PaginateSignal(plan);
+    } else warn('not_fitted', 'the template cannot be read for measuring; text and tables are placed at their template sizes');
     for (const id of new Set([...tableStyleIds(doc), ...sourceStyleIds])) this.ensureTableStyle(src, id);
     if (!stubs) renumberDuplicateShapeIds(doc);
 
@@ -417,7 +494,7 @@ class DeckWriter {
     const b = src.slideSize;
     if (!a || !b || (a.cx === b.cx && a.cy === b.cy) || this.sizeWarned.has(src.id)) return;
     this.sizeWarned.add(src.id);
-    this.warnings.push(`template ${src.id} has slide size ${b.cx}x${b.cy} EMU, the deck ${a.cx}x${a.cy} EMU; its slides are not rescaled`);
+    this.warnings.push({ slide_index: -1, template_slide_id: '', code: 'slide_size_mismatch', message: `template ${src.id} has slide size ${b.cx}x${b.cy} EMU, the deck ${a.cx}x${a.cy} EMU; its slides are not rescaled` });
   }
 
   // ---------------------------------------------------------------- part copying

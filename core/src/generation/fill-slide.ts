@@ -21,7 +21,8 @@ import {
 } from './shapes.js';
 import { buildTableFrame, frameTable, replaceTableContent } from './tables.js';
 import { cloneInto } from './clone.js';
-import { ensureShapeTextBody, hasSlideNumberField, plainText, setParagraphs, setRunFont, setSlideNumberField } from './text.js';
+import { ensureShapeTextBody, hasDateField, hasSlideNumberField, plainText, setDateField, setParagraphs, setRunFont, setSlideNumberField } from './text.js';
+import type { TextRole } from './slide-format.js';
 
 /** Placeholder types of the footer area (§19.7.10): date, footer, slide number, header. */
 export const FOOTER_AREA_TYPES: ReadonlySet<string> = new Set(['dt', 'ftr', 'sldNum', 'hdr']);
@@ -52,7 +53,18 @@ export interface FillContext {
   sourceOf?: ReadonlyMap<Element, Element>;
   /** Style GUID for tables created here (the template's default). */
   tableStyleId: string | undefined;
-  warn(message: string): void;
+  /** Reports a problem that does not fail the slide; `code` defaults to `content_not_placed`. */
+  warn(message: string, code?: string): void;
+  /**
+   * Told about every shape filled: text shapes with their role (for `slide_format` and
+   * fitting), table frames with the area they may use (EMU; undefined for a template's
+   * own table, which keeps its frame), the slide-number and date placeholders.
+   */
+  onFilled?(shape: Element, role: TextRole | 'table' | 'field', area?: Rect): void;
+  /** Height (EMU) the text of `sp` needs at its template sizes when `cx` wide; used to split text from a table below it. */
+  measureTextHeight?(sp: Element, cx: number): number | undefined;
+  /** Today's date as shown in date placeholders (`a:fld type="datetime1"`, M/D/YYYY). */
+  today?: Date;
 }
 
 const SLD_NS_DECL = `xmlns:a="${NS.a}" xmlns:r="${NS.r}" xmlns:p="${NS.p}"`;
@@ -141,17 +153,18 @@ export function fillSlide(ctx: FillContext): void {
   const rectOf = (p: PlaceholderShape): Rect | undefined => resolveRect(p, ctx.layoutPhs, ctx.masterPhs);
   const isTextShape = (p: PlaceholderShape): boolean => p.shape.localName === 'sp';
 
-  const fillText = (p: PlaceholderShape, lines: readonly string[]): void => {
+  const fillText = (p: PlaceholderShape, lines: readonly string[], role: TextRole): void => {
     setParagraphs(doc, ensureShapeTextBody(doc, p.shape), lines);
     // an empty text clears a template placeholder; on a new slide the placeholder goes
     if (lines.some((l) => l !== '')) filled.add(p.shape);
     used.add(p.shape);
+    ctx.onFilled?.(p.shape, role);
   };
 
   // Title (§19.7.10: title, ctrTitle)
   if (data.title != null) {
     const t = phs.find((p) => (p.type === 'title' || p.type === 'ctrTitle') && isTextShape(p));
-    if (t) fillText(t, [data.title]);
+    if (t) fillText(t, [data.title], 'title');
     else ctx.warn('slide has no title placeholder; title not placed');
   }
 
@@ -165,7 +178,7 @@ export function fillSlide(ctx: FillContext): void {
       phs.find((p) => p.type === 'subTitle' && !used.has(p.shape) && isTextShape(p)) ??
       phs.find((p) => p.type === 'body' && !used.has(p.shape) && isTextShape(p)) ??
       (columns.length === 0 ? phs.find((p) => p.type === 'obj' && !used.has(p.shape) && isTextShape(p)) : undefined);
-    if (target) fillText(target, [data.subtitle]);
+    if (target) fillText(target, [data.subtitle], 'subtitle');
     else ctx.warn('slide has no free subtitle or body placeholder; subtitle not placed');
   }
 
@@ -193,7 +206,7 @@ export function fillSlide(ctx: FillContext): void {
   const footerText = data.footer ?? options.footer_text ?? undefined;
   if (footerText != null) {
     const f = footerArea('ftr') ?? addFooterArea('ftr');
-    if (f) fillText(f, [footerText]);
+    if (f) fillText(f, [footerText], 'footer');
     else ctx.warn('slide, layout and master have no footer placeholder; footer not placed');
   }
   if (options.show_slide_numbers === true) {
@@ -202,11 +215,25 @@ export function fillSlide(ctx: FillContext): void {
       const body = ensureShapeTextBody(doc, n.shape);
       if (!hasSlideNumberField(body)) setSlideNumberField(doc, body, ctx.slideNumber);
       filled.add(n.shape);
+      ctx.onFilled?.(n.shape, 'field');
     } else ctx.warn('slide, layout and master have no slide-number placeholder; slide number not shown');
+  }
+  // Date: shown with the footer (footer text set for the slide or the deck). A template
+  // slide's own date placeholder keeps what it holds; a missing one is added from the
+  // layout (or master) with a date field PowerPoint updates, showing today's date.
+  if (footerText != null) {
+    const existing = footerArea('dt');
+    const d = existing ?? addFooterArea('dt');
+    if (d) {
+      const body = ensureShapeTextBody(doc, d.shape);
+      if (!existing || (!hasDateField(body) && plainText(body).trim() === '')) setDateField(doc, body, ctx.today ?? new Date());
+      filled.add(d.shape);
+      ctx.onFilled?.(d.shape, 'field');
+    }
   }
   if (data.header != null) {
     const h = footerArea('hdr');
-    if (h) fillText(h, [data.header]);
+    if (h) fillText(h, [data.header], 'header');
     else ctx.warn('slide has no header placeholder (slides rarely do); header ignored');
   }
   if (options.footer_font_size != null || options.footer_font_name != null) {
@@ -223,6 +250,7 @@ export function fillSlide(ctx: FillContext): void {
     if (box) {
       setParagraphs(doc, ensureShapeTextBody(doc, box), [data.footnote]);
       filled.add(box);
+      ctx.onFilled?.(box, 'textbox');
     } else ctx.warn('slide has no text box marked "footnote_placeholder" or "footnote"; footnote not placed');
   }
 
@@ -287,7 +315,7 @@ function fillColumns(
   phs: PlaceholderShape[],
   columns: readonly Column[],
   rectOf: (p: PlaceholderShape) => Rect | undefined,
-  fillText: (p: PlaceholderShape, lines: readonly string[]) => void,
+  fillText: (p: PlaceholderShape, lines: readonly string[], role: TextRole) => void,
   used: Set<Element>,
   filled: Set<Element>,
   newId: () => number,
@@ -315,7 +343,7 @@ function fillColumns(
 
     if (col.header != null && col.header !== '') {
       const h = area?.rect ? headerAbove(area.rect, headerPhs, rectOf, used) : undefined;
-      if (h) fillText(h, [col.header]);
+      if (h) fillText(h, [col.header], 'column_header');
       else ctx.warn(`column ${ci + 1}: the layout has no header placeholder above it; header not placed`);
     }
 
@@ -326,6 +354,7 @@ function fillColumns(
       if (existing) {
         replaceTableContent(doc, existing.frame, t, ctx.sourceOf?.get(existing.frame));
         filled.add(existing.frame);
+        ctx.onFilled?.(existing.frame, 'table');
       } else remaining.push(t);
     }
     if (!needsArea) return;
@@ -335,13 +364,17 @@ function fillColumns(
     }
     const rect = area.rect;
     if (remaining.length === 0) {
-      fillText(area.ph, bullets);
+      fillText(area.ph, bullets, 'body');
       return;
     }
     let tableRect = rect;
     if (bullets.length) {
-      // text above, tables below: a first split until text is measured (issue 4)
-      const textCy = Math.min(Math.round(rect.cy * 0.5), bullets.length * ESTIMATED_LINE_EMU + 2 * 91_440);
+      // text above, tables below: the text gets the height it needs at its template size
+      // (measured; at most half the area), the tables the rest
+      fillText(area.ph, bullets, 'body');
+      const measured = ctx.measureTextHeight?.(area.ph.shape, rect.cx);
+      const estimate = bullets.length * ESTIMATED_LINE_EMU + 2 * 91_440;
+      const textCy = Math.min(Math.round(rect.cy * 0.5), Math.ceil(measured ?? estimate));
       const spPr = child(area.ph.shape, NS.p, 'spPr');
       if (spPr) {
         let xfrm = child(spPr, NS.a, 'xfrm');
@@ -351,7 +384,6 @@ function fillColumns(
         }
         setRect(doc, xfrm, { ...rect, cy: textCy });
       }
-      fillText(area.ph, bullets);
       tableRect = { x: rect.x, y: rect.y + textCy, cx: rect.cx, cy: rect.cy - textCy };
     }
     const each = Math.floor(tableRect.cy / remaining.length);
@@ -367,6 +399,7 @@ function fillColumns(
         tableStyleId: ctx.tableStyleId,
         options: ctx.options,
       });
+      ctx.onFilled?.(frame, 'table', r);
       if (replaceHolder) {
         tree.replaceChild(frame, area.ph.shape);
         used.add(area.ph.shape);

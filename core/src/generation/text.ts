@@ -188,3 +188,32 @@ export function plainText(el: Element): string {
   }
   return parts.join('');
 }
+
+/** Whether a text body holds a date/time field (`a:fld type="datetime…"`, §21.1.2.2.4). */
+export function hasDateField(txBody: Element): boolean {
+  for (const p of children(txBody, NS.a, 'p')) {
+    for (const f of children(p, NS.a, 'fld')) if ((f.getAttribute('type') ?? '').startsWith('datetime')) return true;
+  }
+  return false;
+}
+
+/**
+ * Replaces the paragraphs of a text body with one paragraph holding a date field
+ * (`a:fld type="datetime1"`, §21.1.2.2.4: the date in the short format of the viewer's
+ * locale, which PowerPoint refreshes when the file opens), showing `date` as M/D/YYYY
+ * (UTC) until then.
+ */
+export function setDateField(doc: Document, txBody: Element, date: Date): void {
+  const tpl = paragraphTemplate(txBody);
+  for (const p of children(txBody, NS.a, 'p')) txBody.removeChild(p);
+  const p = createElement(doc, NS.a, 'a:p');
+  if (tpl.pPr) p.appendChild(cloneInto(doc, tpl.pPr));
+  const fld = createElement(doc, NS.a, 'a:fld', { id: '{9A0DB2DC-4C9A-4742-B13C-FB6460FD3503}', type: 'datetime1' });
+  fld.appendChild(copyCharProps(doc, tpl.rPr, 'rPr'));
+  const t = createElement(doc, NS.a, 'a:t');
+  t.appendChild(doc.createTextNode(`${date.getUTCMonth() + 1}/${date.getUTCDate()}/${date.getUTCFullYear()}`));
+  fld.appendChild(t);
+  p.appendChild(fld);
+  p.appendChild(copyCharProps(doc, tpl.endParaRPr ?? tpl.rPr, 'endParaRPr'));
+  txBody.appendChild(p);
+}

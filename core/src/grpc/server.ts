@@ -125,7 +125,8 @@ function implementations(core: CoreRuntime): Record<ServiceName, Record<string, 
       updateCharts: unimplemented('chart updates'),
       getGenerationStatus: async (ctx, req) => {
         const s = await generations.status(ctx.caller(), req.generation_id);
-        return { ...s, warnings: s.warnings.map((message) => ({ slide_index: -1, template_slide_id: '', code: 'warning', message })) };
+        // older records hold warnings as plain strings
+        return { ...s, warnings: s.warnings.map((w) => (typeof w === 'string' ? { slide_index: -1, template_slide_id: '', code: 'warning', message: w } : w)) };
       },
       downloadPresentation: async (ctx, req) => {
         const caller = ctx.callerOrSigned('GET', downloadPath(req.presentation_id));

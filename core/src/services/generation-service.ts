@@ -189,14 +189,15 @@ export class GenerationService {
 
     let bytes: Uint8Array | undefined;
     let pages = 0;
-    const warnings: string[] = [];
+    const warnings: GenerationErrorEntry[] = [];
     if (specs.length > 0) {
       const built = await cpu.build([...templates], specs);
       if (ctx.signal.aborted) throw new Error('shutting down');
       if (!built.ok) throw new PermanentJobError(`deck assembly failed: ${built.error.message}`);
       bytes = built.bytes;
       pages = built.pages_generated;
-      warnings.push(...built.warnings);
+      // map slide indexes back to the request, as for errors (-1 stays: a deck-level warning)
+      for (const w of built.warnings) warnings.push({ ...w, slide_index: w.slide_index < 0 ? -1 : (specIndex[w.slide_index] ?? w.slide_index) });
       // The engine numbers slides within the specs it got; map back to request indexes.
       for (const e of built.errors) errors.push({ ...e, slide_index: specIndex[e.slide_index] ?? e.slide_index });
     }

@@ -204,8 +204,20 @@ export class ShippedFontMetrics implements FontMetrics {
   }
 
   measure(text: string, font: FontSpec): number {
+    // the face is resolved once per string; characters it lacks take the per-code-point path
+    const r = this.resolve(font.name);
+    const f = face(r.family, !!font.bold, !!font.italic);
+    const k = (font.size_pt * r.widthScale) / f.data.unitsPerEm;
     let w = 0;
-    for (const ch of text) w += this.advance(ch.codePointAt(0)!, font);
+    for (let i = 0; i < text.length; i++) {
+      let cp = text.charCodeAt(i);
+      if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < text.length) {
+        cp = text.codePointAt(i)!;
+        i++;
+      }
+      const adv = f.widths.get(cp);
+      w += adv !== undefined ? adv * k : this.advance(cp, font);
+    }
     return w;
   }
 

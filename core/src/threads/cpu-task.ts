@@ -13,7 +13,7 @@ import type { AnalysisResults } from '../analysis/types.js';
 import { buildDeck, type DeckSlideSpec } from '../generation/build-deck.js';
 import { templateSlideId } from '../domain/ids.js';
 import { checkPresentationIntegrity, DEFAULT_TEMPLATE_LIMITS } from '../ooxml/integrity.js';
-import type { SlideError } from '../domain/content.js';
+import type { SlideError, SlideWarning } from '../domain/content.js';
 import { renderSlide, type RenderedSlide } from '../render/render-slide.js';
 import { diagnose, type TemplateDoctorReport } from '../doctor/index.js';
 import { readPresentation } from '../ooxml/pml/presentation.js';
@@ -61,7 +61,7 @@ export type StoredAnalysisResults = AnalysisResults & { doctor: TemplateDoctorRe
 export type AnalyzeResult = { ok: true; results: StoredAnalysisResults } | TaskFailure;
 export type RenderResult = { ok: true; images: RenderedImage[] } | TaskFailure;
 export type BuildResult =
-  | { ok: true; bytes: Uint8Array | undefined; pages_generated: number; errors: SlideError[]; warnings: string[] }
+  | { ok: true; bytes: Uint8Array | undefined; pages_generated: number; errors: SlideError[]; warnings: SlideWarning[] }
   | TaskFailure;
 
 function failure(err: unknown): TaskFailure {

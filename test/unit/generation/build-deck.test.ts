@@ -211,8 +211,11 @@ t.test('per-slide options replace deck options: footer, slide number and footer 
   const phTypes = (part: string) => descendants(pkg.getXml(part), NS.p, 'ph').map((ph) => attr(ph, 'type') ?? 'obj');
   t.ok(phTypes(s1!).includes('ftr') && phTypes(s1!).includes('sldNum'), 'slide 1 has footer and slide number');
   t.notOk(phTypes(s2!).includes('ftr') || phTypes(s2!).includes('sldNum'), 'slide 2 has neither');
-  t.notOk(phTypes(s1!).includes('dt'), 'no empty date placeholder is added');
-  const fld = descendants(pkg.getXml(s1!), NS.a, 'fld')[0];
+  t.ok(phTypes(s1!).includes('dt'), 'the footer brings the date placeholder');
+  const dateFld = descendants(pkg.getXml(s1!), NS.a, 'fld').find((f) => attr(f, 'type') === 'datetime1');
+  t.match(dateFld?.textContent ?? '', /^\d{1,2}\/\d{1,2}\/\d{4}$/, 'a date field showing today');
+  t.notOk(phTypes(s2!).includes('dt'), 'no date without a footer');
+  const fld = descendants(pkg.getXml(s1!), NS.a, 'fld').find((f) => attr(f, 'type') === 'slidenum');
   t.equal(attr(fld, 'type'), 'slidenum', 'native slide-number field');
   t.equal(fld?.textContent, '1');
   const ftrRun = descendants(pkg.getXml(s1!), NS.a, 'r').find((r) => r.textContent === 'Deck footer');
@@ -401,7 +404,7 @@ t.test('columns fill a two-content layout left to right, and a comparison layout
     templates: templates(POI),
   });
   t.same(result.errors, []);
-  t.same(result.warnings.filter((w) => !/slide size/.test(w)), [], 'nothing left unplaced');
+  t.same(result.warnings.filter((w) => w.code === 'content_not_placed'), [], 'nothing left unplaced');
   const pkg = await openDeck(result.bytes);
   const [two, cmp] = slideParts(pkg);
   // POI "Two Content": idx 1 is the left half, idx 2 the right half
@@ -435,10 +438,10 @@ t.test('header without a header placeholder and unplaceable content give warning
   const result = await buildDeck({ slides: [slide(POI, 'layout', 6, { title: 'Title only', header: 'Head', footnote: 'Note', content: [{ blocks: [bullets('nowhere')] }] })], templates: templates(POI) });
   t.same(result.errors, []);
   t.equal(result.pages_generated, 1);
-  t.ok(result.warnings.some((w) => /header/.test(w)));
-  t.ok(result.warnings.some((w) => /footnote/.test(w)));
-  t.ok(result.warnings.some((w) => /content placeholder/.test(w)));
-  t.ok(result.warnings.every((w) => w.startsWith(`slide 1 (${POI}#layout6)`)), 'warnings name the slide');
+  t.ok(result.warnings.some((w) => /header/.test(w.message)));
+  t.ok(result.warnings.some((w) => /footnote/.test(w.message)));
+  t.ok(result.warnings.some((w) => /content placeholder/.test(w.message)));
+  t.ok(result.warnings.every((w) => w.slide_index === 0 && w.template_slide_id === `${POI}#layout6` && w.code === 'content_not_placed'), 'warnings name the slide');
 });
 
 t.test('a slide whose XML is not well-formed fails alone with source_corrupt', async (t) => {

@@ -1,0 +1,363 @@
+/**
+ * Measured text fitting for generated slides (issue 4, item 1 and the table half of item 2).
+ *
+ * A filled text shape is read exactly as the preview renderer reads it
+ * (`render/text-body.ts`: every paragraph and run property resolved through the shape's
+ * own list style, its layout and master placeholders, the master's `p:txStyles` and the
+ * presentation's `p:defaultTextStyle`, ECMA-376 Part 1 §19.3.1.52 / §21.1.2.3.9), laid out
+ * by the shared engine (`text/layout.ts`: advance widths from shipped metrics, insets,
+ * bullets, indents, line and paragraph spacing) and shrunk to the largest size that fits
+ * its box, never above the template's size and never below the minimum. The chosen sizes
+ * are written explicitly on every run (`a:rPr/@sz`, hundredths of a point, ST_TextFontSize
+ * §20.1.10.83) and any `a:normAutofit/@fontScale` on the shape is reset to 100 %, so
+ * PowerPoint and LibreOffice show the fitted result as written instead of re-fitting.
+ *
+ * Geometry is EMU (12 700 per point); sizes are points.
+ */
+import { NS, attr, child, children, createElement, intAttr, parseXml, type Element } from '../ooxml/xml.js';
+import { LayoutPart, ShapeTreePart, type MasterPart } from '../ooxml/pml/parts.js';
+import { IDENTITY, Shape, masterPlaceholderType, type PlaceholderRef } from '../ooxml/pml/shapes.js';
+import { shapeTextSources, readTextBody, type TextStyleSources } from '../render/text-body.js';
+import { layoutText, fitText, EMU_PER_PT, type TextBodyInput, type TextLayout } from '../text/layout.js';
+
+/**
+ * Share of a box's height that fitted text may use: 2 % is kept free so that small
+ * differences between our line heights and an application's (rounding, leading) never
+ * push the last line out.
+ */
+export const HEIGHT_SAFETY = 0.98;
+
+/** Smallest size steps written: sizes are rounded down to half points. */
+const SIZE_STEP_PT = 0.5;
+
+/**
+ * A slide being generated, seen by the reading model: its shapes inherit from `layout`
+ * (and its master) exactly as a slide part's do (§19.3.1.36), although the slide is not
+ * (yet) a part of any package.
+ */
+export class GeneratedSlidePart extends ShapeTreePart {
+  readonly kind = 'slide' as const;
+
+  constructor(readonly layoutPart: LayoutPart, root: Element, partName: string) {
+    super(layoutPart.model, partName, root);
+  }
+
+  get master(): MasterPart {
+    return this.layoutPart.masterPart;
+  }
+
+  get parent(): ShapeTreePart {
+    return this.layoutPart;
+  }
+
+  /** As `SlidePart`: the layout placeholder with the same idx, else type, else the master's. */
+  basePlaceholderFor(ph: PlaceholderRef): Shape | undefined {
+    const l = this.layoutPart;
+    return l.placeholderByIdx(ph.idx) ?? l.placeholderByType(ph.type) ?? l.masterPart.placeholderByType(masterPlaceholderType(ph.type));
+  }
+
+  /** A reading-model view of one top-level `p:sp` of this slide. */
+  shapeOf(sp: Element): Shape {
+    return new Shape('sp', sp, this, undefined, IDENTITY);
+  }
+}
+
+/** Result of fitting one text body. */
+export interface TextFitOutcome {
+  /** Largest run size written, pt. */
+  sizePt: number;
+  /** The template's (or the format's) largest run size before fitting, pt. */
+  templateSizePt: number;
+  fits: boolean;
+  /** How far the text still runs past the box at the minimum size, pt (0 when it fits). */
+  overflowPt: number;
+  /** Height the text needs at the written size, insets included, pt. */
+  neededPt: number;
+}
+
+/** Options of {@link fitShapeText}. */
+export interface TextFitOptions {
+  /** Smallest size the largest run may shrink to, pt. */
+  minPt: number;
+  /** The box to fit, EMU (defaults to the shape's resolved frame). */
+  box?: { cx: number; cy: number };
+}
+
+/** The text style sources and laid-out input of a shape on a generated slide. */
+export function readShapeText(part: GeneratedSlidePart, sp: Element): { body: TextBodyInput; src: TextStyleSources; shape: Shape } | undefined {
+  const txBody = child(sp, NS.p, 'txBody');
+  if (!txBody) return undefined;
+  const shape = part.shapeOf(sp);
+  const src = shapeTextSources(shape, { theme: part.theme, colorMap: part.colorMap });
+  return { body: readTextBody(txBody, src), src, shape };
+}
+
+function largestRun(body: TextBodyInput): number {
+  let max = 0;
+  for (const p of body.paragraphs) for (const r of p.runs) if (!r.lineBreak && r.text !== '') max = Math.max(max, r.font.size_pt);
+  if (max === 0) for (const p of body.paragraphs) max = Math.max(max, p.endFont?.size_pt ?? 0);
+  return max || 18;
+}
+
+/**
+ * Fits the text of a top-level `p:sp` on a generated slide into its box and writes the
+ * sizes. Vertical text (`bodyPr/@vert`) and shapes without a resolvable frame are left
+ * as they are (reported as fitting).
+ */
+export function fitShapeText(part: GeneratedSlidePart, sp: Element, o: TextFitOptions): TextFitOutcome | undefined {
+  const read = readShapeText(part, sp);
+  if (!read) return undefined;
+  const { body, src, shape } = read;
+  const vert = src.bodyPrs.map((b) => attr(b, 'vert')).find((v) => v !== undefined) ?? 'horz';
+  const frame = o.box ?? shape.frame;
+  const templateSizePt = largestRun(body);
+  if (!frame || (vert !== 'horz' && vert !== undefined)) return { sizePt: templateSizePt, templateSizePt, fits: true, overflowPt: 0, neededPt: 0 };
+  if (!body.paragraphs.some((p) => p.runs.some((r) => !r.lineBreak && r.text.trim() !== ''))) {
+    return { sizePt: templateSizePt, templateSizePt, fits: true, overflowPt: 0, neededPt: 0 };
+  }
+  const box = { width_emu: frame.cx, height_emu: Math.floor(frame.cy * HEIGHT_SAFETY) };
+  const fit = fitText(body, box, { minSizePt: Math.min(o.minPt, templateSizePt) });
+  // round down to half points, never below the minimum (unless the template is smaller)
+  let target = Math.floor((templateSizePt * fit.scale + 1e-6) / SIZE_STEP_PT) * SIZE_STEP_PT;
+  target = Math.max(Math.min(o.minPt, templateSizePt), Math.min(templateSizePt, target));
+  const k = target / templateSizePt;
+  writeScaledSizes(child(sp, NS.p, 'txBody')!, body, k);
+  resetFontScale(sp);
+  const final = layoutText({ ...body, fontScale: 1, lnSpcReduction: 0 }, { width_emu: frame.cx, height_emu: frame.cy }, { extraScale: k });
+  return { sizePt: target, templateSizePt, fits: fit.fits, overflowPt: fit.fits ? 0 : round1(final.overflow_pt), neededPt: final.totalHeight_pt };
+}
+
+function round1(x: number): number {
+  return Math.round(x * 10) / 10;
+}
+
+/**
+ * Writes `sz` on every run, field, break and end-of-paragraph of `txBody`: the resolved
+ * size (from `body`, read from the same text body in the same order) times `k`.
+ */
+export function writeScaledSizes(txBody: Element, body: TextBodyInput, k: number): void {
+  const doc = txBody.ownerDocument!;
+  const ps = children(txBody, NS.a, 'p');
+  ps.forEach((p, pi) => {
+    const para = body.paragraphs[pi];
+    if (!para) return;
+    let ri = 0;
+    for (const r of children(p, NS.a)) {
+      if (r.localName === 'r' || r.localName === 'fld' || r.localName === 'br') {
+        const run = para.runs[ri++];
+        if (!run) continue;
+        let rPr = child(r, NS.a, 'rPr');
+        if (!rPr) {
+          rPr = createElement(doc, NS.a, 'a:rPr', { lang: 'en-US' });
+          r.insertBefore(rPr, r.firstChild);
+        }
+        rPr.setAttribute('sz', String(sizeValue(run.font.size_pt * k)));
+      } else if (r.localName === 'endParaRPr' && para.endFont) {
+        r.setAttribute('sz', String(sizeValue(para.endFont.size_pt * k)));
+      }
+    }
+  });
+}
+
+/** ST_TextFontSize: hundredths of a point, 100–400000. */
+function sizeValue(pt: number): number {
+  return Math.max(100, Math.min(400_000, Math.round(pt * 100)));
+}
+
+/**
+ * Makes the shape's own `a:bodyPr` carry no font scale or line-spacing reduction: an
+ * inherited or own `a:normAutofit` stays (PowerPoint keeps shrinking text a user adds
+ * later), at 100 % because the sizes are already written.
+ */
+function resetFontScale(sp: Element): void {
+  const bodyPr = child(child(sp, NS.p, 'txBody'), NS.a, 'bodyPr');
+  const fit = bodyPr ? child(bodyPr, NS.a, 'normAutofit') : undefined;
+  if (fit) {
+    fit.removeAttribute('fontScale');
+    fit.removeAttribute('lnSpcReduction');
+  }
+}
+
+// ---------------------------------------------------------------- tables
+
+/** A table as measured for fitting: per row, the height its text needs at a scale. */
+export interface TableMeasure {
+  /** `a:tr` elements in order. */
+  rows: Element[];
+  /** Column widths, EMU. */
+  widths: number[];
+  /** Largest resolved cell run size, pt (the "template size" of the table's text). */
+  baseSizePt: number;
+  /** Minimum heights written on the rows by the template (`a:tr/@h`), EMU. */
+  templateHeights: number[];
+  /** Height each row needs at `scale` (1 = template sizes), EMU. */
+  heightsAt(scale: number): number[];
+  /** Writes sizes at `scale` on every cell run and the given row heights. */
+  write(scale: number, heights: number[]): void;
+}
+
+/** A list style making every level bold (header rows are measured with it); parsed once. */
+let boldLst: Element | undefined;
+
+/** Built-in table styles and most template styles bold the header row (`a:firstRow/a:tcTxStyle b="on"`). */
+const BOLD_HEADER = true;
+
+/**
+ * Reads a table for fitting. Cell text resolves through the cell's own list style, then
+ * the master's `otherStyle` and the presentation's `p:defaultTextStyle` (what a table
+ * cell inherits, as the renderer reads it); header rows (the first row when
+ * `a:tblPr/@firstRow` is on) are measured bold, as table styles draw them.
+ */
+export function measureTable(part: ShapeTreePart, tbl: Element): TableMeasure {
+  const rows = children(tbl, NS.a, 'tr');
+  const widths = children(child(tbl, NS.a, 'tblGrid') ?? tbl, NS.a, 'gridCol').map((g) => intAttr(g, 'w', 0));
+  const firstRow = attr(child(tbl, NS.a, 'tblPr'), 'firstRow');
+  const headerOn = firstRow === '1' || firstRow === 'true';
+  const masterOther = part.master.textStyle('otherStyle');
+  const defaults = part.model.presentation.defaultTextStyle;
+  const theme = part.theme;
+  boldLst ??= parseXml(
+    `<a:lstStyle xmlns:a="${NS.a}">${Array.from({ length: 9 }, (_, i) => `<a:lvl${i + 1}pPr><a:defRPr b="1"/></a:lvl${i + 1}pPr>`).join('')}</a:lstStyle>`,
+    'bold header',
+  ).documentElement!;
+  const bold = boldLst;
+  type CellText = { txBody: Element; body: TextBodyInput; width: number; rowSpan: number };
+  const cells: CellText[][] = rows.map((tr, ri) => {
+    const out: CellText[] = [];
+    let col = 0;
+    for (const tc of children(tr, NS.a, 'tc')) {
+      const span = Math.max(1, intAttr(tc, 'gridSpan', 1));
+      const merged = attr(tc, 'hMerge') === '1' || attr(tc, 'vMerge') === '1';
+      const txBody = child(tc, NS.a, 'txBody');
+      const w = widths.slice(col, col + span).reduce((a, b) => a + b, 0);
+      col += span;
+      if (merged || !txBody) continue;
+      const own = child(txBody, NS.a, 'lstStyle');
+      const near = [...(own ? [own] : [])];
+      if (BOLD_HEADER && headerOn && ri === 0) near.push(bold);
+      const src: TextStyleSources = {
+        near,
+        far: [masterOther, defaults].filter((x): x is Element => !!x),
+        bodyPrs: [],
+        theme,
+        colorCtx: { theme, colorMap: part.colorMap },
+        defaultFace: theme.minor.latin || 'Calibri',
+      };
+      const body = readTextBody(txBody, src);
+      const tcPr = child(tc, NS.a, 'tcPr');
+      body.lIns_emu = intAttr(tcPr, 'marL', 91440);
+      body.rIns_emu = intAttr(tcPr, 'marR', 91440);
+      body.tIns_emu = intAttr(tcPr, 'marT', 45720);
+      body.bIns_emu = intAttr(tcPr, 'marB', 45720);
+      body.fontScale = 1;
+      body.lnSpcReduction = 0;
+      out.push({ txBody, body, width: w, rowSpan: Math.max(1, intAttr(tc, 'rowSpan', 1)) });
+    }
+    return out;
+  });
+  let baseSizePt = 0;
+  for (const row of cells) for (const c of row) baseSizePt = Math.max(baseSizePt, largestRun(c.body));
+  return {
+    rows,
+    widths,
+    baseSizePt: baseSizePt || 18,
+    templateHeights: rows.map((tr) => intAttr(tr, 'h', 0)),
+    heightsAt(scale: number): number[] {
+      return cells.map((row) => {
+        let need = 0;
+        for (const c of row) {
+          if (c.rowSpan !== 1) continue;
+          const l: TextLayout = layoutText(c.body, { width_emu: c.width, height_emu: 0 }, { extraScale: scale });
+          need = Math.max(need, l.totalHeight_pt);
+        }
+        // 1 % and a quarter point of slack per row: applications round line heights up
+        return Math.ceil((need * 1.01 + 0.25) * EMU_PER_PT);
+      });
+    },
+    write(scale: number, heights: number[]): void {
+      cells.forEach((row) => {
+        for (const c of row) writeScaledSizes(c.txBody, c.body, scale);
+      });
+      rows.forEach((tr, i) => tr.setAttribute('h', String(Math.max(1, Math.round(heights[i] ?? 0)))));
+    },
+  };
+}
+
+/** Result of {@link fitTable}. */
+export interface TableFitOutcome {
+  /** Cell size written (largest run), pt. */
+  sizePt: number;
+  fits: boolean;
+  /** Total height of the rows as written, EMU. */
+  heightEmu: number;
+  /** How far the rows run past the available height, pt. */
+  overflowPt: number;
+  /** Row heights at the minimum size (for pagination), EMU. */
+  heightsAtMin: number[];
+  /** Scale at the minimum size. */
+  minScale: number;
+}
+
+/**
+ * Fits a table's rows into `availEmu`: at the template's sizes and row heights when they
+ * fit; else at the largest cell size (half-point steps) ≥ `minPt` at which the rows,
+ * grown to their text, fit; else at `minPt`, reporting the overflow. Writes sizes and row
+ * heights; the caller sets the frame height.
+ *
+ * @param forcedPt - write this size whatever the fit (pages of a paginated table)
+ */
+export function fitTable(m: TableMeasure, availEmu: number, minPt: number, forcedPt?: number): TableFitOutcome {
+  const base = m.baseSizePt;
+  const lowPt = Math.min(minPt, base);
+  const minScale = lowPt / base;
+  const heightsAtMin = m.heightsAt(minScale);
+  const sum = (h: number[]): number => h.reduce((a, b) => a + b, 0);
+  const finish = (scale: number, heights: number[], fits: boolean): TableFitOutcome => {
+    m.write(scale, heights);
+    const total = sum(heights);
+    return { sizePt: round1(base * scale), fits, heightEmu: total, overflowPt: fits ? 0 : round1((total - availEmu) / EMU_PER_PT), heightsAtMin, minScale };
+  };
+  if (forcedPt !== undefined) {
+    const s = Math.min(1, forcedPt / base);
+    const h = m.heightsAt(s);
+    return finish(s, h, sum(h) <= availEmu);
+  }
+  const natural = m.heightsAt(1).map((h, i) => Math.max(h, m.templateHeights[i] ?? 0));
+  if (sum(natural) <= availEmu) return finish(1, natural, true);
+  if (sum(heightsAtMin) > availEmu) return finish(minScale, heightsAtMin, false);
+  // largest half-point size that fits (text height is monotone in the size)
+  let lo = lowPt;
+  let hi = base;
+  while (hi - lo > SIZE_STEP_PT) {
+    const mid = Math.floor(((lo + hi) / 2) / SIZE_STEP_PT) * SIZE_STEP_PT;
+    if (mid <= lo) break;
+    if (sum(m.heightsAt(mid / base)) <= availEmu) lo = mid;
+    else hi = mid;
+  }
+  const s = lo / base;
+  return finish(s, m.heightsAt(s), true);
+}
+
+/**
+ * Splits body rows into pages: every page starts with the header rows and takes body rows
+ * while they fit `availEmu` (a row is never split; a row taller than a page gets a page of
+ * its own). Returns the body row indices of each page.
+ */
+export function paginateRows(heights: readonly number[], headerRows: ReadonlySet<number>, availEmu: number): number[][] {
+  const headerH = [...headerRows].reduce((s, i) => s + (heights[i] ?? 0), 0);
+  const pages: number[][] = [];
+  let cur: number[] = [];
+  let used = headerH;
+  heights.forEach((h, i) => {
+    if (headerRows.has(i)) return;
+    if (cur.length && used + h > availEmu) {
+      pages.push(cur);
+      cur = [];
+      used = headerH;
+    }
+    cur.push(i);
+    used += h;
+  });
+  if (cur.length || pages.length === 0) pages.push(cur);
+  return pages;
+}
