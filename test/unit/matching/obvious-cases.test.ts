@@ -133,3 +133,23 @@ t.test('the input signature counts the nine keys and carries the detail', async 
   t.equal(signature({ title: '  ' }).counts.title, 0, 'a blank title asks for nothing');
   t.equal(signature({ title: 'T', content: [bullets(2), bullets(2)] }).expected_role, 'two-content');
 });
+
+t.test('matchTemplates gives the whole result: signature, ranked matches, totals, best match', async (t) => {
+  const { matchTemplates } = await import('../../../core/src/matching/index.js');
+  const templates = [
+    { template_id: 'tpl_1', results: await analyzed('poi-layouts-showcase.pptx') },
+    { template_id: 'tpl_2', results: await analyzed('pandoc-footer-reference.pptx') },
+  ];
+  const res = matchTemplates({ title: 'Only a title' }, templates, 'layouts', 5);
+  t.equal(res.total_templates_searched, 2);
+  t.equal(res.total_slides_searched, 11 + 17);
+  t.equal(res.matches.length, 5);
+  t.same(res.best_match, res.matches[0]);
+  t.equal(res.matches[0]!.template_id, 'tpl_1', 'equal exact Title Only layouts: the first template wins');
+  t.equal(res.matches[1]!.template_id, 'tpl_2');
+  t.equal(res.matches[1]!.layout_name, 'Title Only');
+  t.same(res.input_signature.counts.title, 1);
+  const none = matchTemplates({ title: 'x' }, [], 'slides', 5);
+  t.same(none.matches, []);
+  t.notOk('best_match' in none);
+});
