@@ -398,12 +398,13 @@ export function drawTextBody(dc: DrawContext, body: TextBodyInput, rect: RectPt,
   if (!body.paragraphs.some((p) => p.runs.some((r) => !r.lineBreak && r.text.trim() !== ''))) return false;
   const box = { width_emu: rect.w * EMU_PT, height_emu: rect.h * EMU_PT };
   let layout = layoutText(body, box);
-  if (autofit && layout.overflow_pt > 0.5) {
-    // Shrink-on-overflow (a:normAutofit): the stored fontScale was PowerPoint's; where our
-    // measurement still overflows, shrink further as LibreOffice does when it re-fits.
-    const fit = fitText(body, box, { minSizePt: 6 });
-    const scale = Math.min(body.fontScale ?? 1, fit.scale);
-    layout = layoutText({ ...body, fontScale: scale }, box);
+  if (autofit) {
+    // Shrink-on-overflow (a:normAutofit) is re-fitted as LibreOffice does: the font scale
+    // that fits by our measurement (line spacing unreduced), never above 100 %.
+    const unreduced = { ...body, fontScale: 1, lnSpcReduction: 0 };
+    const full = layoutText(unreduced, box);
+    if (full.overflow_pt <= 0.5) layout = full;
+    else layout = fitText(unreduced, box, { minSizePt: 4 }).layout;
   }
   const ctx = dc.ctx;
   ctx.save();

@@ -1,0 +1,145 @@
+/**
+ * renderSlide on small built decks: size and EMU headers, backgrounds, fills with colour
+ * transforms, geometry, rotation, pictures with the pixel limit checked before decoding,
+ * layouts with prompt text, showMasterSp, font substitutions.
+ */
+import t from 'tap';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
+import { renderSlide } from '../../../core/src/render/render-slide.js';
+import { readImageHeader } from '../../../core/src/render/images.js';
+import { evaluateGeometry, presetGeometry } from '../../../core/src/render/geometry.js';
+import { sharedDir } from '../../helpers/corpus.js';
+import { miniDeck, sp } from '../ooxml/pml/mini-deck.js';
+
+/** RGB of pixel (x, y) of a PNG. */
+async function pixel(png: Uint8Array, x: number, y: number): Promise<[number, number, number]> {
+  const img = await loadImage(Buffer.from(png));
+  const c = createCanvas(img.width, img.height);
+  const ctx = c.getContext('2d');
+  ctx.drawImage(img, 0, 0);
+  const d = ctx.getImageData(x, y, 1, 1).data;
+  return [d[0]!, d[1]!, d[2]!];
+}
+
+const near = (a: [number, number, number], b: [number, number, number], tol = 3): boolean => a.every((v, i) => Math.abs(v - b[i]!) <= tol);
+
+// Slide 12192000 × 6858000 EMU (960 × 540 pt); at 960 px one pixel is one point (12700 EMU).
+const rect = (id: number, x: number, y: number, cx: number, cy: number, fill: string, extra = ''): string =>
+  `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="r${id}"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm${extra}><a:off x="${x * 12700}" y="${y * 12700}"/><a:ext cx="${cx * 12700}" cy="${cy * 12700}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom>${fill}</p:spPr></p:sp>`;
+
+t.test('output size follows widthPx and the slide aspect; EMU size reported', async (t) => {
+  const pkg = await miniDeck({ slides: [{ tree: '' }] });
+  const r = await renderSlide(pkg, '/ppt/slides/slide1.xml', { widthPx: 480 });
+  t.equal(r.width_px, 480);
+  t.equal(r.height_px, 270);
+  t.equal(r.width_emu, 12192000);
+  t.equal(r.height_emu, 6858000);
+  t.same(readImageHeader(r.png), { format: 'png', width: 480, height: 270 });
+  t.same(await pixel(r.png, 10, 10), [255, 255, 255], 'white slide');
+  await t.rejects(renderSlide(pkg, '/ppt/slides/slide1.xml', { widthPx: 0 }), RangeError);
+});
+
+t.test('solid fills with theme colours and lumMod/lumOff, alpha over the background', async (t) => {
+  const tree =
+    rect(2, 100, 100, 100, 100, '<a:solidFill><a:schemeClr val="accent1"/></a:solidFill>') +
+    // accent2 ED7D31 with lumMod 50 %: HSL lightness halved.
+    rect(3, 300, 100, 100, 100, '<a:solidFill><a:schemeClr val="accent2"><a:lumMod val="50000"/></a:schemeClr></a:solidFill>') +
+    rect(4, 500, 100, 100, 100, '<a:solidFill><a:srgbClr val="000000"><a:alpha val="50000"/></a:srgbClr></a:solidFill>');
+  const pkg = await miniDeck({ slides: [{ tree }] });
+  const r = await renderSlide(pkg, '/ppt/slides/slide1.xml', { widthPx: 960 });
+  t.ok(near(await pixel(r.png, 150, 150), [0x44, 0x72, 0xc4]), 'accent1');
+  // ED7D31: h 24.5°, s 0.84, l 0.561 → l 0.28 → about (131, 57, 10).
+  t.ok(near(await pixel(r.png, 350, 150), [132, 58, 10], 4), 'lumMod 50 %');
+  t.ok(near(await pixel(r.png, 550, 150), [128, 128, 128], 2), '50 % black over white');
+});
+
+t.test('backgrounds are inherited from the master', async (t) => {
+  const pkg = await miniDeck({ slides: [{ tree: '' }] });
+  // Put a background on the master by rewriting its XML.
+  const master = pkg.getXml('/ppt/slideMasters/slideMaster1.xml');
+  const cSld = master.documentElement!.getElementsByTagNameNS('http://schemas.openxmlformats.org/presentationml/2006/main', 'cSld')[0]!;
+  const bg = new (await import('@xmldom/xmldom')).DOMParser().parseFromString(
+    '<p:bg xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><p:bgPr><a:solidFill><a:srgbClr val="102030"/></a:solidFill><a:effectLst/></p:bgPr></p:bg>',
+    'application/xml',
+  ).documentElement!;
+  cSld.insertBefore(master.importNode(bg, true), cSld.firstChild);
+  pkg.setXml('/ppt/slideMasters/slideMaster1.xml', master);
+  const bytes = await pkg.toBytes();
+  const reopened = await OpcPackage.open(bytes);
+  const r = await renderSlide(reopened, '/ppt/slides/slide1.xml', { widthPx: 96 });
+  t.same(await pixel(r.png, 5, 5), [0x10, 0x20, 0x30]);
+});
+
+t.test('preset geometry: an ellipse leaves its bounding box corners empty; rotation turns a bar', async (t) => {
+  const ellipse = `<p:sp><p:nvSpPr><p:cNvPr id="2" name="e"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="${100 * 12700}" y="${100 * 12700}"/><a:ext cx="${200 * 12700}" cy="${200 * 12700}"/></a:xfrm><a:prstGeom prst="ellipse"><a:avLst/></a:prstGeom><a:solidFill><a:srgbClr val="FF0000"/></a:solidFill></p:spPr></p:sp>`;
+  // A 200 × 20 bar centred at (600, 200), rotated 90°: it becomes vertical.
+  const bar = rect(3, 500, 190, 200, 20, '<a:solidFill><a:srgbClr val="0000FF"/></a:solidFill>', ' rot="5400000"');
+  const pkg = await miniDeck({ slides: [{ tree: ellipse + bar }] });
+  const r = await renderSlide(pkg, '/ppt/slides/slide1.xml', { widthPx: 960 });
+  t.same(await pixel(r.png, 200, 200), [255, 0, 0], 'ellipse centre filled');
+  t.same(await pixel(r.png, 105, 105), [255, 255, 255], 'ellipse corner empty');
+  t.same(await pixel(r.png, 600, 120), [0, 0, 255], 'rotated bar reaches up');
+  t.same(await pixel(r.png, 520, 200), [255, 255, 255], 'rotated bar left end gone');
+});
+
+t.test('preset geometry evaluation follows the guide formulas', async (t) => {
+  // roundRect adj 16667: corner radius = ss * 16667 / 100000.
+  const g = evaluateGeometry(presetGeometry('roundRect')!, 300, 120);
+  const first = g.paths[0]!.ops[0]!;
+  t.same(first.slice(0, 1), ['M']);
+  t.ok(Math.abs(first[2]! - 120 * 0.16667) < 1e-6, 'starts one radius down the left edge');
+  t.equal(presetGeometry('rightArrow') !== undefined && presetGeometry('chevron') !== undefined && presetGeometry('wedgeRectCallout') !== undefined, true);
+  const tri = evaluateGeometry(presetGeometry('triangle')!, 100, 100);
+  t.same(tri.paths[0]!.ops.map((o) => o[0]), ['M', 'L', 'L', 'Z']);
+});
+
+t.test('a picture whose header claims 100000 × 100000 px is not decoded', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sw-bad-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const script = join(sharedDir, 'badinputs', 'make-bad-inputs.py');
+  if (!existsSync(script)) {
+    t.pass('make-bad-inputs.py not available');
+    return;
+  }
+  execFileSync('python3', [script, dir, '--only', 'image-huge-dimensions'], { stdio: 'ignore' });
+  const pkg = await OpcPackage.open(readFileSync(join(dir, 'image-huge-dimensions.pptx')));
+  const before = process.memoryUsage().rss;
+  const r = await renderSlide(pkg, '/ppt/slides/slide1.xml', { widthPx: 640 });
+  t.ok(process.memoryUsage().rss - before < 200e6, 'no huge allocation');
+  t.equal(r.width_px, 640);
+  t.same(readImageHeader(pkg.getBytes('/ppt/media/image1.png')).width, 100000);
+});
+
+t.test('layouts render with their placeholder prompt text; slides hide empty placeholders', async (t) => {
+  const title = sp(2, 'Title', { ph: 'type="title"', xfrm: [0, 0, 12192000, 1270000], body: '<a:p><a:r><a:rPr lang="en-US" sz="4000"/><a:t>Click to edit Master title style</a:t></a:r></a:p>' });
+  const pkg = await miniDeck({ majorFont: 'Calibri', layouts: [{ tree: title }], slides: [{ tree: sp(2, 'Title', { ph: 'type="title"' }) }] });
+  const layout = await renderSlide(pkg, '/ppt/slideLayouts/slideLayout1.xml', { widthPx: 960 });
+  const slide = await renderSlide(pkg, '/ppt/slides/slide1.xml', { widthPx: 960 });
+  const dark = async (png: Uint8Array): Promise<number> => {
+    const img = await loadImage(Buffer.from(png));
+    const c = createCanvas(img.width, img.height);
+    const ctx = c.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const d = ctx.getImageData(0, 0, 960, 100).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i]! < 128) n++;
+    return n;
+  };
+  t.ok((await dark(layout.png)) > 200, 'prompt text drawn on the layout');
+  t.equal(await dark(slide.png), 0, 'empty title placeholder not drawn on the slide');
+  t.equal(layout.font_substitutions['Calibri'], 'Carlito');
+});
+
+t.test('showMasterSp="0" hides the master shapes', async (t) => {
+  const masterTree = rect(5, 0, 0, 50, 50, '<a:solidFill><a:srgbClr val="00FF00"/></a:solidFill>');
+  const pkg = await miniDeck({ masterTree, slides: [{ tree: '' }, { tree: '', attrs: 'showMasterSp="0"' }] });
+  const shown = await renderSlide(pkg, '/ppt/slides/slide1.xml', { widthPx: 960 });
+  const hidden = await renderSlide(pkg, '/ppt/slides/slide2.xml', { widthPx: 960 });
+  t.same(await pixel(shown.png, 10, 10), [0, 255, 0]);
+  t.same(await pixel(hidden.png, 10, 10), [255, 255, 255]);
+});
