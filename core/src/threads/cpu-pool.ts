@@ -1,7 +1,7 @@
 /**
- * A pool of worker threads for CPU-heavy work (see cpu-task.ts). Under tsx (tests,
- * development) the TypeScript task file runs through the same loader, inherited via
- * `execArgv`; from the compiled build it runs the .js file.
+ * A pool of worker threads for CPU-heavy work (see cpu-task.ts). From the TypeScript
+ * sources (tests, development) each thread starts at cpu-task.dev.mjs, which registers tsx
+ * in the thread itself; from the compiled build it runs cpu-task.js.
  */
 import { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
@@ -14,9 +14,9 @@ export class CpuPool {
 
   /** @param threads - worker threads (≥ 1) */
   constructor(threads: number) {
-    const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+    const entry = import.meta.url.endsWith('.ts') ? './cpu-task.dev.mjs' : './cpu-task.js';
     this.pool = new Piscina({
-      filename: fileURLToPath(new URL(`./cpu-task${ext}`, import.meta.url)),
+      filename: fileURLToPath(new URL(entry, import.meta.url)),
       minThreads: 1,
       maxThreads: Math.max(1, threads),
       idleTimeout: 60_000,

@@ -105,7 +105,7 @@ t.test('raw bodies and responses use google.api.HttpBody', async (t) => {
   t.same(preview.queryParams, ['width']);
   t.same(
     preview.responseHeaders.map((h) => h.header),
-    ['X-Slide-Width-Px', 'X-Slide-Height-Px', 'X-Slide-Width-Emu', 'X-Slide-Height-Emu'],
+    ['X-Slide-Width-Px', 'X-Slide-Height-Px', 'X-Slide-Width-Emu', 'X-Slide-Height-Emu', 'ETag', 'X-Font-Substitutions'],
   );
   t.notOk(byId('slidewright.v1.PresentationService/GenerateDeck').rawRequestBody);
 });
