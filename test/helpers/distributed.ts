@@ -5,7 +5,7 @@
  * with `node --import tsx`, each of which can be killed, stopped and restarted.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,14 +14,22 @@ import { UrlSigner } from '../../core/src/services/signing.js';
 import { repoRoot } from './corpus.js';
 import { ORG_A, ORG_B, type TestService } from './service.js';
 
-export const NATS_SERVER = process.env['NATS_SERVER_BIN'] ?? 'nats-server';
-export const REDIS_SERVER = process.env['REDIS_SERVER_BIN'] ?? 'redis-server';
+/** A server binary: the variable's path, else the first on PATH or in the sbin folders Debian uses. */
+function findBinary(variable: string, name: string): string {
+  const given = process.env[variable];
+  if (given) return given;
+  const dirs = [...(process.env['PATH'] ?? '').split(':'), '/usr/sbin', '/usr/local/sbin', '/usr/bin', '/usr/local/bin'].filter(Boolean);
+  return dirs.map((d) => join(d, name)).find((p) => existsSync(p)) ?? name;
+}
+
+export const NATS_SERVER = findBinary('NATS_SERVER_BIN', 'nats-server');
+export const REDIS_SERVER = findBinary('REDIS_SERVER_BIN', 'redis-server');
 export const SIGNING_SECRET = 'distributed-test-signing-secret-0123456789';
 
 /** Why distributed tests cannot run here (a server binary is missing), or undefined. */
 export function distributedSkipReason(): string | undefined {
   const missing = [NATS_SERVER, REDIS_SERVER].filter((bin) => spawnSync(bin, ['--version'], { stdio: 'ignore' }).error !== undefined);
-  return missing.length ? `distributed-mode tests need ${missing.join(' and ')} on PATH (Debian packages nats-server, redis-server)` : undefined;
+  return missing.length ? `distributed-mode tests skipped: ${missing.join(' and ')} not found (install the Debian packages nats-server and redis-server, or set NATS_SERVER_BIN / REDIS_SERVER_BIN)` : undefined;
 }
 
 /** A free TCP port on 127.0.0.1 (free when asked; taken right after by the caller). */
