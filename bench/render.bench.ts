@@ -46,19 +46,22 @@ async function slidewright(bytes: Uint8Array): Promise<Timing> {
 function libreoffice(src: string, work: string, profile: string, heightPx: number): Timing {
   const out = mkdtempSync(join(work, 'run-'));
   const t0 = performance.now();
-  const r1 = spawnSync('sh', ['-c', `/usr/bin/time -f '%U %S' timeout 300 soffice -env:UserInstallation=file://${profile} --headless --convert-to pdf --outdir '${out}' '${src}' >/dev/null 2>&1 3>&2; echo`], { encoding: 'utf8' });
+  const t1 = join(out, 'time1');
+  const t2 = join(out, 'time2');
+  spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', t1, 'timeout', '300', 'soffice', `-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', 'pdf', '--outdir', out, src], { stdio: 'ignore' });
   const pdf = join(out, basename(src).replace(/\.\w+$/, '.pdf'));
-  const r2 = spawnSync('sh', ['-c', `/usr/bin/time -f '%U %S' pdftoppm -png -scale-to-x ${widthPx} -scale-to-y ${heightPx} '${pdf}' '${join(out, 'p')}'`], { encoding: 'utf8' });
+  spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', t2, 'pdftoppm', '-png', '-scale-to-x', String(widthPx), '-scale-to-y', String(heightPx), pdf, join(out, 'p')], { stdio: 'ignore' });
   const wallMs = performance.now() - t0;
-  const cpu = (s: string): number => {
-    const m = /([\d.]+) ([\d.]+)\s*$/.exec(s.trim());
+  const cpu = (f: string): number => {
+    const m = /([\d.]+) ([\d.]+)\s*$/.exec(readFileSync(f, 'utf8').trim());
     return m ? (Number(m[1]) + Number(m[2])) * 1000 : NaN;
   };
   const pngs = readdirSync(out).filter((f) => f.endsWith('.png'));
   let bytes = 0;
   for (const f of pngs) bytes += readFileSync(join(out, f)).length;
+  const cpuMs = cpu(t1) + cpu(t2);
   rmSync(out, { recursive: true, force: true });
-  return { wallMs, cpuMs: cpu(r1.stderr) + cpu(r2.stderr), pngs: pngs.length, bytes };
+  return { wallMs, cpuMs, pngs: pngs.length, bytes };
 }
 
 const bytes = readFileSync(file);

@@ -403,7 +403,7 @@ export function drawTextBody(dc: DrawContext, body: TextBodyInput, rect: RectPt,
     // that fits by our measurement (line spacing unreduced), never above 100 %.
     const unreduced = { ...body, fontScale: 1, lnSpcReduction: 0 };
     const full = layoutText(unreduced, box);
-    if (full.overflow_pt <= 0.5) layout = full;
+    if (full.overflow_pt <= 0.5 && full.overflowX_pt <= 0.5) layout = full;
     else layout = fitText(unreduced, box, { minSizePt: 4 }).layout;
   }
   const ctx = dc.ctx;
@@ -422,6 +422,7 @@ export function drawTextBody(dc: DrawContext, body: TextBodyInput, rect: RectPt,
       ctx.fillStyle = css({ r: (n >> 16) & 255, g: (n >> 8) & 255, b: n & 255, a: alpha });
       const x = rect.x + f.x_pt;
       const y = rect.y + line.baseline_pt - f.rise_pt;
+      ctx.letterSpacing = f.spacing_pt ? `${f.spacing_pt}px` : '0px';
       ctx.fillText(f.text, x, y);
       if (f.underline || f.strike) {
         const th = Math.max(f.font.size_pt / 18, 0.5);

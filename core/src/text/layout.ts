@@ -135,6 +135,8 @@ export interface TextLayout {
   totalHeight_pt: number;
   /** How far the text (with insets) runs past the box's bottom, pt (0 when it fits). */
   overflow_pt: number;
+  /** How far the widest line runs past the box's inner width, pt (only unwrapped text can; 0 otherwise). */
+  overflowX_pt: number;
   /** True when a single word had to be broken because it was wider than the line. */
   brokeWords: boolean;
   /** The font scale used (fontScale × any extra scale). */
@@ -255,6 +257,7 @@ export function layoutText(body: TextBodyInput, box: TextBox, options: LayoutOpt
   const lines: LayoutLine[] = [];
   let y = 0;
   let brokeWords = false;
+  let overflowX = 0;
   body.paragraphs.forEach((p, pi) => {
     const marL = (p.marL_emu ?? 0) / EMU_PER_PT;
     const indent = (p.indent_emu ?? 0) / EMU_PER_PT;
@@ -375,6 +378,7 @@ export function layoutText(body: TextBodyInput, box: TextBox, options: LayoutOpt
       let trimmed = visible.slice();
       while (trimmed.length && trimmed[trimmed.length - 1]!.kind === 'space') trimmed = trimmed.slice(0, -1);
       const textW = trimmed.reduce((s, x) => s + x.width, 0);
+      overflowX = Math.max(overflowX, textW - b.avail);
       const align = p.align ?? 'l';
       const avail = b.avail;
       let off = 0;
@@ -438,7 +442,7 @@ export function layoutText(body: TextBodyInput, box: TextBox, options: LayoutOpt
     l.top_pt += dy;
     l.baseline_pt += dy;
   }
-  return { lines, textHeight_pt: textHeight, totalHeight_pt: totalHeight, overflow_pt: Math.max(0, totalHeight - boxH), brokeWords, scale: k };
+  return { lines, textHeight_pt: textHeight, totalHeight_pt: totalHeight, overflow_pt: Math.max(0, totalHeight - boxH), overflowX_pt: wrap ? 0 : Math.max(0, overflowX), brokeWords, scale: k };
 }
 
 /** Options of {@link fitText}. */
@@ -448,6 +452,11 @@ export interface FitOptions {
   metrics?: FontMetrics;
   /** Also allow line spacing reduction up to this fraction (PowerPoint uses up to 0.2); default 0. */
   maxLnSpcReduction?: number;
+}
+
+/** True when a layout fits its box in both directions (0.01 pt tolerance). */
+function fitsIn(l: TextLayout): boolean {
+  return l.overflow_pt <= 0.01 && l.overflowX_pt <= 0.01;
 }
 
 /** Result of {@link fitText}. */
@@ -467,7 +476,7 @@ export interface FitResult {
 
 /**
  * Finds the largest font scale ≤ 1 (relative to the sizes in `body`, its own fontScale
- * ignored) at which the text fits `box`, without taking the largest run below
+ * ignored) at which the text fits `box` (height, and width for unwrapped text), without taking the largest run below
  * `minSizePt`. Binary search over the scale (text height is monotone in it), accurate to
  * 0.1 pt of the largest size; reports the overflow when even the minimum does not fit.
  */
@@ -481,9 +490,9 @@ export function fitText(body: TextBodyInput, box: TextBox, options: FitOptions =
   const red = options.maxLnSpcReduction ?? 0;
   const at = (s: number, r: number): TextLayout => layoutText(base, box, { metrics, extraScale: s, extraLnSpcReduction: r });
   const full = at(1, 0);
-  if (full.overflow_pt <= 0.01) return { scale: 1, sizePt: maxSize, fits: true, overflow_pt: 0, lnSpcReduction: 0, layout: full };
+  if (fitsIn(full)) return { scale: 1, sizePt: maxSize, fits: true, overflow_pt: 0, lnSpcReduction: 0, layout: full };
   const lowest = at(minScale, red);
-  if (lowest.overflow_pt > 0.01) {
+  if (!fitsIn(lowest)) {
     return { scale: minScale, sizePt: maxSize * minScale, fits: false, overflow_pt: lowest.overflow_pt, lnSpcReduction: red, layout: lowest };
   }
   let lo = minScale;
@@ -493,7 +502,7 @@ export function fitText(body: TextBodyInput, box: TextBox, options: FitOptions =
   while (hi - lo > step) {
     const mid = (lo + hi) / 2;
     const l = at(mid, red);
-    if (l.overflow_pt <= 0.01) {
+    if (fitsIn(l)) {
       lo = mid;
       best = l;
     } else hi = mid;
