@@ -220,9 +220,11 @@ export class JetStreamQueue implements JobQueue {
 
   private async runConsumer(kind: JobKind, handler: JobHandler, opts: ConsumeOptions): Promise<void> {
     const stopped = (): boolean => opts.signal.aborted || this.stop.signal.aborted;
+    let consumer: Awaited<ReturnType<JetStreamClient['consumers']['get']>>;
     for (;;) {
       try {
         await this.ensureConsumer(kind, opts.maxDeliver);
+        consumer = await this.js.consumers.get(this.streamName(kind), this.durableName(kind));
         break;
       } catch (err) {
         if (stopped()) return;
@@ -231,7 +233,6 @@ export class JetStreamQueue implements JobQueue {
       }
     }
     this.watchMaxDeliveries(kind, opts);
-    const consumer = await this.js.consumers.get(this.streamName(kind), this.durableName(kind));
     const slot = async (): Promise<void> => {
       while (!stopped()) {
         let m: JsMsg | null;
