@@ -25,6 +25,7 @@ import { OpcPackage, RELS_CONTENT_TYPE, type Relationship } from '../ooxml/opc/p
 import { extensionOf, partFolder, relativeTarget, relsPartName } from '../ooxml/opc/part-names.js';
 import { NS, attr, child, children, createElement, decodeXmlBytes, insertInOrder, intAttr, parseXml, type Document, type Element } from '../ooxml/xml.js';
 import { fillSlide, newSlideFromLayout, sortByPosition } from './fill-slide.js';
+import { blockFailure, hasChartBlocks, isChartFrame, SlideRichContent, type BlockErrorCode, type RichHost } from './charts/blocks.js';
 import { PmlModel } from '../ooxml/pml/parts.js';
 import { GeneratedSlidePart } from './fit.js';
 import { finishSlide, measureShapeText, type FilledShape, type PaginationPlan } from './finish-slide.js';
@@ -73,7 +74,7 @@ export interface BuildDeckResult {
 export class SlideFailure extends Error {
   override readonly name = 'SlideFailure';
   constructor(
-    readonly code: 'template_not_found' | 'template_unreadable' | 'source_not_found' | 'source_wrong_type' | 'source_corrupt' | 'generation_failed',
+    readonly code: 'template_not_found' | 'template_unreadable' | 'source_not_found' | 'source_wrong_type' | 'source_corrupt' | 'generation_failed' | BlockErrorCode,
     message: string,
   ) {
     super(message);
@@ -216,6 +217,8 @@ export async function buildDeck(input: BuildDeckInput, onProgress?: (fraction: n
 }
 
 function toFailure(err: unknown): SlideFailure {
+  const block = blockFailure(err);
+  if (block) return new SlideFailure(block.code, block.message);
   if (err instanceof PackageError) {
     const code = err.code === 'missing_part' ? 'source_not_found' : 'source_corrupt';
     return new SlideFailure(code, err.message);
@@ -305,6 +308,7 @@ class DeckWriter {
       for (let i = journal.length - 1; i >= 0; i--) journal[i]!();
       journal.length = 0;
       this.warnings.length = warningsBefore;
+      this.richPending.length = 0;
     };
     this.journal = journal;
     try {
@@ -319,12 +323,56 @@ class DeckWriter {
           this.buildSlide(src, { ...spec, slide_data: pageSlideData(spec.slide_data, rows, page) }, index, sizePt);
         });
       }
+      // chart parts and workbooks of chart blocks (async: the workbook library)
+      for (const rich of this.richPending.splice(0)) await rich.finish();
       this.journal = undefined;
     } catch (err) {
       this.journal = undefined;
       undo();
       throw err;
     }
+  }
+
+  /** Chart and image blocks of the slides being added (written before the slide is done). */
+  private readonly richPending: SlideRichContent[] = [];
+
+  /** What chart and image blocks of one slide need: its relationships, part names, media storage. */
+  private richHost(rels: () => RelOut[], warn: (message: string, code?: string) => void): RichHost {
+    return {
+      pkg: this.out,
+      newPartName: (example) => this.allocate(example, true),
+      created: (name) => this.record(() => this.out.removePart(name)),
+      addSlideRel: (type, target) => {
+        const list = rels();
+        const used = new Set(list.map((r) => r.id));
+        let n = list.length + 1;
+        while (used.has(`rId${n}`)) n++;
+        list.push({ id: `rId${n}`, type, external: false, targetPartName: target });
+        return `rId${n}`;
+      },
+      slideRelTarget: (rId) => rels().find((r) => r.id === rId && !r.external)?.targetPartName,
+      storeMedia: (bytes, contentType, extension) => this.storeMedia(bytes, contentType, extension),
+      warn,
+    };
+  }
+
+  /** A picture part stored once per content (the key {@link contentKey} gives a binary part without relationships). */
+  private storeMedia(bytes: Uint8Array, contentType: string, extension: string): string {
+    const h = createHash('sha1');
+    h.update(contentType);
+    h.update('\u0000');
+    h.update(bytes);
+    const key = h.digest('hex');
+    const same = this.sharedByKey.get(key);
+    if (same) return same;
+    const name = this.allocate(`/ppt/media/image1.${extension}`, true);
+    this.sharedByKey.set(key, name);
+    this.out.setBytes(name, bytes, contentType);
+    this.record(() => {
+      this.sharedByKey.delete(key);
+      this.out.removePart(name);
+    });
+    return name;
   }
 
   private modelOf(src: TemplateSource): PmlModel | undefined {
@@ -388,11 +436,14 @@ class DeckWriter {
         const editedTables = new Set(info.tableFrames.slice(0, tableBlocks));
         const footnote = data.footnote != null;
         const reposition = spec.options.allow_textbox_reposition === true;
+        const charts = hasChartBlocks(data);
         let sources: Map<Element, Element>;
         ({ doc, stubs, sources } = cloneWithStubs(srcDoc, (shape) => {
           // a table to be rewritten is copied without its rows: they are read from the source
           if (editedTables.has(shape)) return isTableRow;
           if (placeholderElement(shape)) return true;
+          // charts that chart blocks fill (their chart parts are this slide's copies)
+          if (charts && isChartFrame(shape)) return true;
           // text boxes a growing table may push down
           if (reposition && shape.localName === 'sp') return true;
           return footnote && plainText(shape).toLowerCase().includes('footnote');
@@ -426,6 +477,8 @@ class DeckWriter {
       }
     }
     const filled: FilledShape[] = [];
+    const rich = new SlideRichContent(this.richHost(() => rels, (m, code) => warn(code ?? 'content_not_placed', m)));
+    this.richPending.push(rich);
     fillSlide({
       doc,
       slideData: spec.slide_data,
@@ -440,6 +493,7 @@ class DeckWriter {
       warn: (m, code) => warn(code ?? 'content_not_placed', m),
       onFilled: (shape, role, area) => filled.push({ shape, role, area }),
       measureTextHeight: part ? (sp, cx) => measureShapeText(part!, sp, cx) : undefined,
+      placeRich: (args) => rich.place(args),
     });
     if (part) {
       const size = this.base?.slideSize ?? src.slideSize ?? { cx: 12_192_000, cy: 6_858_000 };

@@ -23,6 +23,7 @@ import { buildTableFrame, frameTable, replaceTableContent } from './tables.js';
 import { cloneInto } from './clone.js';
 import { ensureShapeTextBody, hasDateField, hasSlideNumberField, plainText, setDateField, setParagraphs, setRunFont, setSlideNumberField } from './text.js';
 import type { TextRole } from './slide-format.js';
+import type { RichFillArgs } from './charts/blocks.js';
 
 /** Placeholder types of the footer area (§19.7.10): date, footer, slide number, header. */
 export const FOOTER_AREA_TYPES: ReadonlySet<string> = new Set(['dt', 'ftr', 'sldNum', 'hdr']);
@@ -65,6 +66,8 @@ export interface FillContext {
   measureTextHeight?(sp: Element, cx: number): number | undefined;
   /** Today's date as shown in date placeholders (`a:fld type="datetime1"`, M/D/YYYY). */
   today?: Date;
+  /** Places chart and image blocks (`charts/blocks.ts`) once text and tables have taken their placeholders. */
+  placeRich?(args: RichFillArgs): void;
 }
 
 const SLD_NS_DECL = `xmlns:a="${NS.a}" xmlns:r="${NS.r}" xmlns:p="${NS.p}"`;
@@ -171,6 +174,7 @@ export function fillSlide(ctx: FillContext): void {
   // Content columns
   const columns: Column[] = (data.content ?? []).filter((c) => c.blocks.length > 0 || (c.header != null && c.header !== ''));
   if (columns.length) fillColumns(ctx, tree, phs, columns, rectOf, fillText, used, filled, () => nextId++);
+  if (columns.length && ctx.placeRich) ctx.placeRich({ doc, tree, phs, used, filled, rectOf, newId: () => nextId++, columns });
 
   // Subtitle: subTitle on title slides, else a free body placeholder
   if (data.subtitle != null) {

@@ -135,12 +135,13 @@ export async function updateChartPart(store: PartStore, chartPart: string, data:
 
 /**
  * Creates a chart part of type `spec` holding `data` (and its embedded workbook).
+ * @param partName - the part's name when already chosen (else the next free `/ppt/charts/chartN.xml`)
  * @returns the new chart part's name
  */
-export async function createChartPart(store: PartStore, spec: NewChartSpec, data: ChartData): Promise<string> {
+export async function createChartPart(store: PartStore, spec: NewChartSpec, data: ChartData, partName?: string): Promise<string> {
   assertChartData(data);
   const pkg = store.pkg;
-  const name = store.newPartName('/ppt/charts/chart1.xml');
+  const name = partName ?? store.newPartName('/ppt/charts/chart1.xml');
   const wbPart = store.newPartName(XLSX_EXAMPLE);
   pkg.setXml(name, newChartDocument(spec), CT.chart);
   store.created?.(name);
