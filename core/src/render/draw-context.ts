@@ -26,11 +26,14 @@ export interface RectPt {
   h: number;
 }
 
+/** Decoded pictures per package (released with the package object). */
+const IMAGE_CACHE = new WeakMap<OpcPackage, Map<string, Promise<Image | ImageRefusal>>>();
+
 /** Per-render state. */
 export class DrawContext {
   readonly fontSubstitutions: Record<string, string> = {};
   readonly warnings: string[] = [];
-  private readonly images = new Map<string, Promise<Image | ImageRefusal>>();
+  private readonly images: Map<string, Promise<Image | ImageRefusal>>;
   private fmt: { fill: Element[]; line: Element[]; bg: Element[] } | undefined;
 
   constructor(
@@ -40,7 +43,15 @@ export class DrawContext {
     readonly theme: Theme,
     readonly colors: DrawColorContext,
     readonly maxImagePixels: number = MAX_IMAGE_PIXELS,
-  ) {}
+  ) {
+    // Decoded pictures are shared by every slide rendered from the same package object.
+    let cache = IMAGE_CACHE.get(pkg);
+    if (!cache) {
+      cache = new Map();
+      IMAGE_CACHE.set(pkg, cache);
+    }
+    this.images = cache;
+  }
 
   /** The theme's format scheme lists (§20.1.4.1.14 `a:fmtScheme`). */
   formatScheme(): { fill: Element[]; line: Element[]; bg: Element[] } {
@@ -67,10 +78,10 @@ export class DrawContext {
     if (!rId) return undefined;
     const rel = this.pkg.rel(sourcePart, rId);
     if (!rel || rel.external || !rel.targetPartName || !this.pkg.hasPart(rel.targetPartName)) return undefined;
-    const name = rel.targetPartName;
+    const name = `${rel.targetPartName}|${this.maxImagePixels}`;
     let p = this.images.get(name);
     if (!p) {
-      p = decodeImage(this.pkg.getBytes(name), this.maxImagePixels);
+      p = decodeImage(this.pkg.getBytes(rel.targetPartName), this.maxImagePixels);
       this.images.set(name, p);
     }
     return p;

@@ -1,10 +1,14 @@
 /**
- * A fast PNG encoder for opaque canvases (PNG spec, ISO/IEC 15948: IHDR colour type 2,
- * 8-bit RGB; filter type 2 "Up" on every row; zlib at a low level). Slides are opaque (the
- * renderer paints white first), so alpha is dropped; this is about twice as fast as
- * Skia's general encoder, which tries every filter on every row at zlib level 6.
+ * A fast PNG encoder for opaque canvases (PNG spec, ISO/IEC 15948: IHDR colour type 6,
+ * 8-bit RGBA straight from the canvas, filter type 0 on every row, zlib level 1). Slides
+ * are opaque (the renderer paints white first), so the premultiplied canvas pixels are
+ * the plain colours and the constant alpha costs zlib almost nothing. Several times
+ * faster than Skia's general encoder, which tries every filter on every row at level 6.
  */
-import { crc32, deflateSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { crc32, deflate, deflateSync } from 'node:zlib';
+
+const deflateAsync = promisify(deflate);
 
 function chunk(type: string, data: Uint8Array): Buffer {
   const out = Buffer.allocUnsafe(12 + data.length);
@@ -16,38 +20,46 @@ function chunk(type: string, data: Uint8Array): Buffer {
 }
 
 /**
- * Encodes RGBA pixels (row-major, 4 bytes per pixel, alpha ignored) as an RGB PNG.
+ * Encodes opaque RGBA pixels (row-major, 4 bytes per pixel) as a PNG.
  *
- * @param level - zlib level (1–9), 3 by default
+ * @param level - zlib level (1–9), 1 by default (slides are mostly flat colour; level 1 is
+ *   about 40 % faster than 3 for files about 3 % larger)
  */
-export function encodeOpaquePng(rgba: Uint8Array, width: number, height: number, level = 3): Uint8Array {
-  const stride = width * 3 + 1;
-  const raw = Buffer.allocUnsafe(stride * height);
+export function encodeOpaquePng(rgba: Uint8Array, width: number, height: number, level = 1): Uint8Array {
+  return assemble(width, height, deflateSync(filterRows(rgba, width, height), { level }));
+}
+
+/**
+ * Like {@link encodeOpaquePng}, with the compression on the libuv thread pool so the
+ * caller's thread (and the next slide's drawing) is not held up.
+ */
+export async function encodeOpaquePngAsync(rgba: Uint8Array, width: number, height: number, level = 1): Promise<Uint8Array> {
+  return assemble(width, height, await deflateAsync(filterRows(rgba, width, height), { level }));
+}
+
+/**
+ * Scanlines as PNG wants them: each row prefixed by its filter byte (0, None) and copied
+ * whole (RGBA, a memcpy per row). Filtering in JavaScript cost more than zlib saves on
+ * slides, which are mostly flat colour.
+ */
+function filterRows(rgba: Uint8Array, width: number, height: number): Buffer {
   const row = width * 4;
+  const raw = Buffer.allocUnsafe((row + 1) * height);
   for (let y = 0; y < height; y++) {
-    let o = y * stride;
-    raw[o++] = 2; // Up
-    let i = y * row;
-    if (y === 0) {
-      for (let x = 0; x < width; x++, i += 4) {
-        raw[o++] = rgba[i]!;
-        raw[o++] = rgba[i + 1]!;
-        raw[o++] = rgba[i + 2]!;
-      }
-    } else {
-      for (let x = 0; x < width; x++, i += 4) {
-        raw[o++] = (rgba[i]! - rgba[i - row]!) & 255;
-        raw[o++] = (rgba[i + 1]! - rgba[i + 1 - row]!) & 255;
-        raw[o++] = (rgba[i + 2]! - rgba[i + 2 - row]!) & 255;
-      }
-    }
+    const o = y * (row + 1);
+    raw[o] = 0;
+    raw.set(rgba.subarray(y * row, y * row + row), o + 1);
   }
+  return raw;
+}
+
+function assemble(width: number, height: number, idat: Uint8Array): Uint8Array {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // truecolour
+  ihdr[9] = 6; // truecolour with alpha (always opaque here)
   const sig = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  const png = Buffer.concat([sig, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level })), chunk('IEND', new Uint8Array(0))]);
+  const png = Buffer.concat([sig, chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))]);
   return new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
 }

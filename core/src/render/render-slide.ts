@@ -23,7 +23,7 @@ import {
 import { ensureFonts } from './fonts.js';
 import { evaluateGeometry, presetGeometry, readAdjustValues, readCustomGeometry, type EvaluatedGeometry } from './geometry.js';
 import { MAX_IMAGE_PIXELS } from './images.js';
-import { encodeOpaquePng } from './png.js';
+import { encodeOpaquePngAsync } from './png.js';
 import { drawTable } from './table.js';
 import { readTextBody, shapeTextSources } from './text-body.js';
 
@@ -104,7 +104,7 @@ export async function renderSlide(pkg: OpcPackage, slidePartName: string, opts: 
   }
   if (process.env.SLIDEWRIGHT_RENDER_DEBUG && dc.warnings.length) console.error(slidePartName, dc.warnings);
   // The canvas is opaque (white first), so its premultiplied pixels are plain RGB.
-  const png = encodeOpaquePng(canvas.data(), widthPx, heightPx);
+  const png = await encodeOpaquePngAsync(canvas.data(), widthPx, heightPx);
   return {
     png,
     width_px: widthPx,
