@@ -5,8 +5,8 @@
  * 1. The candidate's shapes become slots (title, subtitle, body, obj, tbl, chart, pic, other
  *    placeholders; table and chart frames; the "footnote" text box; `{{field}}` text boxes;
  *    footer-area placeholders, its own and those its layout or master offers).
- * 2. The input becomes demands (title, subtitle, one per content column, one per column
- *    header, footer, header, footnote).
+ * 2. The input becomes demands (title, subtitle, one per column with text or a table, one
+ *    per chart or image block, one per column header, footer, header, footnote).
  * 3. Demands are assigned to slots at minimum cost (Hungarian algorithm), the cost of a pair
  *    being how badly the slot suits the demand: its type affinity times, for text and
  *    tables, how well the content fits the slot's measured capacity.
@@ -51,7 +51,7 @@ interface Slot {
   inherited: boolean;
 }
 
-type DemandKind = 'title' | 'subtitle' | 'column' | 'header' | 'footer' | 'hdr' | 'footnote';
+type DemandKind = 'title' | 'subtitle' | 'column' | 'chart' | 'image' | 'header' | 'footer' | 'hdr' | 'footnote';
 
 interface Demand {
   kind: DemandKind;
@@ -150,8 +150,9 @@ function demandsOf(sig: InputSignature): Demand[] {
   if (sig.counts.title) out.push({ kind: 'title', key: 'title', weight: 3 });
   if (sig.counts.subtitle) out.push({ kind: 'subtitle', key: 'subtitle', weight: 2 });
   sig.column_details.forEach((col, i) => {
-    const key: CountKey | undefined = col.kind === 'table' ? 'table' : col.kind === 'chart' ? 'chart' : col.kind === 'image' ? 'object' : col.kind === 'text' ? 'body' : undefined;
-    if (key) out.push({ kind: 'column', key, weight: 3, column: col, columnNo: i + 1 });
+    if (col.kind === 'table' || col.kind === 'text') out.push({ kind: 'column', key: col.kind === 'table' ? 'table' : 'body', weight: 3, column: col, columnNo: i + 1 });
+    for (let k = 0; k < col.charts; k++) out.push({ kind: 'chart', key: 'chart', weight: 2.5, columnNo: i + 1 });
+    for (let k = 0; k < col.images; k++) out.push({ kind: 'image', key: 'object', weight: 2.5, columnNo: i + 1 });
   });
   sig.column_details.forEach((col, i) => {
     if (col.header) out.push({ kind: 'header', key: 'body', weight: 1.5, columnNo: i + 1 });
@@ -238,6 +239,11 @@ function typeAffinity(d: Demand, s: Slot, sig: InputSignature, hasContentSlots: 
       return s.kind === 'hdr' ? 1 : 0;
     case 'footnote':
       return s.kind === 'footnote' ? 1 : 0;
+    case 'chart':
+      // As generation places charts: the slide's own charts, chart placeholders, then obj.
+      return s.kind === 'chartFrame' || s.kind === 'chart' ? 1 : s.kind === 'obj' ? 0.8 : 0;
+    case 'image':
+      return s.kind === 'pic' ? 1 : s.kind === 'obj' ? 0.8 : 0;
     case 'column': {
       const col = d.column!;
       let a = 0;
@@ -245,9 +251,7 @@ function typeAffinity(d: Demand, s: Slot, sig: InputSignature, hasContentSlots: 
       const body = hasContentSlots ? 0 : 1;
       if (col.kind === 'text') a = s.kind === 'obj' ? 1 : s.kind === 'body' ? 0.95 * body : s.kind === 'tbl' ? 0.5 : 0;
       else if (col.kind === 'table') a = s.kind === 'tbl' || s.kind === 'tableFrame' ? 1 : s.kind === 'obj' ? 0.9 : s.kind === 'body' ? 0.6 * body : 0;
-      else if (col.kind === 'chart') a = s.kind === 'chart' || s.kind === 'chartFrame' ? 1 : s.kind === 'obj' ? 0.8 : 0;
-      else if (col.kind === 'image') a = s.kind === 'pic' ? 1 : s.kind === 'obj' ? 0.8 : 0;
-      // Vertical text is a poor home for bullets; a table, chart or picture ignores it.
+      // Vertical text is a poor home for bullets; a table ignores it.
       return vertical && col.kind === 'text' && a > 0 ? a * 0.25 : a;
     }
   }
@@ -291,9 +295,10 @@ const SLOT_LABEL: Readonly<Record<SlotKind, string>> = {
 function describeDemand(d: Demand): string {
   if (d.kind === 'column') {
     const c = d.column!;
-    const what = c.kind === 'text' ? `${c.bullets} bullet${c.bullets === 1 ? '' : 's'}` : c.kind === 'table' ? `table ${c.table_rows}×${c.table_cols}` : c.kind === 'chart' ? 'chart' : 'image';
+    const what = c.kind === 'text' ? `${c.bullets} bullet${c.bullets === 1 ? '' : 's'}` : `table ${c.table_rows}×${c.table_cols}`;
     return `column ${d.columnNo} (${what})`;
   }
+  if (d.kind === 'chart' || d.kind === 'image') return `column ${d.columnNo} ${d.kind}`;
   if (d.kind === 'header') return `column ${d.columnNo} header`;
   if (d.kind === 'hdr') return 'header';
   return d.kind;

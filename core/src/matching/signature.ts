@@ -33,7 +33,7 @@ function columnSignature(col: Column): ColumnSignature {
     if (!r.is_header) break;
     headerRows++;
   }
-  const kind: ColumnSignature['kind'] = largest ? 'table' : charts ? 'chart' : images ? 'image' : bulletWidths.length ? 'text' : 'empty';
+  const kind: ColumnSignature['kind'] = largest ? 'table' : bulletWidths.length ? 'text' : charts ? 'chart' : images ? 'image' : 'empty';
   return {
     kind,
     header: present(col.header),
@@ -50,9 +50,11 @@ function columnSignature(col: Column): ColumnSignature {
 /**
  * The signature of one slide's content.
  *
- * Counts: `title` and `subtitle` 1 each when given (non-blank); each column with content
- * adds 1 to the key of its dominant content (table → `table`, chart → `chart`, image →
- * `object`, text → `body`), and a column header adds 1 to `body`; `footer` counts the
+ * Counts: `title` and `subtitle` 1 each when given (non-blank); each column with text or a
+ * table takes one content area, counted under `table` when it holds a table, else `body`
+ * (generation puts its text and tables in one placeholder); every chart block adds 1 to
+ * `chart` and every image block 1 to `object` (generation places each in a placeholder of
+ * its own); a column header adds 1 to `body`; `footer` counts the
  * footer text and the header text (both go to footer-area placeholders); `textbox` counts
  * the footnote (it fills the text box marked "footnote"); `custom_field` is 0 (slide data
  * carries no custom fields).
@@ -67,9 +69,9 @@ export function signature(slideData: SlideData): InputSignature {
   const columns = (slideData.content ?? []).map(columnSignature).filter((c) => c.kind !== 'empty' || c.header);
   for (const c of columns) {
     if (c.kind === 'table') counts.table++;
-    else if (c.kind === 'chart') counts.chart++;
-    else if (c.kind === 'image') counts.object++;
     else if (c.kind === 'text') counts.body++;
+    counts.chart += c.charts;
+    counts.object += c.images;
     if (c.header) counts.body++;
   }
   const content = columns.filter((c) => c.kind !== 'empty');

@@ -18,9 +18,10 @@ export type MatchCounts = Record<CountKey, number>;
 /** What one column of the input holds. */
 export interface ColumnSignature {
   /**
-   * The column's dominant content, which decides the count key it takes: `table` (→ table)
-   * if it has a table, else `chart` (→ chart), else `image` (→ object), else `text` (→ body);
-   * `empty` when it has no blocks (a header alone).
+   * The column's main content: `table` if it has a table, else `text` if it has bullets
+   * (either takes one content area, counted under `table` / `body`), else `chart` or
+   * `image`; `empty` when it has no blocks (a header alone). Charts and images are counted
+   * one by one whatever the kind (`charts`, `images`).
    */
   kind: 'text' | 'table' | 'chart' | 'image' | 'empty';
   /** True when the column has a non-empty header (counted as one more `body`). */
