@@ -25,6 +25,7 @@ import { CpuPool } from './threads/cpu-pool.js';
 import { TemplateService } from './services/template-service.js';
 import { AnalysisService } from './services/analysis-service.js';
 import { GenerationService } from './services/generation-service.js';
+import { ChartUpdateService } from './services/chart-update.js';
 import { PreviewService } from './services/preview-service.js';
 import { MatchService } from './services/match-service.js';
 import { Authenticator, isValidOrgName } from './services/auth.js';
@@ -36,6 +37,8 @@ export interface CoreRuntime {
   templates: TemplateService;
   analyses: AnalysisService;
   generations: GenerationService;
+  /** `PUT /presentations/{id}/update-charts`. */
+  chartUpdates: ChartUpdateService;
   previews: PreviewService;
   matching: MatchService;
   /** The dev key generated at start when no keys are configured (embedded mode). */
@@ -130,6 +133,7 @@ export async function createCoreRuntime(config: Readonly<Config>, log: Logger = 
     templates,
     analyses,
     generations,
+    chartUpdates: new ChartUpdateService(deps, generations),
     previews,
     matching,
     devKey,

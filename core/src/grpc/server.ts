@@ -122,7 +122,7 @@ function implementations(core: CoreRuntime): Record<ServiceName, Record<string, 
           webhook_url: req.webhook_url,
         }),
       }),
-      updateCharts: unimplemented('chart updates'),
+      updateCharts: async (ctx, req) => ({ job: await core.chartUpdates.updateCharts(ctx.caller(), req) }),
       getGenerationStatus: async (ctx, req) => {
         const s = await generations.status(ctx.caller(), req.generation_id);
         // older records hold warnings as plain strings

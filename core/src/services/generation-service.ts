@@ -11,6 +11,7 @@ import { blobKeys, keys, type GenerationErrorEntry, type GenerationRecord, type 
 import type { GenerationOptions, SlideData } from '../domain/content.js';
 import { PermanentJobError, type Job, type JobContext } from '../ports/job-queue.js';
 import type { DeckSlideSpec } from '../generation/build-deck.js';
+import type { ChartUpdateSpec } from '../generation/charts/deck-update.js';
 import type { Caller, ServiceDeps } from './deps.js';
 import { checkOrgName } from './template-service.js';
 import { checkWebhookUrl } from './webhooks.js';
@@ -35,6 +36,12 @@ export interface SingleSlideRequest extends DeckSlideRequest {
   webhook_url?: string | null;
 }
 
+/** The request an update-charts job stores (`chart-update.ts`). */
+export interface StoredChartUpdateRequest {
+  source_generation_id: string;
+  charts: ChartUpdateSpec[];
+}
+
 const PPTX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.presentationml.presentation';
 
 export class GenerationService {
@@ -45,11 +52,20 @@ export class GenerationService {
    * @throws ServiceError 403 (org_name mismatch), 404 (unknown slide id), 409 (deleted template), 429 (pending limit), 503 (queue down)
    */
   async generateDeck(caller: Caller, req: DeckRequest, kind: GenerationRecord['kind'] = 'deck') {
-    const { state, blobs, queue, config } = this.deps;
     checkOrgName(caller, req.org_name ?? undefined);
     checkWebhookUrl(req.webhook_url, ['body', 'webhook_url']);
     await this.resolveSlides(caller.org, req.slides);
+    return this.enqueue(caller, kind, req, req.slides.length, req.webhook_url);
+  }
 
+  /**
+   * Stores a request, creates its `gen_` record (pending, counted against the
+   * organization's pending limit) and queues the job.
+   * @param totalSlides - the record's `total_slides_requested`
+   * @throws ServiceError 429 (pending limit), 503 (queue down)
+   */
+  async enqueue(caller: Caller, kind: GenerationRecord['kind'], req: object, totalSlides: number, webhookUrl: string | null | undefined) {
+    const { state, blobs, queue, config } = this.deps;
     const id = newId('gen');
     const now = nowIso();
     const record: GenerationRecord = {
@@ -59,7 +75,7 @@ export class GenerationService {
       status: 'pending',
       message: 'generation queued',
       progress: 0,
-      total_slides_requested: req.slides.length,
+      total_slides_requested: totalSlides,
       total_pages_generated: 0,
       created_at: now,
       updated_at: now,
@@ -67,7 +83,7 @@ export class GenerationService {
       warnings: [],
       request_key: blobKeys.generationRequest(caller.org, id),
       request_id: caller.requestId,
-      webhook_url: this.deps.webhooks.urlFor(caller.org, req.webhook_url ?? undefined),
+      webhook_url: this.deps.webhooks.urlFor(caller.org, webhookUrl ?? undefined),
     };
     await blobs.put(record.request_key, new TextEncoder().encode(JSON.stringify(req)));
 
@@ -155,6 +171,7 @@ export class GenerationService {
     const key = keys.generation(job.org, job.subject);
     const record = await state.get<GenerationRecord>(key);
     if (!record || isTerminal(record.status)) return;
+    if (record.kind === 'update_charts') return this.runChartUpdate(job, ctx, record);
     await this.patch(key, { status: 'processing', message: 'generating the deck', progress: 0.1 });
 
     const reqBytes = await blobs.get(record.request_key);
@@ -217,6 +234,43 @@ export class GenerationService {
           : 'no slide could be generated';
     await this.finish(job.org, job.subject, { status, message, progress: 1, total_pages_generated: pages, errors, warnings, output_key: outputKey });
     log.info({ job_id: job.id, generation_id: job.subject, status, pages }, 'generation finished');
+  }
+
+  /**
+   * The update-charts job (see `chart-update.ts`): the source deck (a completed or partial
+   * `gen_` output of the same organization) with chart caches and embedded workbooks
+   * updated in a worker thread; each chart update that fails is an error entry (its
+   * `slide_index`, `template_slide_id` empty), the others are still applied.
+   */
+  private async runChartUpdate(job: Job, ctx: JobContext, record: GenerationRecord): Promise<void> {
+    const { state, blobs, cpu, log } = this.deps;
+    const key = keys.generation(job.org, job.subject);
+    await this.patch(key, { status: 'processing', message: 'updating charts', progress: 0.1 });
+    const reqBytes = await blobs.get(record.request_key);
+    if (!reqBytes) throw new PermanentJobError('the stored request is missing');
+    const req = JSON.parse(new TextDecoder().decode(reqBytes)) as StoredChartUpdateRequest;
+    const source = await state.get<GenerationRecord>(keys.generation(job.org, req.source_generation_id));
+    const deck = source?.output_key ? await blobs.get(source.output_key) : undefined;
+    if (!deck) throw new PermanentJobError(`the file of generation ${req.source_generation_id} is missing`);
+    const r = await cpu.updateCharts(deck, req.charts);
+    if (ctx.signal.aborted) throw new Error('shutting down');
+    if (!r.ok) throw new PermanentJobError(`chart update failed: ${r.error.message}`);
+    const errors: GenerationErrorEntry[] = r.errors.map((e) => ({ slide_index: e.slide_index, template_slide_id: '', code: e.code, message: e.message }));
+    const warnings: GenerationErrorEntry[] = r.warnings.map((w) => ({ slide_index: w.slide_index, template_slide_id: '', code: 'chart_workbook_replaced', message: `charts[${w.update_index}]: ${w.message}` }));
+    let outputKey: string | undefined;
+    if (r.bytes) {
+      outputKey = blobKeys.generationOutput(job.org, job.subject);
+      await blobs.put(outputKey, r.bytes);
+    }
+    const status: GenerationRecord['status'] = !r.bytes ? 'failed' : errors.length ? 'partial' : 'completed';
+    const message =
+      status === 'completed'
+        ? `updated ${r.applied} chart${r.applied === 1 ? '' : 's'}`
+        : status === 'partial'
+          ? `updated ${r.applied} of ${req.charts.length} charts; ${errors.length} failed`
+          : 'no chart could be updated';
+    await this.finish(job.org, job.subject, { status, message, progress: 1, total_pages_generated: r.bytes ? r.slideCount : 0, errors, warnings, output_key: outputKey });
+    log.info({ job_id: job.id, generation_id: job.subject, status, charts: r.applied }, 'chart update finished');
   }
 
   /** Dead-letter hook: the job failed for good. */

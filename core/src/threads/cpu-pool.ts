@@ -5,7 +5,8 @@
  */
 import { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
-import type { AnalyzeResult, BuildResult, CpuTask, InspectResult, RenderResult, RenderTarget } from './cpu-task.js';
+import type { AnalyzeResult, BuildResult, ChartInventoryResult, CpuTask, InspectResult, RenderResult, RenderTarget, UpdateChartsResult } from './cpu-task.js';
+import type { ChartUpdateSpec } from '../generation/charts/deck-update.js';
 import type { AnalysisOptions } from '../analysis/analyze.js';
 import type { DeckSlideSpec } from '../generation/build-deck.js';
 
@@ -45,6 +46,16 @@ export class CpuPool {
    */
   render(bytes: Uint8Array, cacheKey: string, slides: RenderTarget[], widthPx: number): Promise<RenderResult> {
     return this.run<RenderResult>({ op: 'render', bytes, cacheKey, slides, widthPx });
+  }
+
+  /** Lists the charts of each slide of a deck (update-charts validates its references with it). */
+  chartInventory(bytes: Uint8Array): Promise<ChartInventoryResult> {
+    return this.run<ChartInventoryResult>({ op: 'chartInventory', bytes });
+  }
+
+  /** Applies chart updates to a deck: chart caches and embedded workbooks together. */
+  updateCharts(bytes: Uint8Array, charts: ChartUpdateSpec[]): Promise<UpdateChartsResult> {
+    return this.run<UpdateChartsResult>({ op: 'updateCharts', bytes, charts });
   }
 
   async close(): Promise<void> {

@@ -16,6 +16,7 @@ import { checkPresentationIntegrity, DEFAULT_TEMPLATE_LIMITS } from '../ooxml/in
 import type { SlideError, SlideWarning } from '../domain/content.js';
 import { renderSlide, type RenderedSlide } from '../render/render-slide.js';
 import { diagnose, type TemplateDoctorReport } from '../doctor/index.js';
+import { chartInventory, updateDeckCharts, type ChartUpdateSpec, type DeckChartInventory, type DeckChartsResult } from '../generation/charts/deck-update.js';
 import { readPresentation } from '../ooxml/pml/presentation.js';
 
 /**
@@ -39,6 +40,8 @@ function openCached(cacheKey: string, bytes: Uint8Array): Promise<OpcPackage> {
 export type CpuTask =
   | { op: 'inspect'; bytes: Uint8Array }
   | { op: 'analyze'; bytes: Uint8Array; templateId: string; options: AnalysisOptions }
+  | { op: 'chartInventory'; bytes: Uint8Array }
+  | { op: 'updateCharts'; bytes: Uint8Array; charts: ChartUpdateSpec[] }
   | { op: 'build'; templates: Array<[string, Uint8Array]>; slides: DeckSlideSpec[] }
   | { op: 'render'; bytes: Uint8Array; cacheKey: string; slides: RenderTarget[]; widthPx: number };
 
@@ -60,6 +63,10 @@ export type InspectResult = { ok: true; isTemplate: boolean; slideCount: number 
 export type StoredAnalysisResults = AnalysisResults & { doctor: TemplateDoctorReport };
 export type AnalyzeResult = { ok: true; results: StoredAnalysisResults } | TaskFailure;
 export type RenderResult = { ok: true; images: RenderedImage[] } | TaskFailure;
+/** The charts of a generated deck, per slide (update-charts checks its references against it). */
+export type ChartInventoryResult = ({ ok: true } & DeckChartInventory) | TaskFailure;
+/** A deck with chart updates applied (`bytes` undefined when none could be). */
+export type UpdateChartsResult = ({ ok: true } & DeckChartsResult) | TaskFailure;
 export type BuildResult =
   | { ok: true; bytes: Uint8Array | undefined; pages_generated: number; errors: SlideError[]; warnings: SlideWarning[] }
   | TaskFailure;
@@ -72,7 +79,7 @@ function failure(err: unknown): TaskFailure {
   return { ok: false, error: { code: 'internal', message: err instanceof Error ? err.message : String(err) } };
 }
 
-export default async function run(task: CpuTask): Promise<InspectResult | AnalyzeResult | BuildResult | RenderResult> {
+export default async function run(task: CpuTask): Promise<InspectResult | AnalyzeResult | BuildResult | RenderResult | ChartInventoryResult | UpdateChartsResult> {
   try {
     switch (task.op) {
       case 'inspect': {
@@ -109,6 +116,13 @@ export default async function run(task: CpuTask): Promise<InspectResult | Analyz
           images.push({ ...r, part_name: partName });
         }
         return { ok: true, images };
+      }
+      case 'chartInventory': {
+        const pkg = await OpcPackage.open(task.bytes);
+        return { ok: true, ...chartInventory(pkg) };
+      }
+      case 'updateCharts': {
+        return { ok: true, ...(await updateDeckCharts(task.bytes, task.charts)) };
       }
       case 'build': {
         const r = await buildDeck({ slides: task.slides, templates: new Map(task.templates) });

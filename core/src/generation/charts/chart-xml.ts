@@ -308,6 +308,12 @@ function rotateAccent(ser: Element, idx: number): void {
   if (mSpPr) for (const clr of descendants(mSpPr, NS.a, 'schemeClr')) if (/^accent[1-6]$/.test(attr(clr, 'val') ?? '')) clr.setAttribute('val', accent);
 }
 
+/** Sets only the title of a chart part (see {@link applyChartXml} for `title`). */
+export function setChartTitle(doc: Document, title: string): void {
+  chartPlots(doc);
+  setTitle(new Factory(doc), child(doc.documentElement!, NS.c, 'chart')!, title);
+}
+
 /**
  * Sets the chart title (`c:title`, §21.2.2.210) to `text`, keeping the formatting of an
  * existing rich title's first run; an empty text removes the title.
