@@ -3,14 +3,14 @@
  * §20.1.8 fills, §20.1.2.2.24 `a:ln`, §20.1.4.2 style matrix references) used by the slide,
  * table and chart renderers. The canvas's user unit is the point (1/72 in).
  */
-import type { Image, Path2D as SkPath2D, SKRSContext2D } from '@napi-rs/canvas';
-import { Path2D } from '@napi-rs/canvas';
+import type { Canvas, Image, Path2D as SkPath2D, SKRSContext2D } from '@napi-rs/canvas';
+import { Path2D, createCanvas } from '@napi-rs/canvas';
 import type { OpcPackage } from '../ooxml/opc/package.js';
 import type { PmlModel } from '../ooxml/pml/parts.js';
 import type { Theme } from '../ooxml/pml/theme.js';
 import { NS, attr, attrNS, child, children, intAttr, type Element } from '../ooxml/xml.js';
 import { fitText, layoutText, type TextBodyInput } from '../text/layout.js';
-import { colorIn, css, type DrawColorContext, type Rgba } from './color.js';
+import { colorIn, css, resolveRgba, type DrawColorContext, type Rgba } from './color.js';
 import { cssFont, drawFamily } from './fonts.js';
 import type { EvaluatedGeometry } from './geometry.js';
 import { decodeImage, MAX_IMAGE_PIXELS, type ImageRefusal } from './images.js';
@@ -238,6 +238,7 @@ export async function paintFill(dc: DrawContext, f: ResolvedFill, path: SkPath2D
         ctx.fill(path, rule);
         return;
       }
+      const pic = recolor(img, blip, f.colors);
       ctx.save();
       ctx.clip(path, rule);
       const alphaMod = child(blip, NS.a, 'alphaModFix');
@@ -251,12 +252,12 @@ export async function paintFill(dc: DrawContext, f: ResolvedFill, path: SkPath2D
         const th = img.height * 0.75 * sy;
         if (tw > 0.5 && th > 0.5) {
           for (let ty = box.y + intAttr(tile, 'ty', 0) / EMU_PT; ty < box.y + box.h; ty += th) {
-            for (let tx = box.x + intAttr(tile, 'tx', 0) / EMU_PT; tx < box.x + box.w; tx += tw) ctx.drawImage(img, tx, ty, tw, th);
+            for (let tx = box.x + intAttr(tile, 'tx', 0) / EMU_PT; tx < box.x + box.w; tx += tw) ctx.drawImage(pic, tx, ty, tw, th);
             if (th <= 0) break;
           }
         }
       } else {
-        drawCropped(ctx, img, child(el, NS.a, 'srcRect'), box);
+        drawCropped(ctx, pic, child(el, NS.a, 'srcRect'), box);
       }
       ctx.restore();
       return;
@@ -266,8 +267,67 @@ export async function paintFill(dc: DrawContext, f: ResolvedFill, path: SkPath2D
   }
 }
 
+const RECOLORED = new WeakMap<Image, Map<string, Canvas>>();
+
+/**
+ * Applies a blip's colour effects (§20.1.8: `a:duotone` maps luminance onto two colours,
+ * `a:grayscl`, `a:lum` bright/contrast) to a picture, on a copy at most 1024 px wide.
+ * Pictures without these effects come back unchanged.
+ */
+export function recolor(img: Image, blip: Element | undefined, colors: DrawColorContext): Image | Canvas {
+  if (!blip) return img;
+  const duo = child(blip, NS.a, 'duotone');
+  const gray = child(blip, NS.a, 'grayscl');
+  const lum = child(blip, NS.a, 'lum');
+  if (!duo && !gray && !lum) return img;
+  const stops = duo ? children(duo, NS.a).slice(0, 2) : [];
+  const c0 = stops[0] ? resolveStop(stops[0], colors) : undefined;
+  const c1 = stops[1] ? resolveStop(stops[1], colors) : undefined;
+  const bright = intAttr(lum, 'bright', 0) / 100000;
+  const contrast = intAttr(lum, 'contrast', 0) / 100000;
+  const key = `${c0 ? css(c0) : ''}|${c1 ? css(c1) : ''}|${gray ? 1 : 0}|${bright}|${contrast}`;
+  let per = RECOLORED.get(img);
+  const hit = per?.get(key);
+  if (hit) return hit;
+  const scale = Math.min(1, 1024 / Math.max(1, img.width));
+  const w = Math.max(1, Math.round(img.width * scale));
+  const h = Math.max(1, Math.round(img.height * scale));
+  const canvas = createCanvas(w, h);
+  const cx = canvas.getContext('2d');
+  cx.drawImage(img, 0, 0, w, h);
+  const data = cx.getImageData(0, 0, w, h);
+  const d = data.data;
+  const k = contrast >= 0 ? 1 / Math.max(0.01, 1 - contrast) : 1 + contrast;
+  for (let i = 0; i < d.length; i += 4) {
+    let r = d[i]!, g = d[i + 1]!, b = d[i + 2]!;
+    if (lum) {
+      r = (r / 255 - 0.5) * k + 0.5 + bright; g = (g / 255 - 0.5) * k + 0.5 + bright; b = (b / 255 - 0.5) * k + 0.5 + bright;
+      r = Math.max(0, Math.min(255, r * 255)); g = Math.max(0, Math.min(255, g * 255)); b = Math.max(0, Math.min(255, b * 255));
+    }
+    const y = (0.299 * r + 0.587 * g + 0.114 * b) / 255;
+    if (c0 && c1) {
+      r = c0.r + (c1.r - c0.r) * y; g = c0.g + (c1.g - c0.g) * y; b = c0.b + (c1.b - c0.b) * y;
+    } else if (gray) {
+      r = g = b = y * 255;
+    }
+    d[i] = r; d[i + 1] = g; d[i + 2] = b;
+  }
+  cx.putImageData(data, 0, 0);
+  if (!per) {
+    per = new Map();
+    RECOLORED.set(img, per);
+  }
+  per.set(key, canvas);
+  return canvas;
+}
+
+/** One duotone colour element resolved (the element itself is the colour). */
+function resolveStop(el: Element, colors: DrawColorContext): Rgba | undefined {
+  return resolveRgba(el, colors);
+}
+
 /** Draws an image into `box` honouring `a:srcRect` crops (§20.1.8.55; negative values pad). */
-export function drawCropped(ctx: SKRSContext2D, img: Image, srcRect: Element | undefined, box: RectPt): void {
+export function drawCropped(ctx: SKRSContext2D, img: Image | Canvas, srcRect: Element | undefined, box: RectPt): void {
   const l = intAttr(srcRect, 'l', 0) / 100000;
   const t = intAttr(srcRect, 't', 0) / 100000;
   const r = intAttr(srcRect, 'r', 0) / 100000;

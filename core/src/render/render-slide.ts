@@ -17,7 +17,7 @@ import { NS, attr, attrNS, child, children, type Element } from '../ooxml/xml.js
 import { colorIn, type DrawColorContext } from './color.js';
 import { drawChart } from './chart.js';
 import {
-  DrawContext, EMU_PT, drawCropped, drawTextBody, fillOf, paintFill, resolveOutline, strokeOutline, styleFill, toPath2D,
+  DrawContext, EMU_PT, drawCropped, recolor, drawTextBody, fillOf, paintFill, resolveOutline, strokeOutline, styleFill, toPath2D,
   type RectPt, type ResolvedFill,
 } from './draw-context.js';
 import { ensureFonts } from './fonts.js';
@@ -370,7 +370,7 @@ async function drawPic(dc: DrawContext, shape: Shape, o: DrawOptions): Promise<v
     ctx.clip(path);
     const alphaMod = child(blip, NS.a, 'alphaModFix');
     if (alphaMod) ctx.globalAlpha = Number(attr(alphaMod, 'amt') ?? 100000) / 100000;
-    drawCropped(ctx, img, child(blipFill, NS.a, 'srcRect'), r);
+    drawCropped(ctx, recolor(img, blip, dc.colors), child(blipFill, NS.a, 'srcRect'), r);
     ctx.restore();
   } else if (img === 'too_large') {
     dc.warnings.push(`picture ${shape.name} is over the pixel limit; drawn as a box`);
