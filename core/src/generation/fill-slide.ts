@@ -87,9 +87,16 @@ export function newSlideFromLayout(layoutDoc: Document): Document {
   );
   const tree = shapeTree(doc)!;
   let nextId = 2;
-  for (const lp of placeholders(shapeTree(layoutDoc))) {
+  const layoutPhs = placeholders(shapeTree(layoutDoc));
+  // placeholders sharing an idx (LibreOffice writes layouts without any) are matched
+  // differently by different applications (by idx first, or by type): those get their
+  // geometry written explicitly, so every consumer places them where the layout does
+  const seen = new Map<number, number>();
+  for (const lp of layoutPhs) seen.set(lp.idx, (seen.get(lp.idx) ?? 0) + 1);
+  for (const lp of layoutPhs) {
     if (lp.shape.localName !== 'sp' || FOOTER_AREA_TYPES.has(lp.type)) continue;
-    tree.appendChild(placeholderCopy(doc, lp, nextId++, undefined));
+    const ambiguous = (seen.get(lp.idx) ?? 0) > 1;
+    tree.appendChild(placeholderCopy(doc, lp, nextId++, ambiguous ? ownRect(lp.shape) : undefined));
   }
   return doc;
 }

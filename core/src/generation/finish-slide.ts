@@ -24,7 +24,7 @@
 import type { GenerationOptions, SlideData } from '../domain/content.js';
 import { NS, attr, child, children, type Document, type Element } from '../ooxml/xml.js';
 import { EMU_PER_PT, layoutText } from '../text/layout.js';
-import { fitShapeText, fitTable, measureTable, paginateRows, readShapeText, GeneratedSlidePart, type TableMeasure } from './fit.js';
+import { fitMetrics, fitShapeText, fitTable, measureTable, paginateRows, readShapeText, GeneratedSlidePart, type TableMeasure } from './fit.js';
 import { applyTextFormat, formatFor, type TextRole } from './slide-format.js';
 import { cNvPr, ownRect, placeholderElement, setRect, shapeTree, xfrmElement, type Rect } from './shapes.js';
 import { frameTable } from './tables.js';
@@ -215,7 +215,7 @@ function boxesBelow(doc: Document, frame: Element, area: Rect): Array<{ shape: E
 export function measureShapeText(part: GeneratedSlidePart, sp: Element, cx: number): number | undefined {
   const read = readShapeText(part, sp);
   if (!read) return undefined;
-  const l = layoutText({ ...read.body, fontScale: 1, lnSpcReduction: 0 }, { width_emu: cx, height_emu: 0 });
+  const l = layoutText({ ...read.body, fontScale: 1, lnSpcReduction: 0 }, { width_emu: cx, height_emu: 0 }, { metrics: fitMetrics });
   return Math.ceil((l.totalHeight_pt * 1.03 + 1) * EMU_PER_PT);
 }
 

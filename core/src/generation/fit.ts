@@ -19,6 +19,85 @@ import { LayoutPart, ShapeTreePart, type MasterPart } from '../ooxml/pml/parts.j
 import { IDENTITY, Shape, masterPlaceholderType, type PlaceholderRef } from '../ooxml/pml/shapes.js';
 import { shapeTextSources, readTextBody, type TextStyleSources } from '../render/text-body.js';
 import { layoutText, fitText, EMU_PER_PT, type TextBodyInput, type TextLayout } from '../text/layout.js';
+import { defaultFontMetrics, type FontMetrics, type FontSpec, type ResolvedFace, type VerticalMetrics } from '../text/font-metrics.js';
+import { FACE_DATA } from '../text/metrics-data/fonts.js';
+
+/**
+ * How much taller than ascent + descent (OS/2 win metrics, what the layout engine uses) a
+ * line may be drawn: LibreOffice sets single-spaced lines by the `hhea` ascender,
+ * descender and line gap, which for Liberation Sans is 3 % taller.
+ */
+function lineGapFactor(family: string, bold: boolean, italic: boolean): number {
+  const style = bold ? (italic ? 'bolditalic' : 'bold') : italic ? 'italic' : 'regular';
+  const d = FACE_DATA[`${family}|${style}`] ?? FACE_DATA[`${family}|regular`];
+  if (!d) return 1;
+  const win = d.winAscent + d.winDescent;
+  const hhea = d.hheaAscender - d.hheaDescender + d.hheaLineGap;
+  const typo = d.typoAscender - d.typoDescender + d.typoLineGap;
+  return win > 0 ? Math.max(1, hhea / win, typo / win) : 1;
+}
+
+/** Family that fontconfig (and so LibreOffice) draws a font with when the machine lacks it. */
+const FALLBACK_FAMILY = 'DejaVu Sans';
+
+/**
+ * Metrics for fitting that hold on every renderer: a font with an exact metric twin
+ * (Calibri/Carlito, Arial/Liberation Sans, ...) is measured as itself; any other font may
+ * be drawn either in itself (PowerPoint on a machine that has it, approximated by the
+ * nearest shipped class) or in DejaVu Sans (LibreOffice on a machine that lacks it), so
+ * each character is measured with the wider of the two and each line with the taller.
+ * Text fitted this way fits in both; it may be a little smaller than needed in PowerPoint.
+ */
+export class ConservativeMetrics implements FontMetrics {
+  private readonly fallbackName = new Map<string, boolean>();
+
+  constructor(private readonly base: FontMetrics = defaultFontMetrics) {}
+
+  private inexact(name: string): boolean {
+    let v = this.fallbackName.get(name);
+    if (v === undefined) {
+      v = !this.base.resolve(name).exact;
+      this.fallbackName.set(name, v);
+    }
+    return v;
+  }
+
+  resolve(name: string): ResolvedFace {
+    return this.base.resolve(name);
+  }
+
+  advance(cp: number, font: FontSpec): number {
+    const a = this.base.advance(cp, font);
+    return this.inexact(font.name) ? Math.max(a, this.base.advance(cp, { ...font, name: FALLBACK_FAMILY })) : a;
+  }
+
+  measure(text: string, font: FontSpec): number {
+    if (!this.inexact(font.name)) return this.base.measure(text, font);
+    const fb = { ...font, name: FALLBACK_FAMILY };
+    let w = 0;
+    for (const ch of text) {
+      const cp = ch.codePointAt(0)!;
+      w += Math.max(this.base.advance(cp, font), this.base.advance(cp, fb));
+    }
+    return w;
+  }
+
+  vertical(font: FontSpec): VerticalMetrics {
+    const grow = (v: VerticalMetrics, family: string): VerticalMetrics => {
+      const k = lineGapFactor(family, !!font.bold, !!font.italic);
+      return k === 1 ? v : { ...v, ascent_pt: v.ascent_pt * k, descent_pt: v.descent_pt * k, lineHeight_pt: v.lineHeight_pt * k };
+    };
+    const v = grow(this.base.vertical(font), this.base.resolve(font.name).family);
+    if (!this.inexact(font.name)) return v;
+    const f = grow(this.base.vertical({ ...font, name: FALLBACK_FAMILY }), FALLBACK_FAMILY);
+    const ascent = Math.max(v.ascent_pt, f.ascent_pt);
+    const descent = Math.max(v.descent_pt, f.descent_pt);
+    return { ...v, ascent_pt: ascent, descent_pt: descent, lineHeight_pt: ascent + descent };
+  }
+}
+
+/** The metrics fitting measures with. */
+export const fitMetrics: FontMetrics = new ConservativeMetrics();
 
 /**
  * Share of a box's height that fitted text may use: 2 % is kept free so that small
@@ -50,10 +129,20 @@ export class GeneratedSlidePart extends ShapeTreePart {
     return this.layoutPart;
   }
 
-  /** As `SlidePart`: the layout placeholder with the same idx, else type, else the master's. */
+  /**
+   * The layout placeholder with the same idx (when the idx is not the default 0, which
+   * layouts written without idx give every placeholder), else the same type (titles
+   * interchangeable), else the master's of the mapped type.
+   */
   basePlaceholderFor(ph: PlaceholderRef): Shape | undefined {
     const l = this.layoutPart;
-    return l.placeholderByIdx(ph.idx) ?? l.placeholderByType(ph.type) ?? l.masterPart.placeholderByType(masterPlaceholderType(ph.type));
+    const title = ph.type === 'title' || ph.type === 'ctrTitle';
+    return (
+      (ph.idx > 0 ? l.placeholderByIdx(ph.idx) : undefined) ??
+      l.placeholderByType(ph.type) ??
+      (title ? l.placeholderByType(ph.type === 'title' ? 'ctrTitle' : 'title') : undefined) ??
+      l.masterPart.placeholderByType(masterPlaceholderType(ph.type))
+    );
   }
 
   /** A reading-model view of one top-level `p:sp` of this slide. */
@@ -111,20 +200,37 @@ export function fitShapeText(part: GeneratedSlidePart, sp: Element, o: TextFitOp
   const vert = src.bodyPrs.map((b) => attr(b, 'vert')).find((v) => v !== undefined) ?? 'horz';
   const frame = o.box ?? shape.frame;
   const templateSizePt = largestRun(body);
-  if (!frame || (vert !== 'horz' && vert !== undefined)) return { sizePt: templateSizePt, templateSizePt, fits: true, overflowPt: 0, neededPt: 0 };
+  if (!frame) return { sizePt: templateSizePt, templateSizePt, fits: true, overflowPt: 0, neededPt: 0 };
+  // vertical text (§20.1.10.82 ST_TextVerticalType) runs along the box's height
+  const rotated = vert === 'vert' || vert === 'vert270' || vert === 'eaVert' || vert === 'mongolianVert' || vert === 'wordArtVert' || vert === 'wordArtVertRtl';
+  const w = rotated ? frame.cy : frame.cx;
+  const h = rotated ? frame.cx : frame.cy;
   if (!body.paragraphs.some((p) => p.runs.some((r) => !r.lineBreak && r.text.trim() !== ''))) {
     return { sizePt: templateSizePt, templateSizePt, fits: true, overflowPt: 0, neededPt: 0 };
   }
-  const box = { width_emu: frame.cx, height_emu: Math.floor(frame.cy * HEIGHT_SAFETY) };
-  const fit = fitText(body, box, { minSizePt: Math.min(o.minPt, templateSizePt) });
+  const box = { width_emu: w, height_emu: Math.floor(h * HEIGHT_SAFETY) };
+  const fit = fitText(body, box, { minSizePt: Math.min(o.minPt, templateSizePt), metrics: fitMetrics });
+  let scale = fit.scale;
+  let fits = fit.fits;
+  if (body.wrap === false) {
+    // unwrapped text (`wrap="none"`) must also fit the width: widths scale with the size
+    const one = layoutText({ ...body, fontScale: 1, lnSpcReduction: 0 }, { width_emu: w, height_emu: h }, { metrics: fitMetrics });
+    const inner = (w - (body.lIns_emu ?? 91440) - (body.rIns_emu ?? 91440)) / EMU_PER_PT;
+    const widest = Math.max(0, ...one.lines.map((l) => l.width_pt + (l.fragments[0]?.x_pt ?? 0) - (body.lIns_emu ?? 91440) / EMU_PER_PT));
+    if (widest > inner && widest > 0) {
+      const sw = (inner / widest) * 0.99;
+      if (sw < scale) scale = sw;
+      if (templateSizePt * sw < Math.min(o.minPt, templateSizePt)) fits = false;
+    }
+  }
   // round down to half points, never below the minimum (unless the template is smaller)
-  let target = Math.floor((templateSizePt * fit.scale + 1e-6) / SIZE_STEP_PT) * SIZE_STEP_PT;
+  let target = Math.floor((templateSizePt * scale + 1e-6) / SIZE_STEP_PT) * SIZE_STEP_PT;
   target = Math.max(Math.min(o.minPt, templateSizePt), Math.min(templateSizePt, target));
   const k = target / templateSizePt;
   writeScaledSizes(child(sp, NS.p, 'txBody')!, body, k);
   resetFontScale(sp);
-  const final = layoutText({ ...body, fontScale: 1, lnSpcReduction: 0 }, { width_emu: frame.cx, height_emu: frame.cy }, { extraScale: k });
-  return { sizePt: target, templateSizePt, fits: fit.fits, overflowPt: fit.fits ? 0 : round1(final.overflow_pt), neededPt: final.totalHeight_pt };
+  const final = layoutText({ ...body, fontScale: 1, lnSpcReduction: 0 }, { width_emu: w, height_emu: h }, { extraScale: k, metrics: fitMetrics });
+  return { sizePt: target, templateSizePt, fits, overflowPt: fits ? 0 : round1(final.overflow_pt), neededPt: final.totalHeight_pt };
 }
 
 function round1(x: number): number {
@@ -267,7 +373,7 @@ export function measureTable(part: ShapeTreePart, tbl: Element): TableMeasure {
         let need = 0;
         for (const c of row) {
           if (c.rowSpan !== 1) continue;
-          const l: TextLayout = layoutText(c.body, { width_emu: c.width, height_emu: 0 }, { extraScale: scale });
+          const l: TextLayout = layoutText(c.body, { width_emu: c.width, height_emu: 0 }, { extraScale: scale, metrics: fitMetrics });
           need = Math.max(need, l.totalHeight_pt);
         }
         // 1 % and a quarter point of slack per row: applications round line heights up

@@ -1,0 +1,304 @@
+/**
+ * Proof on real files (issue 4, item 9): for every template of the shared corpus, a deck
+ * that uses each of its layouts with realistic content (long and short text, a long
+ * table that paginates, two columns with headers, footers and slide numbers on) is built
+ * with `buildDeck`, and
+ *
+ * - passes `ooxml-lint.py` (no check the template itself does not already fail) and
+ *   `ooxml-xsd-check.sh`;
+ * - LibreOffice renders it with one PDF page per generated slide (pagination included);
+ * - `pdftotext -bbox` shows every word of the generated content inside the box of a shape
+ *   that holds text on that slide, within {@link TOLERANCE_PT}, and no word at all off
+ *   the slide. (Words of the template's own decorations are not ours to fit: a quote mark
+ *   drawn past its own text box by the template is not counted.)
+ *
+ * LibreOffice runs in batches (one soffice call converts several decks; two calls at a
+ * time, each with its own profile, under `timeout`). Set SLIDEWRIGHT_PROOF_KEEP=1 to keep
+ * the decks and PDFs (the path is printed), SLIDEWRIGHT_PROOF_ONLY=name,name to run some
+ * templates only.
+ */
+import t from 'tap';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { buildDeck, type DeckSlideSpec } from '../../core/src/generation/build-deck.js';
+import type { Column, SlideData, Table } from '../../core/src/domain/content.js';
+import { OpcPackage } from '../../core/src/ooxml/opc/package.js';
+import { PmlModel } from '../../core/src/ooxml/pml/parts.js';
+import type { Shape } from '../../core/src/ooxml/pml/shapes.js';
+import { attr } from '../../core/src/ooxml/xml.js';
+import { corpusFiles, corpusPath } from '../helpers/corpus.js';
+import { lintPptx, newFindings, pdfPageCount, renderingSkipReason, xsdCheck } from '../helpers/referee.js';
+
+/**
+ * How far (pt) a word may reach past the box that holds it: 4 pt, or 15 % of the word's
+ * height for large type (pdftotext's word boxes span the font's whole ascent and descent,
+ * which for a 96 pt title reaches past the line box the layout uses).
+ */
+const TOLERANCE_PT = 4;
+const tolerance = (w: { y0: number; y1: number }): number => Math.max(TOLERANCE_PT, 0.15 * (w.y1 - w.y0));
+/** Decks per soffice call. */
+const BATCH = 6;
+
+const scratch = mkdtempSync(join(tmpdir(), 'slidewright-proof-'));
+if (process.env.SLIDEWRIGHT_PROOF_KEEP) t.comment(`decks and PDFs kept in ${scratch}`);
+else t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
+
+const LONG = [
+  'Revenue grew 14 % year over year, driven by new enterprise contracts in the northern region and strong renewals among mid-market customers',
+  'Gross margin improved by 2.1 points as cloud hosting costs fell after the migration to reserved capacity',
+  'Operating expenses stayed flat despite two new offices, because travel and recruiting spend came in well below plan',
+  'Customer churn dropped to its lowest level in three years following the launch of the onboarding programme',
+  'The sales pipeline for the next two quarters is the largest in the company’s history, with a healthy mix of new logos and expansions',
+  'Risks: currency movements, a slower public sector, and the timing of two large renewals that slipped into the next quarter',
+  'Next steps: finalise the pricing review, hire the remaining account executives, and ship the analytics add-on to all customers',
+  'Headcount reached 412 employees across engineering, sales, customer success and operations',
+];
+const SHORT = ['Faster onboarding', 'Lower churn', 'Bigger pipeline'];
+
+function longTable(rows: number): Table {
+  const out: Table = { rows: [{ is_header: true, cells: [{ value: 'Region' }, { value: 'Revenue (k€)' }, { value: 'Growth' }, { value: 'Comment' }] }] };
+  for (let i = 1; i <= rows; i++) {
+    out.rows.push({
+      cells: [
+        { value: `Region ${i}` },
+        { value: String(1000 + i * 37) },
+        { value: `${(i % 7) + 2} %` },
+        { value: i % 4 === 0 ? 'Two large renewals slipped into the next quarter' : 'On plan' },
+      ],
+    });
+  }
+  return out;
+}
+
+const text = (bullets: string[]): Column['blocks'][number] => ({ type: 'text', text: { bullets } });
+
+/** Every word the generated content contains (what the bbox check looks at). */
+const OUR_WORDS = new Set<string>();
+function remember(...texts: string[]): void {
+  for (const x of texts) for (const w of x.split(/\s+/)) if (w) OUR_WORDS.add(w);
+}
+remember(...LONG, ...SHORT, 'Quarterly business review: results, risks and the plan for the next two quarters', 'Prepared for the board · November', 'Highlights', 'Next steps', 'Slidewright · confidential', '(cont.)');
+for (const r of longTable(40).rows) remember(...r.cells.map((c) => c.value));
+
+/** Realistic content for a layout, by what its placeholders offer. */
+function contentFor(layoutIndex: number, types: string[]): SlideData {
+  const content = types.filter((x) => x === 'obj' || x === 'tbl').length || types.filter((x) => x === 'body').length;
+  const title = layoutIndex % 3 === 0 ? 'Quarterly business review: results, risks and the plan for the next two quarters' : `Results ${layoutIndex + 1}`;
+  remember(title);
+  if (types.includes('subTitle')) return { title, subtitle: 'Prepared for the board · November' };
+  if (content >= 2) {
+    return {
+      title,
+      content: [
+        { header: 'Highlights', blocks: [text(LONG.slice(0, 5))] },
+        { header: 'Next steps', blocks: [text(SHORT)] },
+      ],
+    };
+  }
+  if (content === 1) {
+    if (layoutIndex % 4 === 1) return { title, content: [{ blocks: [{ type: 'table', table: { table: longTable(20) } }] }] };
+    return { title, content: [{ blocks: [text(LONG)] }] };
+  }
+  return { title };
+}
+
+interface Built {
+  name: string;
+  file: string;
+  pages: number;
+  requested: number;
+  errors: unknown[];
+  warnings: number;
+}
+
+/** SLIDEWRIGHT_PROOF_ONLY=a,b limits the run to templates whose name contains a or b (for debugging). */
+const only = process.env.SLIDEWRIGHT_PROOF_ONLY?.split(',').filter(Boolean);
+const templates = corpusFiles('templates').filter((n) => !only || only.some((o) => n.includes(o)));
+const built: Built[] = [];
+for (const name of templates) {
+  const bytes = readFileSync(corpusPath(`templates/${name}`));
+  const pkg = await OpcPackage.open(bytes);
+  const model = new PmlModel(pkg);
+  const slides: DeckSlideSpec[] = [];
+  model.layoutsInOrder().forEach((layout, i) => {
+    const types = layout.placeholders.map((p) => p.placeholder!.type as string);
+    slides.push({
+      template_id: name,
+      template_slide_id: `${name}#${layout.partName}`,
+      source: { kind: 'layout', part_name: layout.partName },
+      slide_data: contentFor(i, types),
+      options: { footer_text: 'Slidewright · confidential', show_slide_numbers: true, ...(i % 2 ? { footer_font_size: 10 } : {}) },
+    });
+  });
+  const result = await buildDeck({ slides, templates: new Map([[name, bytes]]) });
+  const file = join(scratch, name.replace(/\.potx$/, '.pptx'));
+  if (result.bytes) writeFileSync(file, result.bytes);
+  built.push({ name, file, pages: result.pages_generated, requested: slides.length, errors: result.errors, warnings: result.warnings.length });
+}
+
+function run(cmd: string, args: string[], timeoutMs: number): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(cmd, args, { timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0, stdout: String(stdout), stderr: String(stderr) });
+    });
+  });
+}
+
+/** Converts decks to PDF: batches of {@link BATCH} per soffice call, two calls at a time. */
+async function convertAll(files: string[], outDir: string): Promise<void> {
+  const batches: string[][] = [];
+  for (let i = 0; i < files.length; i += BATCH) batches.push(files.slice(i, i + BATCH));
+  const worker = async (): Promise<void> => {
+    for (let b = batches.shift(); b; b = batches.shift()) {
+      const profile = `/tmp/lo-proof-${process.pid}-${randomUUID()}`;
+      try {
+        await run('timeout', ['600', 'soffice', '--headless', '--norestore', `-env:UserInstallation=file://${profile}`, '--convert-to', 'pdf', '--outdir', outDir, ...b], 620_000);
+      } finally {
+        rmSync(profile, { recursive: true, force: true });
+      }
+    }
+  };
+  await Promise.all([worker(), worker()]);
+}
+
+interface Word {
+  text: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** Words of each page of a PDF (`pdftotext -bbox`), points from the top-left corner. */
+async function pdfWords(pdf: string): Promise<Array<{ width: number; height: number; words: Word[] }>> {
+  const r = await run('pdftotext', ['-bbox', pdf, '-'], 120_000);
+  const pages: Array<{ width: number; height: number; words: Word[] }> = [];
+  const re = /<page width="([\d.]+)" height="([\d.]+)">|<word xMin="([\d.-]+)" yMin="([\d.-]+)" xMax="([\d.-]+)" yMax="([\d.-]+)">([^<]*)<\/word>/g;
+  for (let m = re.exec(r.stdout); m; m = re.exec(r.stdout)) {
+    if (m[1]) pages.push({ width: Number(m[1]), height: Number(m[2]), words: [] });
+    else pages[pages.length - 1]?.words.push({ x0: Number(m[3]), y0: Number(m[4]), x1: Number(m[5]), y1: Number(m[6]), text: m[7]! });
+  }
+  return pages;
+}
+
+interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  name: string;
+}
+
+const EMU_PT = 12700;
+
+function hasText(s: Shape): boolean {
+  if (s.kind === 'graphicFrame') return true;
+  const body = s.txBody;
+  return !!body && (body.textContent ?? '').trim() !== '';
+}
+
+/** Boxes (pt) of the shapes that may show text on a slide: its own, and its layout's and master's non-placeholders. */
+function textBoxes(model: PmlModel, slidePart: string): Box[] {
+  const slide = model.slide(slidePart);
+  const boxes: Box[] = [];
+  const add = (s: Shape): void => {
+    for (const d of s.walk()) {
+      if (!hasText(d)) continue;
+      const f = d.frame;
+      if (!f) continue;
+      let x0 = f.x / EMU_PT;
+      let y0 = f.y / EMU_PT;
+      let x1 = (f.x + f.cx) / EMU_PT;
+      let y1 = (f.y + f.cy) / EMU_PT;
+      if (f.rotation % 180 !== 0) {
+        // a rotated box: its circumscribed square about the centre
+        const cx = (x0 + x1) / 2;
+        const cy = (y0 + y1) / 2;
+        const r = Math.hypot(x1 - x0, y1 - y0) / 2;
+        [x0, y0, x1, y1] = [cx - r, cy - r, cx + r, cy + r];
+      }
+      boxes.push({ x0, y0, x1, y1, name: d.name });
+    }
+  };
+  for (const s of slide.shapes) add(s);
+  const show = (root: { root: unknown }): boolean => attr(root.root as never, 'showMasterSp') !== '0';
+  if (show(slide)) {
+    for (const s of slide.layoutPart.shapes) if (!s.placeholder) add(s);
+    if (show(slide.layoutPart)) for (const s of slide.master.shapes) if (!s.placeholder) add(s);
+  }
+  return boxes;
+}
+
+const skip = await renderingSkipReason();
+let rendered = false;
+if (!skip) {
+  const started = Date.now();
+  await convertAll(built.filter((b) => existsSync(b.file)).map((b) => b.file), scratch);
+  rendered = true;
+  t.comment(`LibreOffice converted ${built.length} decks in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+
+const totals = { templates: 0, slides: 0, pages: 0, words: 0, outside: 0, offSlide: 0 };
+for (const b of built) {
+  t.test(`${b.name}: every layout generates; lint, XSD, one page per slide, text inside its boxes`, async (t) => {
+    t.same(b.errors, [], 'no slide failed');
+    t.ok(existsSync(b.file), 'a deck was written');
+    totals.templates++;
+    totals.slides += b.requested;
+    totals.pages += b.pages;
+    const lint = await lintPptx(b.file);
+    if (!lint.skipped) {
+      const before = (await lintPptx(corpusPath(`templates/${b.name}`))).errors;
+      t.same(newFindings(lint.errors, before), [], 'no lint finding the template did not already have');
+    }
+    const xsd = await xsdCheck(b.file);
+    if (!xsd.skipped) t.ok(xsd.ok, 'XSD-valid', { output: xsd.output.split('\n').filter((l) => !/validates$/.test(l)).slice(0, 20).join('\n') });
+    if (!rendered) {
+      t.comment(`rendering checks skipped: ${skip}`);
+      return;
+    }
+    const pdf = b.file.replace(/\.pptx$/, '.pdf');
+    t.ok(existsSync(pdf), 'LibreOffice wrote a PDF');
+    if (!existsSync(pdf)) return;
+    t.equal(await pdfPageCount(pdf), b.pages, 'one page per generated slide');
+    const pkg = await OpcPackage.open(readFileSync(b.file));
+    const model = new PmlModel(pkg);
+    const slides = model.presentation.slides;
+    const pages = await pdfWords(pdf);
+    const outside: string[] = [];
+    const off: string[] = [];
+    pages.forEach((page, i) => {
+      const ref = slides[i];
+      if (!ref) return;
+      const boxes = textBoxes(model, ref.partName);
+      for (const w of page.words) {
+        if (!OUR_WORDS.has(w.text)) continue;
+        totals.words++;
+        const tol = tolerance(w);
+        if (w.x0 < -tol || w.y0 < -tol || w.x1 > page.width + tol || w.y1 > page.height + tol) {
+          totals.offSlide++;
+          off.push(`slide ${i + 1}: "${w.text}" at (${w.x0.toFixed(0)}, ${w.y0.toFixed(0)})`);
+          continue;
+        }
+        const inside = boxes.some((bx) => w.x0 >= bx.x0 - tol && w.x1 <= bx.x1 + tol && w.y0 >= bx.y0 - tol && w.y1 <= bx.y1 + tol);
+        if (!inside) {
+          totals.outside++;
+          outside.push(`slide ${i + 1}: "${w.text}" at (${w.x0.toFixed(0)}, ${w.y0.toFixed(0)})–(${w.x1.toFixed(0)}, ${w.y1.toFixed(0)})`);
+        }
+      }
+    });
+    t.same(off, [], 'no text off the slide');
+    t.same(outside.slice(0, 15), [], `no text outside its box (${outside.length} words)`);
+  });
+}
+
+t.teardown(() => {
+  // the figures the issue note reports
+  console.error(`generation-proof: ${totals.templates} templates, ${totals.slides} requested slides, ${totals.pages} generated pages, ${totals.words} words checked, ${totals.outside} outside their box, ${totals.offSlide} off the slide`);
+});
+
+
+
