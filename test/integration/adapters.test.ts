@@ -142,6 +142,41 @@ if (skip) {
     t.ok(published, 'publishing works again after reconnecting');
   });
 
+  t.test('JetStream: a job whose last allowed attempt died with its worker is marked failed on the next delivery', async (t) => {
+    const a = await JetStreamQueue.connect({ servers: backends.natsUrl, prefix: 'LAST', ackWaitMs: 1_000 });
+    const b = await JetStreamQueue.connect({ servers: backends.natsUrl, prefix: 'LAST', ackWaitMs: 1_000 });
+    t.teardown(() => b.close());
+    const hang = deferred();
+    t.teardown(() => hang.resolve());
+    const started = deferred();
+    const acA = new AbortController();
+    a.consume('generation', async () => {
+      started.resolve();
+      await hang.promise;
+    }, { concurrency: 1, maxDeliver: 1, signal: acA.signal, onDeadLetter: async () => void t.fail('a never dead-letters') });
+    await a.publish(job('last-1'));
+    await withTimeout(started.promise, 10_000, 'a took the job');
+    await (a as unknown as { nc: { close(): Promise<void> } }).nc.close(); // killed on its only allowed attempt
+    acA.abort();
+    const dead = deferred();
+    let reason = '';
+    let ran = 0;
+    const acB = new AbortController();
+    b.consume('generation', async () => {
+      ran++;
+    }, { concurrency: 1, maxDeliver: 1, signal: acB.signal, onDeadLetter: async (j, err) => { reason = `${j.id}: ${err.message}`; dead.resolve(); } });
+    await withTimeout(dead.promise, 15_000, 'dead letter');
+    acB.abort();
+    t.equal(ran, 0, 'not run a second time');
+    t.match(reason, /^last-1: gave up after 1 deliveries/);
+    let depth = -1;
+    for (let i = 0; i < 30 && depth !== 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      depth = await b.depth('generation');
+    }
+    t.equal(depth, 0, 'message terminated');
+  });
+
   t.test('JetStream: a job whose worker dies is redelivered to another after the ack wait; a long job with heartbeats is not', async (t) => {
     const a = await JetStreamQueue.connect({ servers: backends.natsUrl, prefix: 'CRASH', ackWaitMs: 1_500 });
     const b = await JetStreamQueue.connect({ servers: backends.natsUrl, prefix: 'CRASH', ackWaitMs: 1_500 });

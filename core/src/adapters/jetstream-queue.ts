@@ -14,7 +14,7 @@
  *   redelivered to another one after the ack wait;
  * - a failure naks with backoff until `maxDeliver` deliveries, then — or at once for a
  *   {@link PermanentJobError} — `onDeadLetter` marks the job failed and the message is
- *   terminated. The server's `max_deliver` leaves a few spare deliveries past
+ *   terminated (and removed from the stream). The server's `max_deliver` leaves a few spare deliveries past
  *   `maxDeliver` so that a job whose last attempt died with its worker still gets its
  *   dead-letter step; should even those run out, the server's MAX_DELIVERIES advisory
  *   triggers it.
@@ -263,6 +263,7 @@ export class JetStreamQueue implements JobQueue {
     } catch (err) {
       this.log?.error({ err: (err as Error).message, kind, seq: m.seq }, 'unreadable job message; terminated');
       settle(() => m.term('unreadable job'));
+      await this.discard(kind, m);
       return;
     }
     const attempt = m.info.deliveryCount;
@@ -298,10 +299,24 @@ export class JetStreamQueue implements JobQueue {
     try {
       await opts.onDeadLetter(job, error);
       settle(() => m.term(error.message.slice(0, 200)));
+      await this.discard(job.kind, m);
       this.log?.warn({ job_id: job.id, kind: job.kind, attempt, err: error.message }, 'job given up');
     } catch (err) {
       this.log?.error({ job_id: job.id, err: (err as Error).message }, 'could not record the failed job; will retry');
       settle(() => m.nak(this.backoffMs(attempt)));
+    }
+  }
+
+  /**
+   * Removes a terminated message from its stream. A work-queue stream drops a message when
+   * it is acked, but (on NATS 2.9) keeps a terminated one stored, never to be delivered
+   * again; removing it keeps the stream's size equal to the jobs still waiting.
+   */
+  private async discard(kind: JobKind, m: JsMsg): Promise<void> {
+    try {
+      await this.jsm.streams.deleteMessage(this.streamName(kind), m.seq, false);
+    } catch {
+      /* already gone */
     }
   }
 
