@@ -193,7 +193,7 @@ export async function updateDeckCharts(deck: Uint8Array, updates: readonly Chart
       if (problems.length) throw new ChartError('chart_invalid', problems.map((p) => `${p.field}: ${p.message}`).join('; '));
       const r = resolveChartRef(inv, u) as { slide: DeckChartInventory['slides'][number]; chart: ChartEntry };
       let chartPart = r.chart.part_name!;
-      const counts = referenceCounts(pkg);
+      let counts = referenceCounts(pkg);
       const shared = (p: string): boolean => (counts.get(p.toLowerCase()) ?? 0) > 1;
       if (shared(chartPart)) {
         // copy on write: this slide gets its own chart part (its workbook is then shared, so copied too)
@@ -204,7 +204,7 @@ export async function updateDeckCharts(deck: Uint8Array, updates: readonly Chart
         pkg.setRels(r.slide.part_name, rels);
         r.chart.part_name = copy;
         chartPart = copy;
-        counts.set(copy.toLowerCase(), 1);
+        counts = referenceCounts(pkg); // the copy's workbook is now shared with the original's
       }
       const before = pkg.getBytes(chartPart);
       const chartRels = pkg.rels(chartPart).map((x) => ({ ...x }));
