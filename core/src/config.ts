@@ -61,6 +61,8 @@ export interface Config {
   jobMaxDeliver: number;
   /** `host:port` of core's gRPC server, for the gateway process. */
   coreGrpcAddr: string | undefined;
+  /** Port of the `/metrics` server of core and worker processes; undefined = none. */
+  metricsPort: number | undefined;
   logLevel: string;
   /** True when no distributed wiring is configured. */
   embedded: boolean;
@@ -93,6 +95,7 @@ interface RawEnv {
   SLIDEWRIGHT_JOB_ACK_WAIT_MS: number;
   SLIDEWRIGHT_JOB_MAX_DELIVER: number;
   CORE_GRPC_ADDR?: string;
+  SLIDEWRIGHT_METRICS_PORT?: number;
   LOG_LEVEL: string;
 }
 
@@ -125,6 +128,7 @@ const schema = {
     SLIDEWRIGHT_JOB_ACK_WAIT_MS: { type: 'integer', minimum: 1000, maximum: 3600000, default: 30000 },
     SLIDEWRIGHT_JOB_MAX_DELIVER: { type: 'integer', minimum: 1, maximum: 100, default: 5 },
     CORE_GRPC_ADDR: { type: 'string' },
+    SLIDEWRIGHT_METRICS_PORT: { type: 'integer', minimum: 0, maximum: 65535 },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
   },
 } as const;
@@ -179,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     jobAckWaitMs: raw.SLIDEWRIGHT_JOB_ACK_WAIT_MS,
     jobMaxDeliver: raw.SLIDEWRIGHT_JOB_MAX_DELIVER,
     coreGrpcAddr: raw.CORE_GRPC_ADDR,
+    metricsPort: raw.SLIDEWRIGHT_METRICS_PORT,
     logLevel: raw.LOG_LEVEL,
     embedded,
   });

@@ -8,10 +8,13 @@ import { pino } from 'pino';
 import { loadConfig, type Config } from '../config.js';
 import { createCoreRuntime, type CoreRuntime } from '../runtime.js';
 import { startGrpcServer } from '../grpc/server.js';
+import { startMetricsServer } from './metrics-server.js';
 
 export interface CoreProcess {
   /** `host:port` the gRPC server is bound to. */
   grpcAddress: string;
+  /** Port of the `/metrics` server, when `SLIDEWRIGHT_METRICS_PORT` is set. */
+  metricsPort: number | undefined;
   core: CoreRuntime;
   /** Stops accepting calls, finishes running ones (up to 5 s), closes the adapters. */
   close(): Promise<void>;
@@ -32,10 +35,13 @@ export async function startCore(config: Readonly<Config>): Promise<CoreProcess> 
     await core.close();
     throw err;
   }
+  const metrics = config.metricsPort === undefined ? undefined : await startMetricsServer(config.httpHost, config.metricsPort);
   return {
     grpcAddress: `${config.grpcHost}:${server.port}`,
+    metricsPort: metrics?.port,
     core,
     async close() {
+      await metrics?.close();
       await server.close();
       await core.close();
     },
@@ -49,7 +55,7 @@ if (isMain) {
     process.stderr.write(`slidewright core: ${err.message}\n`);
     process.exit(1);
   });
-  process.stdout.write(`Slidewright core (gRPC) listening on ${proc.grpcAddress}\n`);
+  process.stdout.write(`Slidewright core (gRPC) listening on ${proc.grpcAddress}${proc.metricsPort !== undefined ? `; metrics on port ${proc.metricsPort}` : ''}\n`);
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;

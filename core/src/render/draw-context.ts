@@ -211,9 +211,10 @@ export async function paintFill(dc: DrawContext, f: ResolvedFill, path: SkPath2D
       const cy = box.y + box.h / 2;
       if (pathEl && !lin) {
         const ftr = child(pathEl, NS.a, 'fillToRect');
-        const fx = box.x + box.w * ((intAttr(ftr, 'l', 50000) + (100000 - intAttr(ftr, 'r', 50000))) / 200000);
-        const fy = box.y + box.h * ((intAttr(ftr, 't', 50000) + (100000 - intAttr(ftr, 'b', 50000))) / 200000);
-        const r = Math.hypot(Math.max(fx - box.x, box.x + box.w - fx), Math.max(fy - box.y, box.y + box.h - fy));
+        const fx = box.x + box.w * ((intAttr(ftr, 'l', 0) + (100000 - intAttr(ftr, 'r', 0))) / 200000);
+        const fy = box.y + box.h * ((intAttr(ftr, 't', 0) + (100000 - intAttr(ftr, 'b', 0))) / 200000);
+        // The path gradient runs from the focus (fillToRect) out to the box's circumscribed radius.
+        const r = Math.hypot(box.w, box.h) / 2;
         g = ctx.createRadialGradient(fx, fy, 0, fx, fy, Math.max(r, 0.01));
       } else {
         const ang = ((intAttr(lin, 'ang', 0) / 60000) * Math.PI) / 180;

@@ -65,7 +65,7 @@ export interface ParagraphInput {
   bullet?: BulletInput;
   /** Font of an empty paragraph's line (`a:endParaRPr`), used for its height. */
   endFont?: FontSpec;
-  /** Right-to-left paragraph (`rtl`): alignment mirrors. */
+  /** Right-to-left paragraph (`rtl`); recorded, alignment stays absolute. */
   rtl?: boolean;
 }
 
@@ -382,7 +382,8 @@ export function layoutText(body: TextBodyInput, box: TextBox, options: LayoutOpt
       const align = p.align ?? 'l';
       const avail = b.avail;
       let off = 0;
-      const effAlign = p.rtl ? (align === 'l' ? 'r' : align === 'r' ? 'l' : align) : align;
+      // Alignment is absolute (as PowerPoint and LibreOffice draw rtl paragraphs with algn="l").
+      const effAlign = align;
       if (effAlign === 'ctr') off = (avail - textW) / 2;
       else if (effAlign === 'r') off = avail - textW;
       if (!wrap && effAlign !== 'l') {
