@@ -14,7 +14,7 @@ import { corpusFiles, corpusPath } from '../helpers/corpus.js';
 import { ORG_A, ORG_B, type TestService } from '../helpers/service.js';
 import { analyze, uploadAndAnalyze, uploadTemplate, waitForGeneration, PPTX_MEDIA_TYPE } from '../helpers/flows.js';
 import { convertToPdf, lintPptx, newFindings, pdfPageCount, pdfPages, renderingSkipReason } from '../helpers/referee.js';
-import { distributedSkipReason, logEntries, startBackends, startCluster, type Backends, type Cluster } from '../helpers/distributed.js';
+import { distributedSkipReason, freePort, logEntries, startBackends, startCluster, type Backends, type Cluster } from '../helpers/distributed.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -232,6 +232,16 @@ if (skip) {
     const got = await new Promise<GetTemplateResponse>((resolve, reject) => client.getTemplate({ template_id: templateId }, md, (err, res) => (err ? reject(err) : resolve(res))));
     t.equal(got.template?.status, 'ready');
     t.equal(got.template?.analysis?.layout_count, results.layouts.length);
+  });
+
+  t.test('a worker serves its own /metrics (job outcomes, JetStream queue depth) on SLIDEWRIGHT_METRICS_PORT', async (t) => {
+    const port = await freePort();
+    const w = await cluster.addWorker({ SLIDEWRIGHT_METRICS_PORT: String(port), SLIDEWRIGHT_HTTP_HOST: '127.0.0.1' });
+    t.match(w.lines.join('\n'), new RegExp(`metrics on port ${port}`));
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    t.match(text, /slidewright_queue_depth\{kind="generation"\} \d+/, 'queue depth read from the JetStream stream');
+    t.match(text, /slidewright_pending_generations/);
+    t.equal((await fetch(`http://127.0.0.1:${port}/livez`)).status, 200);
   });
 
   t.test('the pending limit holds across two gateways and two cores', async (t) => {

@@ -12,9 +12,12 @@ import { pino } from 'pino';
 import { loadConfig, type Config } from '../../core/src/config.js';
 import { createCoreRuntime, type CoreRuntime } from '../../core/src/runtime.js';
 import { startConsumers } from './consumers.js';
+import { startMetricsServer } from '../../core/src/main/metrics-server.js';
 
 export interface WorkerProcess {
   core: CoreRuntime;
+  /** Port of the `/metrics` server, when `SLIDEWRIGHT_METRICS_PORT` is set. */
+  metricsPort: number | undefined;
   close(): Promise<void>;
 }
 
@@ -28,10 +31,13 @@ export async function startWorker(config: Readonly<Config>): Promise<WorkerProce
   const core = await createCoreRuntime(config, log, { role: 'worker' });
   const shutdown = new AbortController();
   startConsumers(core, { concurrency: config.jobConcurrency, maxDeliver: config.jobMaxDeliver, signal: shutdown.signal });
+  const metrics = config.metricsPort === undefined ? undefined : await startMetricsServer(config.httpHost, config.metricsPort);
   return {
     core,
+    metricsPort: metrics?.port,
     async close() {
       shutdown.abort();
+      await metrics?.close();
       await core.close();
     },
   };
@@ -44,7 +50,9 @@ if (isMain) {
     process.stderr.write(`slidewright worker: ${err.message}\n`);
     process.exit(1);
   });
-  process.stdout.write(`Slidewright worker ${process.pid} consuming jobs (concurrency ${config.jobConcurrency} per kind)\n`);
+  process.stdout.write(
+    `Slidewright worker ${process.pid} consuming jobs (concurrency ${config.jobConcurrency} per kind)${worker.metricsPort !== undefined ? `; metrics on port ${worker.metricsPort}` : ''}\n`,
+  );
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;
