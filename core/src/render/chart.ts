@@ -37,13 +37,6 @@ function cacheNumbers(src: Element | undefined): number[] {
 
 const PLOTS = ['barChart', 'bar3DChart', 'lineChart', 'line3DChart', 'pieChart', 'pie3DChart', 'doughnutChart', 'areaChart', 'area3DChart', 'scatterChart', 'radarChart', 'bubbleChart', 'ofPieChart', 'stockChart', 'surfaceChart', 'surface3DChart'];
 
-function niceMax(v: number): number {
-  if (v <= 0) return 1;
-  const p = Math.pow(10, Math.floor(Math.log10(v)));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= v) return m * p;
-  return 10 * p;
-}
-
 /** Draws a chart graphic frame into `r` (points). */
 export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promise<void> {
   const ctx = dc.ctx;

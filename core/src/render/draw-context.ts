@@ -62,9 +62,13 @@ export class DrawContext {
       try {
         const root = this.theme.partName ? this.pkg.getXml(this.theme.partName).documentElement : undefined;
         const fs = child(child(root ?? undefined, NS.a, 'themeElements'), NS.a, 'fmtScheme');
-        fill = children(child(fs, NS.a, 'fillStyleLst') ?? ({} as Element), NS.a);
-        line = children(child(fs, NS.a, 'lnStyleLst') ?? ({} as Element), NS.a, 'ln');
-        bg = children(child(fs, NS.a, 'bgFillStyleLst') ?? ({} as Element), NS.a);
+        const list = (name: string, local?: string): Element[] => {
+          const el = child(fs, NS.a, name);
+          return el ? children(el, NS.a, local) : [];
+        };
+        fill = list('fillStyleLst');
+        line = list('lnStyleLst', 'ln');
+        bg = list('bgFillStyleLst');
       } catch {
         // A broken theme draws without style matrix fills.
       }

@@ -9,7 +9,7 @@ import { RT } from '../ooxml/opc/constants.js';
 import type { Shape } from '../ooxml/pml/shapes.js';
 import { NS, attr, boolAttr, child, children, intAttr, parseXml, type Element } from '../ooxml/xml.js';
 import { layoutText } from '../text/layout.js';
-import { colorIn, css, type Rgba } from './color.js';
+import { colorIn, type Rgba } from './color.js';
 import { DrawContext, EMU_PT, drawTextBody, fillOf, paintFill, resolveOutline, strokeOutline, styleFill, toPath2D, type RectPt, type ResolvedFill } from './draw-context.js';
 import { readTextBody, type TextStyleSources } from './text-body.js';
 
@@ -143,7 +143,7 @@ export function drawTable(dc: DrawContext, tbl: Element, r: RectPt, shape: Shape
   for (const c of cells) {
     const t = textOf(c);
     texts.set(c, t);
-    if (c.rowSpan !== 1) continue;
+    if (c.rowSpan !== 1 || (attr(child(c.tc, NS.a, 'tcPr'), 'vert') ?? 'horz') !== 'horz') continue;
     const w = cols.slice(c.col, c.col + c.colSpan).reduce((s, x) => s + x, 0);
     const hasAny = t.body.paragraphs.some((p) => p.runs.some((x) => x.text !== ''));
     const emptyBody = hasAny ? t.body : { ...t.body, paragraphs: t.body.paragraphs.length ? t.body.paragraphs : [] };
@@ -212,11 +212,21 @@ export function drawTable(dc: DrawContext, tbl: Element, r: RectPt, shape: Shape
       strokeOutline(dc, { ...o, cap: 'square' }, toPath2D([['M', x0, y0], ['L', x1, y1]]), []);
     }
   }
-  // Text.
+  // Text; a cell's vert (§21.1.3.17 tcPr/@vert) turns it like a text box's.
   for (const c of cells) {
     const t = texts.get(c)!;
-    drawTextBody(dc, t.body, rectOf(c));
+    const vert = attr(child(c.tc, NS.a, 'tcPr'), 'vert') ?? 'horz';
+    let cr = rectOf(c);
+    ctx.save();
+    if (vert === 'vert' || vert === 'vert270' || vert === 'eaVert') {
+      const cx = cr.x + cr.w / 2;
+      const cy = cr.y + cr.h / 2;
+      ctx.translate(cx, cy);
+      ctx.rotate(vert === 'vert270' ? -Math.PI / 2 : Math.PI / 2);
+      ctx.translate(-cx, -cy);
+      cr = { x: cx - cr.h / 2, y: cy - cr.w / 2, w: cr.h, h: cr.w };
+    }
+    drawTextBody(dc, t.body, cr);
+    ctx.restore();
   }
-  void ctx;
-  void css;
 }
