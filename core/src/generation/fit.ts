@@ -18,7 +18,7 @@ import { NS, attr, child, children, createElement, intAttr, parseXml, type Eleme
 import { LayoutPart, ShapeTreePart, type MasterPart } from '../ooxml/pml/parts.js';
 import { IDENTITY, Shape, masterPlaceholderType, type PlaceholderRef } from '../ooxml/pml/shapes.js';
 import { shapeTextSources, readTextBody, type TextStyleSources } from '../render/text-body.js';
-import { layoutText, fitText, EMU_PER_PT, type TextBodyInput, type TextLayout } from '../text/layout.js';
+import { layoutText, EMU_PER_PT, type TextBodyInput, type TextLayout } from '../text/layout.js';
 import { defaultFontMetrics, type FontMetrics, type FontSpec, type ResolvedFace, type VerticalMetrics } from '../text/font-metrics.js';
 import { FACE_DATA } from '../text/metrics-data/fonts.js';
 
@@ -209,28 +209,66 @@ export function fitShapeText(part: GeneratedSlidePart, sp: Element, o: TextFitOp
     return { sizePt: templateSizePt, templateSizePt, fits: true, overflowPt: 0, neededPt: 0 };
   }
   const box = { width_emu: w, height_emu: Math.floor(h * HEIGHT_SAFETY) };
-  const fit = fitText(body, box, { minSizePt: Math.min(o.minPt, templateSizePt), metrics: fitMetrics });
-  let scale = fit.scale;
-  let fits = fit.fits;
+  const minPt = Math.min(o.minPt, templateSizePt);
+  // largest half-point size (of the largest run) at which the text fits: spacing given in
+  // points stays as written, as it does in the file
+  const fitsAt = (pt: number): boolean => layoutText(scaleBody(body, pt / templateSizePt), box, { metrics: fitMetrics }).overflow_pt <= 0.01;
+  let scale: number;
+  let fits = true;
+  if (fitsAt(templateSizePt)) scale = 1;
+  else if (!fitsAt(minPt)) {
+    scale = minPt / templateSizePt;
+    fits = false;
+  } else {
+    let lo = Math.ceil(minPt / SIZE_STEP_PT);
+    let hi = Math.floor(templateSizePt / SIZE_STEP_PT);
+    if (hi * SIZE_STEP_PT >= templateSizePt) hi--;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (fitsAt(mid * SIZE_STEP_PT)) lo = mid;
+      else hi = mid - 1;
+    }
+    scale = Math.max(minPt, lo * SIZE_STEP_PT) / templateSizePt;
+  }
   if (body.wrap === false) {
     // unwrapped text (`wrap="none"`) must also fit the width: widths scale with the size
-    const one = layoutText({ ...body, fontScale: 1, lnSpcReduction: 0 }, { width_emu: w, height_emu: h }, { metrics: fitMetrics });
+    const one = layoutText(scaleBody(body, 1), { width_emu: w, height_emu: h }, { metrics: fitMetrics });
     const inner = (w - (body.lIns_emu ?? 91440) - (body.rIns_emu ?? 91440)) / EMU_PER_PT;
     const widest = Math.max(0, ...one.lines.map((l) => l.width_pt + (l.fragments[0]?.x_pt ?? 0) - (body.lIns_emu ?? 91440) / EMU_PER_PT));
     if (widest > inner && widest > 0) {
       const sw = (inner / widest) * 0.99;
       if (sw < scale) scale = sw;
-      if (templateSizePt * sw < Math.min(o.minPt, templateSizePt)) fits = false;
+      if (templateSizePt * sw < minPt) fits = false;
     }
   }
   // round down to half points, never below the minimum (unless the template is smaller)
   let target = Math.floor((templateSizePt * scale + 1e-6) / SIZE_STEP_PT) * SIZE_STEP_PT;
-  target = Math.max(Math.min(o.minPt, templateSizePt), Math.min(templateSizePt, target));
+  target = scale >= 1 ? templateSizePt : Math.max(minPt, Math.min(templateSizePt, target));
   const k = target / templateSizePt;
   writeScaledSizes(child(sp, NS.p, 'txBody')!, body, k);
   resetFontScale(sp);
-  const final = layoutText({ ...body, fontScale: 1, lnSpcReduction: 0 }, { width_emu: w, height_emu: h }, { extraScale: k, metrics: fitMetrics });
+  const final = layoutText(scaleBody(body, k), { width_emu: w, height_emu: h }, { metrics: fitMetrics });
   return { sizePt: target, templateSizePt, fits, overflowPt: fits ? 0 : round1(final.overflow_pt), neededPt: final.totalHeight_pt };
+}
+
+/**
+ * A copy of a text body with every run, bullet and end-of-paragraph size times `k`, the
+ * body's own font scale and line-spacing reduction dropped: what the file holds once the
+ * sizes are written (spacing in points is not scaled, unlike `normAutofit/@fontScale`).
+ */
+export function scaleBody(body: TextBodyInput, k: number): TextBodyInput {
+  const sz = (pt: number): number => Math.max(1, Math.round(pt * k * 100) / 100);
+  return {
+    ...body,
+    fontScale: 1,
+    lnSpcReduction: 0,
+    paragraphs: body.paragraphs.map((p) => ({
+      ...p,
+      runs: p.runs.map((r) => ({ ...r, font: { ...r.font, size_pt: sz(r.font.size_pt) } })),
+      bullet: p.bullet ? { ...p.bullet, font: { ...p.bullet.font, size_pt: sz(p.bullet.font.size_pt) } } : undefined,
+      endFont: p.endFont ? { ...p.endFont, size_pt: sz(p.endFont.size_pt) } : undefined,
+    })),
+  };
 }
 
 function round1(x: number): number {
@@ -373,7 +411,7 @@ export function measureTable(part: ShapeTreePart, tbl: Element): TableMeasure {
         let need = 0;
         for (const c of row) {
           if (c.rowSpan !== 1) continue;
-          const l: TextLayout = layoutText(c.body, { width_emu: c.width, height_emu: 0 }, { extraScale: scale, metrics: fitMetrics });
+          const l: TextLayout = layoutText(scaleBody(c.body, scale), { width_emu: c.width, height_emu: 0 }, { metrics: fitMetrics });
           need = Math.max(need, l.totalHeight_pt);
         }
         // 1 % and a quarter point of slack per row: applications round line heights up
