@@ -236,7 +236,8 @@ function spacingPts(s: Spacing | undefined, sizePt: number, k: number): number {
  * and bullets, then aligns horizontally and anchors vertically.
  *
  * Line height at single spacing is the font's ascent + descent (OS/2 win metrics) of the
- * line's largest font; `a:spcPct` multiplies it, `a:spcPts` replaces it.
+ * line's largest font, at least 1.2 × its size (PowerPoint's single line pitch; the extra
+ * leading goes above the text); `a:spcPct` multiplies it, `a:spcPts` replaces it.
  *
  * @param body - resolved paragraphs and frame properties
  * @param box - the shape's text rectangle, EMU
@@ -360,6 +361,9 @@ export function layoutText(body: TextBodyInput, box: TextBox, options: LayoutOpt
         desc = Math.max(desc, v.descent_pt);
         maxSize = Math.max(maxSize, f.size_pt);
       }
+      // Single spacing: the font's ascent + descent, at least 1.2 × the size (PowerPoint's line pitch).
+      const extraLead = Math.max(0, 1.2 * maxSize - (asc + desc));
+      asc += extraLead;
       let h = asc + desc;
       let ascUsed = asc;
       if (lineSpacing && 'pts' in lineSpacing) {

@@ -1,7 +1,8 @@
 /**
  * Font metrics and text layout, with expectations computed by hand from the Liberation
  * Sans (= Arial) metrics: unitsPerEm 2048, advance widths H 1479, e/o/a/b 1139, l 455,
- * space 569; OS/2 winAscent 1854, winDescent 434 (line = 2288/2048 em).
+ * space 569; OS/2 winAscent 1854, winDescent 434 (ascent + descent = 2288/2048 em =
+ * 1.117 em, so single line pitch is PowerPoint's 1.2 em, the extra leading above the ascent).
  */
 import t from 'tap';
 import { measure, resolveFace, defaultFontMetrics } from '../../../core/src/text/font-metrics.js';
@@ -15,7 +16,8 @@ const close = (t2: { ok(v: boolean, m: string): unknown }, a: number, b: number,
 const pt = (n: number): number => n * EMU_PER_PT;
 const para = (text: string, size = 10, extra: Partial<ParagraphInput> = {}): ParagraphInput => ({ runs: [{ text, font: arial(size) }], ...extra });
 const noInsets = { lIns_emu: 0, rIns_emu: 0, tIns_emu: 0, bIns_emu: 0 };
-const LINE10 = (2288 / 2048) * 10;
+const LINE10 = 12; // max((2288 / 2048) * 10, 1.2 * 10)
+const DESC10 = (434 / 2048) * 10;
 
 t.test('measure sums advance widths of the metric-compatible face', async (t) => {
   close(t, measure('Hello', arial(10)), (4667 / 2048) * 10, 'Arial Hello');
@@ -47,7 +49,7 @@ t.test('words wrap at spaces by measured width', async (t) => {
   t.equal(narrow.lines.length, 2);
   t.equal(narrow.lines[1]!.fragments[0]!.text, 'bbb');
   close(t, narrow.textHeight_pt, 2 * LINE10, 'two single lines');
-  close(t, narrow.lines[0]!.baseline_pt, (1854 / 2048) * 10, 'first baseline at the ascent');
+  close(t, narrow.lines[0]!.baseline_pt, LINE10 - DESC10, 'first baseline one descent above the line bottom');
 });
 
 t.test('a word wider than the line is broken between characters', async (t) => {
