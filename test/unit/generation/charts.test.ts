@@ -257,6 +257,8 @@ t.test('chart blocks in a generated deck: template charts refilled, chart and co
     'an unknown chart type and a series with too few values fail their slides',
   );
   t.equal(r.pages_generated, 4);
+  t.ok(r.warnings.some((w) => w.slide_index === 1 && w.code === 'chart_type_kept'), "a template chart keeps its type (warning when chart_type differs)");
+  t.notOk(r.warnings.some((w) => w.slide_index === 2 && w.code === 'chart_type_kept'), 'no warning when the type matches');
   const pkg = await OpcPackage.open(r.bytes!);
   const pres = pkg.relatedPartName('/', RT.officeDocument)!;
   const slides = descendants(pkg.getXml(pres), NS.p, 'sldId').map((s) => pkg.rel(pres, attrNS(s, NS.r, 'id')!)!.targetPartName!);

@@ -25,6 +25,7 @@ import { buildPicture, cropToFill, decodeImageBlock, ImageError } from '../image
 import { ownRect, setRect, type PlaceholderShape, type Rect } from '../shapes.js';
 import { assertChartData, ChartError, newChartSpec, type ChartData } from './chart-data.js';
 import { createChartPart, updateChartPart, type PartStore } from './chart-part.js';
+import { chartPlots } from './chart-xml.js';
 
 /** `a:graphicData/@uri` of a chart (§21.2.2.27). */
 export const CHART_URI = 'http://schemas.openxmlformats.org/drawingml/2006/chart';
@@ -140,6 +141,11 @@ export class SlideRichContent {
         if (!part) throw new ChartError('chart_corrupt', 'the template chart has no chart part');
         a.filled.add(existing.frame);
         this.deferred.push(async () => {
+          const wanted = newChartSpec(block.chart_type ?? '');
+          const plot = chartPlots(this.host.pkg.getXml(part))[0]?.localName ?? '';
+          if (block.chart_type && wanted && plot.replace('3D', '') !== wanted.plot && !(wanted.plot === 'pieChart' && plot === 'ofPieChart')) {
+            this.host.warn(`chart ${i + 1}: the template's chart is a ${plot}; it keeps its type and look (chart_type "${block.chart_type}" applies to new charts only)`, 'chart_type_kept');
+          }
           const r = await updateChartPart(this.store(), part, data);
           for (const w of r.warnings) this.host.warn(`chart ${i + 1}: ${w}`, 'chart_workbook_replaced');
         });
