@@ -1,0 +1,160 @@
+/**
+ * Deck generation speed (issue 4, item 10): the reference workload of
+ * `shared/corpus/bench/README.md` — a 100-slide deck alternating `pp_test_slides.pptx`
+ * slide 1 (title + 5 bullets) with `SlideWithTables.pptx` slides 1 and 3 (title + a 4×4
+ * table), every text and cell replaced — made by Slidewright's `buildDeck` and by
+ * pptx-automizer (the same edits: title text, a bullet list into the content
+ * placeholder, a 4×4 table into the slide's first table), side by side in one run; and
+ * beside them the floor of merely loading the three files and writing one zip (jszip
+ * load + DEFLATE write, no XML touched).
+ *
+ * Each side runs in its own child process (`--side`), `RUNS` times, the best time
+ * counting; the child reports its peak memory (RSS high-water mark,
+ * `process.resourceUsage().maxRSS`). Goals: Slidewright ≥ 20× faster than
+ * pptx-automizer with ≤ half its peak memory, and ≤ 3× the zip floor.
+ *
+ *   npx tsx bench/generate.bench.ts            # all three sides, figures printed
+ *   npx tsx bench/generate.bench.ts --side slidewright|automizer|floor
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import JSZip from 'jszip';
+import type { ISlide } from 'pptx-automizer';
+import { buildDeck, type DeckSlideSpec } from '../core/src/generation/build-deck.js';
+import type { SlideData } from '../core/src/domain/content.js';
+import { corpusPath } from '../test/helpers/corpus.js';
+
+const SLIDES = 100;
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const TEXT = 'pp_test_slides.pptx';
+const TABLES = 'SlideWithTables.pptx';
+const ROOT = 'RootTemplate.pptx';
+
+/** The i-th slide of the workload: 0, 2, 4, ... text; 1, 5, 9, ... tables slide 1; 3, 7, ... tables slide 3. */
+function workload(): Array<{ kind: 'text' | 'table'; tableSlide: 1 | 3; title: string; bullets: string[]; cells: string[][] }> {
+  const out = [];
+  for (let i = 0; i < SLIDES; i++) {
+    const title = `Slide ${i + 1}: quarterly results for region ${(i % 7) + 1}`;
+    const bullets = Array.from({ length: 5 }, (_, b) => `Point ${b + 1} of slide ${i + 1}: revenue, margin and pipeline`);
+    const cells = Array.from({ length: 4 }, (_, r) => Array.from({ length: 4 }, (_, c) => (r === 0 ? `Col ${c + 1}` : `${i + 1}.${r}.${c}`)));
+    out.push({ kind: i % 2 === 0 ? ('text' as const) : ('table' as const), tableSlide: (i % 4 === 1 ? 1 : 3) as 1 | 3, title, bullets, cells });
+  }
+  return out;
+}
+
+interface SideResult {
+  side: string;
+  bestMs: number;
+  runsMs: number[];
+  maxRssMiB: number;
+  bytes: number;
+  slides: number;
+}
+
+async function runSlidewright(files: Map<string, Uint8Array>): Promise<{ bytes: number; slides: number }> {
+  const specs: DeckSlideSpec[] = workload().map((w) => {
+    const data: SlideData =
+      w.kind === 'text'
+        ? { title: w.title, content: [{ blocks: [{ type: 'text', text: { bullets: w.bullets } }] }] }
+        : { title: w.title, content: [{ blocks: [{ type: 'table', table: { table: { rows: w.cells.map((r, ri) => ({ is_header: ri === 0, cells: r.map((value) => ({ value })) })) } } }] }] };
+    const part = w.kind === 'text' ? '/ppt/slides/slide1.xml' : `/ppt/slides/slide${w.tableSlide}.xml`;
+    const tpl = w.kind === 'text' ? TEXT : TABLES;
+    return { template_id: tpl, template_slide_id: `${tpl}#${part}`, source: { kind: 'slide', part_name: part }, slide_data: data, options: { auto_paginate_tables: false } };
+  });
+  const r = await buildDeck({ slides: specs, templates: files });
+  if (r.errors.length) throw new Error(JSON.stringify(r.errors));
+  return { bytes: r.bytes!.length, slides: r.pages_generated };
+}
+
+async function runAutomizer(dir: string, out: string): Promise<{ bytes: number; slides: number }> {
+  // a CommonJS package: the named export works the same under tsx's ESM interop
+  const { Automizer, modify } = await import('pptx-automizer');
+  const automizer = new Automizer({ templateDir: dir, outputDir: out, removeExistingSlides: true, autoImportSlideMasters: true, cleanup: false, compression: 6, verbosity: 0 });
+  const pres = automizer.loadRoot(ROOT).load(TEXT, 'text').load(TABLES, 'tables');
+  for (const w of workload()) {
+    if (w.kind === 'text') {
+      pres.addSlide('text', 1, (slide: ISlide) => {
+        slide.modifyElement('Title 1', [modify.setText(w.title)]);
+        slide.modifyElement('Content Placeholder 2', [modify.setBulletList(w.bullets)]);
+      });
+    } else {
+      const table = w.tableSlide === 1 ? 'TableDefault' : 'TableWithEmptyCells';
+      const title = w.tableSlide === 1 ? 'Titel 4' : 'Titel 2';
+      pres.addSlide('tables', w.tableSlide, (slide: ISlide) => {
+        slide.modifyElement(title, [modify.setText(w.title)]);
+        slide.modifyElement(table, [modify.setTable({ body: w.cells.map((values) => ({ values })) })]);
+      });
+    }
+  }
+  const summary = await pres.write('automizer.pptx');
+  const bytes = readFileSync(join(out, 'automizer.pptx')).length;
+  return { bytes, slides: summary.slides };
+}
+
+/** The floor: load the three files with jszip and write one zip with every entry DEFLATEd. */
+async function runFloor(files: Map<string, Uint8Array>): Promise<{ bytes: number; slides: number }> {
+  const out = new JSZip();
+  for (const [name, bytes] of files) {
+    const zip = await JSZip.loadAsync(bytes);
+    for (const entry of Object.values(zip.files)) {
+      if (entry.dir) continue;
+      out.file(`${name}/${entry.name}`, await entry.async('uint8array'));
+    }
+  }
+  const buf = await out.generateAsync({ type: 'uint8array', compression: 'DEFLATE', compressionOptions: { level: 6 } });
+  return { bytes: buf.length, slides: 0 };
+}
+
+async function child(side: string): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'slidewright-genbench-'));
+  try {
+    const files = new Map<string, Uint8Array>();
+    for (const f of [TEXT, TABLES, ROOT]) {
+      const b = readFileSync(corpusPath(`bench/${f}`));
+      files.set(f, b);
+      writeFileSync(join(dir, f), b);
+    }
+    const runsMs: number[] = [];
+    let last = { bytes: 0, slides: 0 };
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = performance.now();
+      if (side === 'slidewright') last = await runSlidewright(files);
+      else if (side === 'automizer') last = await runAutomizer(dir, dir);
+      else last = await runFloor(files);
+      runsMs.push(performance.now() - t0);
+    }
+    const res: SideResult = { side, bestMs: Math.min(...runsMs), runsMs, maxRssMiB: process.resourceUsage().maxRSS / 1024, bytes: last.bytes, slides: last.slides };
+    process.stdout.write(`RESULT ${JSON.stringify(res)}\n`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function spawnSide(side: string): SideResult {
+  const self = fileURLToPath(import.meta.url);
+  const r = spawnSync(process.execPath, ['--import', 'tsx', self, '--side', side], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+  if (!line) throw new Error(`${side} failed (exit ${r.status}): ${r.stderr.slice(-2000)}`);
+  return JSON.parse(line.slice(7)) as SideResult;
+}
+
+const sideArg = process.argv.indexOf('--side');
+if (sideArg >= 0) await child(process.argv[sideArg + 1]!);
+else {
+  const sw = spawnSide('slidewright');
+  const am = spawnSide('automizer');
+  const fl = spawnSide('floor');
+  const row = (r: SideResult): string =>
+    `${r.side.padEnd(12)} best ${r.bestMs.toFixed(0).padStart(7)} ms  runs [${r.runsMs.map((x) => x.toFixed(0)).join(', ')}]  peak RSS ${r.maxRssMiB.toFixed(0).padStart(5)} MiB  output ${(r.bytes / 1024).toFixed(0)} KiB${r.slides ? `, ${r.slides} slides` : ''}`;
+  console.log(`generate: ${SLIDES}-slide reference deck (${TEXT} slide 1 + ${TABLES} slides 1/3), best of ${RUNS}, each side in its own process`);
+  for (const r of [sw, am, fl]) console.log(`  ${row(r)}`);
+  const speedup = am.bestMs / sw.bestMs;
+  const mem = sw.maxRssMiB / am.maxRssMiB;
+  const floor = sw.bestMs / fl.bestMs;
+  console.log(`  speed: Slidewright ${speedup.toFixed(1)}× faster than pptx-automizer (goal ≥ 20×) ${speedup >= 20 ? 'MET' : 'NOT MET'}`);
+  console.log(`  memory: Slidewright peak RSS ${(mem * 100).toFixed(0)} % of pptx-automizer's (goal ≤ 50 %) ${mem <= 0.5 ? 'MET' : 'NOT MET'}`);
+  console.log(`  floor: Slidewright ${floor.toFixed(2)}× the jszip load + DEFLATE write floor (goal ≤ 3×) ${floor <= 3 ? 'MET' : 'NOT MET'}`);
+}

@@ -1,0 +1,209 @@
+/**
+ * Issue 4: measured fitting, table pagination, slide_format, date placeholders and
+ * structured warnings, through `buildDeck` on real corpus templates.
+ */
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { buildDeck, type DeckSlideSpec } from '../../../core/src/generation/build-deck.js';
+import type { GenerationOptions, SlideData, Table } from '../../../core/src/domain/content.js';
+import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
+import { CT } from '../../../core/src/ooxml/opc/constants.js';
+import { PmlModel } from '../../../core/src/ooxml/pml/parts.js';
+import { NS, attr, child, children, descendants, intAttr, path } from '../../../core/src/ooxml/xml.js';
+import { readTextBody, shapeTextSources } from '../../../core/src/render/text-body.js';
+import { layoutText } from '../../../core/src/text/layout.js';
+import { fitMetrics, paginateRows } from '../../../core/src/generation/fit.js';
+import { isTableOnly, pageSlideData } from '../../../core/src/generation/paginate.js';
+import { corpusPath } from '../../helpers/corpus.js';
+
+const PANDOC = 'pandoc-footer-reference.pptx';
+const POI = 'poi-layouts-showcase.pptx';
+const bytesOf = new Map<string, Uint8Array>();
+function templates(...names: string[]): Map<string, Uint8Array> {
+  for (const n of names) if (!bytesOf.has(n)) bytesOf.set(n, readFileSync(corpusPath(`templates/${n}`)));
+  return new Map(names.map((n) => [n, bytesOf.get(n)!]));
+}
+function layoutSlide(template: string, n: number, data: SlideData, options: GenerationOptions = {}): DeckSlideSpec {
+  const part = `/ppt/slideLayouts/slideLayout${n}.xml`;
+  return { template_id: template, template_slide_id: `${template}#layout${n}`, source: { kind: 'layout', part_name: part }, slide_data: data, options };
+}
+
+const LONG = Array.from({ length: 9 }, (_, i) => `${i + 1}. Revenue grew strongly across every region this quarter, driven by new enterprise contracts and renewals among mid-market customers`);
+
+function table(rows: number, header = true): Table {
+  const out: Table = { rows: [] };
+  if (header) out.rows.push({ is_header: true, cells: [{ value: 'Region' }, { value: 'Q1' }, { value: 'Q2' }] });
+  for (let i = 1; i <= rows; i++) out.rows.push({ cells: [{ value: `Region ${i}` }, { value: String(100 + i) }, { value: String(200 + i) }] });
+  return out;
+}
+
+async function open(bytes: Uint8Array | undefined): Promise<{ pkg: OpcPackage; model: PmlModel; slides: string[] }> {
+  const pkg = await OpcPackage.open(bytes!);
+  const model = new PmlModel(pkg);
+  return { pkg, model, slides: model.presentation.slides.map((s) => s.partName) };
+}
+
+/** Sizes (pt) written on the runs of the slide's shape whose text starts with `prefix`. */
+function runSizes(pkg: OpcPackage, part: string, prefix: string): number[] {
+  for (const sp of descendants(pkg.getXml(part), NS.p, 'sp')) {
+    const text = descendants(sp, NS.a, 't').map((x) => x.textContent).join('');
+    if (!text.startsWith(prefix)) continue;
+    return descendants(sp, NS.a, 'r').map((r) => intAttr(child(r, NS.a, 'rPr'), 'sz', 0) / 100);
+  }
+  return [];
+}
+
+/** Overflow (pt) of a slide shape's text as written, measured as the fitter measures. */
+function overflowOf(model: PmlModel, part: string, prefix: string): number {
+  const slide = model.slide(part);
+  for (const s of slide.shapes) {
+    if (!s.txBody || !(s.txBody.textContent ?? '').startsWith(prefix)) continue;
+    const body = readTextBody(s.txBody, shapeTextSources(s, { theme: slide.theme, colorMap: slide.colorMap }));
+    const f = s.frame!;
+    return layoutText(body, { width_emu: f.cx, height_emu: f.cy }, { metrics: fitMetrics }).overflow_pt;
+  }
+  return NaN;
+}
+
+t.test('long text shrinks to the largest size that fits, written on every run; short text keeps the template size', async (t) => {
+  const r = await buildDeck({
+    slides: [layoutSlide(PANDOC, 2, { title: 'Long', content: [{ blocks: [{ type: 'text', text: { bullets: LONG } }] }] }), layoutSlide(PANDOC, 2, { title: 'Short', content: [{ blocks: [{ type: 'text', text: { bullets: ['One', 'Two'] } }] }] })],
+    templates: templates(PANDOC),
+  });
+  t.same(r.errors, []);
+  t.same(r.warnings.filter((w) => w.code === 'text_overflow'), [], 'nothing overflows');
+  const { pkg, model, slides } = await open(r.bytes);
+  const long = runSizes(pkg, slides[0]!, '1. Revenue');
+  const short = runSizes(pkg, slides[1]!, 'One');
+  t.ok(long.length === 9 && long.every((s) => s === long[0]), 'one explicit size on every run');
+  t.ok(long[0]! >= 8 && long[0]! < short[0]!, `shrunk (${long[0]} pt) but not below 8 pt`);
+  t.equal(long[0]! % 0.5, 0, 'half-point steps');
+  t.ok(overflowOf(model, slides[0]!, '1. Revenue') <= 0, 'the written text fits its box');
+  t.equal(short[0], 28, 'short text at the template size (the layout body: 28 pt)');
+  const bigger = overflowOf(model, slides[0]!, '1. Revenue');
+  t.ok(bigger <= 0);
+});
+
+t.test('textbox_min_font_size bounds the shrinking; overflow at the minimum is a structured warning', async (t) => {
+  const many = [...LONG, ...LONG, ...LONG];
+  const r = await buildDeck({ slides: [layoutSlide(PANDOC, 2, { title: 'Too much', content: [{ blocks: [{ type: 'text', text: { bullets: many } }] }] }, { textbox_min_font_size: 14 })], templates: templates(PANDOC) });
+  const { pkg, slides } = await open(r.bytes);
+  const sizes = runSizes(pkg, slides[0]!, '1. Revenue');
+  t.ok(sizes.every((s) => s === 14), 'at the minimum, 14 pt');
+  const w = r.warnings.find((x) => x.code === 'text_overflow');
+  t.ok(w, 'a text_overflow warning');
+  t.equal(w?.slide_index, 0);
+  t.equal(w?.template_slide_id, `${PANDOC}#layout2`);
+  t.match(w?.message ?? '', /runs [\d.]+ pt past its box at 14 pt/);
+});
+
+t.test('a table-only slide too long for its area is split: header repeated, rows whole and in order, titles marked, pages counted', async (t) => {
+  const data = table(45);
+  const r = await buildDeck({ slides: [layoutSlide(POI, 2, { title: 'Regions', content: [{ blocks: [{ type: 'table', table: { table: data } }] }] }, { footer_text: 'F', show_slide_numbers: true })], templates: templates(POI) });
+  t.same(r.errors, []);
+  t.ok(r.pages_generated > 1, `${r.pages_generated} pages`);
+  const { pkg, slides } = await open(r.bytes);
+  t.equal(slides.length, r.pages_generated);
+  const seen: string[] = [];
+  slides.forEach((part, i) => {
+    const doc = pkg.getXml(part);
+    const titles = descendants(doc, NS.p, 'sp').map((sp) => descendants(sp, NS.a, 't').map((x) => x.textContent).join('')).filter((x) => x.startsWith('Regions'));
+    t.equal(titles[0], i === 0 ? 'Regions' : 'Regions (cont.)', `title of page ${i + 1}`);
+    const tbl = descendants(doc, NS.a, 'tbl')[0]!;
+    const rows = children(tbl, NS.a, 'tr').map((tr) => children(tr, NS.a, 'tc').map((tc) => descendants(tc, NS.a, 't').map((x) => x.textContent).join('')));
+    t.same(rows[0], ['Region', 'Q1', 'Q2'], `page ${i + 1} starts with the header row`);
+    t.equal(attr(child(tbl, NS.a, 'tblPr'), 'firstRow'), '1');
+    for (const row of rows.slice(1)) {
+      t.equal(row.length, 3, 'rows are whole');
+      seen.push(row[0]!);
+    }
+    const sz = descendants(tbl, NS.a, 'rPr').map((rPr) => intAttr(rPr, 'sz', 0));
+    t.ok(sz.every((s) => s >= 800), 'cell text ≥ 8 pt');
+    // the table stays above the slide bottom
+    const off = path(descendants(doc, NS.p, 'graphicFrame')[0]!, [NS.p, 'xfrm'], [NS.a, 'off']);
+    const ext = path(descendants(doc, NS.p, 'graphicFrame')[0]!, [NS.p, 'xfrm'], [NS.a, 'ext']);
+    t.ok(intAttr(off, 'y', 0) + intAttr(ext, 'cy', 0) <= 6_858_000, 'the table ends on the slide');
+  });
+  t.same(seen, data.rows.slice(1).map((r) => r.cells[0]!.value), 'every body row exactly once, in order');
+  t.same(r.warnings.filter((w) => w.code === 'table_overflow'), []);
+});
+
+t.test('no pagination when it is turned off or the slide combines a table with text: the table shrinks to the minimum and a warning says so', async (t) => {
+  const r = await buildDeck({
+    slides: [
+      layoutSlide(POI, 2, { title: 'Off', content: [{ blocks: [{ type: 'table', table: { table: table(45) } }] }] }, { auto_paginate_tables: false }),
+      layoutSlide(POI, 2, { title: 'Mixed', content: [{ blocks: [{ type: 'text', text: { bullets: ['Intro'] } }, { type: 'table', table: { table: table(45) } }] }] }),
+    ],
+    templates: templates(POI),
+  });
+  t.equal(r.pages_generated, 2);
+  const overflow = r.warnings.filter((w) => w.code === 'table_overflow');
+  t.same(overflow.map((w) => w.slide_index), [0, 1], 'one table_overflow warning per slide');
+  t.match(overflow[1]?.message ?? '', /not paginated/);
+});
+
+t.test('a table that fits keeps its size; a table that almost fits shrinks to ≥ table_min_font_size', async (t) => {
+  const r = await buildDeck({
+    slides: [
+      layoutSlide(POI, 2, { title: 'Small', content: [{ blocks: [{ type: 'table', table: { table: table(3) } }] }] }),
+      layoutSlide(POI, 2, { title: 'Medium', content: [{ blocks: [{ type: 'table', table: { table: table(14) } }] }] }, { table_min_font_size: 10 }),
+    ],
+    templates: templates(POI),
+  });
+  t.equal(r.pages_generated, 2);
+  const { pkg, slides } = await open(r.bytes);
+  const sizes = (part: string): number[] => descendants(descendants(pkg.getXml(part), NS.a, 'tbl')[0]!, NS.a, 'rPr').map((x) => intAttr(x, 'sz', 0) / 100);
+  t.ok(sizes(slides[0]!).every((s) => s === 18), 'small table at 18 pt');
+  const medium = sizes(slides[1]!);
+  t.ok(medium.every((s) => s >= 10 && s < 18), `medium table shrunk to ${medium[0]} pt, not below 10`);
+});
+
+t.test('slide_format: font, size as given, bold, italic, colour and alignment on each element', async (t) => {
+  const r = await buildDeck({
+    slides: [
+      layoutSlide(PANDOC, 2, {
+        title: 'Formatted',
+        content: [{ blocks: [{ type: 'text', text: { bullets: LONG } }] }],
+        slide_format: { title: { font_name: 'Arial', bold: true, italic: true, color: '#FF0000', alignment: 'center' }, body: { font_size: 20, color: '00AA00', alignment: 'justify' } },
+      }),
+    ],
+    templates: templates(PANDOC),
+  });
+  const { pkg, slides } = await open(r.bytes);
+  const doc = pkg.getXml(slides[0]!);
+  const title = descendants(doc, NS.p, 'sp').find((sp) => descendants(sp, NS.a, 't')[0]?.textContent === 'Formatted')!;
+  const rPr = descendants(title, NS.a, 'rPr')[0]!;
+  t.equal(attr(child(rPr, NS.a, 'latin'), 'typeface'), 'Arial');
+  t.equal(attr(rPr, 'b'), '1');
+  t.equal(attr(rPr, 'i'), '1');
+  t.equal(attr(path(rPr, [NS.a, 'solidFill'], [NS.a, 'srgbClr']), 'val'), 'FF0000');
+  t.equal(attr(descendants(title, NS.a, 'pPr')[0], 'algn'), 'ctr');
+  t.ok(runSizes(pkg, slides[0]!, '1. Revenue').every((s) => s === 20), 'the body size is used as given, not shrunk');
+  t.ok(r.warnings.some((w) => w.code === 'text_overflow' && /at 20 pt/.test(w.message)), 'overflow at the given size is reported');
+});
+
+t.test('the footer brings a date field; footer_font_size and name apply to footer, number and date', async (t) => {
+  const r = await buildDeck({ slides: [layoutSlide(POI, 2, { title: 'Dated' }, { footer_text: 'Foot', show_slide_numbers: true, footer_font_size: 11, footer_font_name: 'Arial' })], templates: templates(POI) });
+  const { pkg, slides } = await open(r.bytes);
+  const doc = pkg.getXml(slides[0]!);
+  const date = descendants(doc, NS.a, 'fld').find((f) => attr(f, 'type') === 'datetime1');
+  t.ok(date, 'a datetime1 field');
+  for (const type of ['dt', 'ftr', 'sldNum']) {
+    const sp = descendants(doc, NS.p, 'sp').find((s) => attr(descendants(s, NS.p, 'ph')[0], 'type') === type)!;
+    const rPr = descendants(sp, NS.a, 'rPr')[0];
+    t.equal(attr(rPr, 'sz'), '1100', `${type} at 11 pt`);
+    t.equal(attr(child(rPr, NS.a, 'latin'), 'typeface'), 'Arial', `${type} in Arial`);
+  }
+});
+
+t.test('pagination helpers: table-only detection, pages of rows, page slide data', async (t) => {
+  t.ok(isTableOnly({ title: 'x', content: [{ blocks: [{ type: 'table', table: { table: table(2) } }] }] }));
+  t.notOk(isTableOnly({ content: [{ blocks: [{ type: 'text', text: { bullets: ['a'] } }, { type: 'table', table: { table: table(2) } }] }] }));
+  t.notOk(isTableOnly({ content: [{ blocks: [{ type: 'table', table: { table: table(2) } }, { type: 'table', table: { table: table(2) } }] }] }));
+  t.same(paginateRows([10, 20, 20, 20, 50], new Set([0]), 55), [[1, 2], [3], [4]], 'header height counted on every page; a too-tall row gets its own page');
+  const page = pageSlideData({ title: 'T', content: [{ blocks: [{ type: 'table', table: { table: table(4) } }] }] }, [0, 3, 4], 1);
+  t.equal(page.title, 'T (cont.)');
+  t.same(page.content![0]!.blocks[0]!.table!.table.rows.map((r) => r.cells[0]!.value), ['Region', 'Region 3', 'Region 4']);
+});
+
+void CT;
