@@ -254,6 +254,9 @@ export function applyChartXml(doc: Document, data: ChartData, sheet: string): Ch
 
   const chart = child(doc.documentElement!, NS.c, 'chart')!;
   if (data.title !== undefined) setTitle(f, chart, data.title);
+  // legend entries (per series, or per point of a pie) past the new data go
+  const legend = child(chart, NS.c, 'legend');
+  if (legend) for (const e of children(legend, NS.c, 'legendEntry')) if (Number(attr(child(e, NS.c, 'idx'), 'val') ?? 0) >= Math.max(n, ncat)) legend.removeChild(e);
   // a pivot chart's source no longer describes the data
   const pivot = child(doc.documentElement!, NS.c, 'pivotSource');
   if (pivot) doc.documentElement!.removeChild(pivot);

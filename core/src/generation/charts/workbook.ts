@@ -9,7 +9,16 @@
  * with its name and style, unless the series names cannot be table column names (empty
  * or repeated), in which case it is dropped (the chart does not need it).
  */
-import ExcelJS from 'exceljs';
+import type { Buffer as XlsxBuffer, TableStyleProperties } from 'exceljs';
+
+type ExcelJsModule = typeof import('exceljs');
+let excelJs: Promise<ExcelJsModule> | undefined;
+
+/** ExcelJS, loaded on first use (it costs ~300 ms and ~30 MB per thread, so decks without charts never load it). */
+function loadExcelJs(): Promise<ExcelJsModule> {
+  excelJs ??= import('exceljs').then((m) => ((m as unknown as { default?: ExcelJsModule }).default ?? m) as ExcelJsModule);
+  return excelJs;
+}
 import type { ChartData } from './chart-data.js';
 import { xmlSafe } from './chart-data.js';
 import type { ChartLayout } from './chart-xml.js';
@@ -49,11 +58,12 @@ function parseA1Range(ref: string | undefined): { row1: number; col1: number; ro
  * @param clear - ranges the chart named before (cleared on the layout's sheet)
  */
 export async function writeChartWorkbook(existing: Uint8Array | undefined, layout: ChartLayout, data: ChartData, clear: readonly CellRange[]): Promise<WorkbookResult> {
+  const ExcelJS = await loadExcelJs();
   let wb = new ExcelJS.Workbook();
   let replaced = false;
   if (existing) {
     try {
-      await wb.xlsx.load(Buffer.from(existing.buffer, existing.byteOffset, existing.byteLength) as unknown as ExcelJS.Buffer);
+      await wb.xlsx.load(Buffer.from(existing.buffer, existing.byteOffset, existing.byteLength) as unknown as XlsxBuffer);
     } catch {
       wb = new ExcelJS.Workbook();
       replaced = true;
@@ -106,7 +116,7 @@ export async function writeChartWorkbook(existing: Uint8Array | undefined, layou
       headerRow: true,
       totalsRow: false,
       style: {
-        ...(style.theme ? { theme: style.theme as ExcelJS.TableStyleProperties['theme'] } : {}),
+        ...(style.theme ? { theme: style.theme as TableStyleProperties['theme'] } : {}),
         showFirstColumn: style.showFirstColumn ?? false,
         showLastColumn: style.showLastColumn ?? false,
         showRowStripes: style.showRowStripes ?? true,
@@ -131,8 +141,9 @@ export async function writeChartWorkbook(existing: Uint8Array | undefined, layou
  * B holds series names, column A from row 2 categories.
  */
 export async function readChartWorkbook(bytes: Uint8Array, sheet: string, categories: number, series: number): Promise<{ names: unknown[]; categories: unknown[]; values: unknown[][] }> {
+  const ExcelJS = await loadExcelJs();
   const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ExcelJS.Buffer);
+  await wb.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as XlsxBuffer);
   const ws = wb.worksheets.find((w) => w.name.toLowerCase() === sheet.toLowerCase());
   if (!ws) throw new Error(`the workbook has no sheet ${sheet}`);
   const v = (r: number, c: number): unknown => ws.getCell(r, c).value;
