@@ -50,6 +50,9 @@ const FALLBACK_FAMILY = 'DejaVu Sans';
  */
 export class ConservativeMetrics implements FontMetrics {
   private readonly fallbackName = new Map<string, boolean>();
+  /** Per font name and style: the wider advance of each code point, in em. */
+  private readonly ems = new Map<string, Map<number, number>>();
+  private readonly gaps = new Map<string, number>();
 
   constructor(private readonly base: FontMetrics = defaultFontMetrics) {}
 
@@ -66,25 +69,46 @@ export class ConservativeMetrics implements FontMetrics {
     return this.base.resolve(name);
   }
 
+  private em(cp: number, font: FontSpec): number {
+    const key = `${font.name}|${font.bold ? 1 : 0}${font.italic ? 1 : 0}`;
+    let table = this.ems.get(key);
+    if (!table) {
+      table = new Map();
+      this.ems.set(key, table);
+    }
+    let v = table.get(cp);
+    if (v === undefined) {
+      const unit = { ...font, size_pt: 1 };
+      v = Math.max(this.base.advance(cp, unit), this.base.advance(cp, { ...unit, name: FALLBACK_FAMILY }));
+      table.set(cp, v);
+    }
+    return v;
+  }
+
   advance(cp: number, font: FontSpec): number {
-    const a = this.base.advance(cp, font);
-    return this.inexact(font.name) ? Math.max(a, this.base.advance(cp, { ...font, name: FALLBACK_FAMILY })) : a;
+    return this.inexact(font.name) ? this.em(cp, font) * font.size_pt : this.base.advance(cp, font);
   }
 
   measure(text: string, font: FontSpec): number {
     if (!this.inexact(font.name)) return this.base.measure(text, font);
-    const fb = { ...font, name: FALLBACK_FAMILY };
     let w = 0;
-    for (const ch of text) {
-      const cp = ch.codePointAt(0)!;
-      w += Math.max(this.base.advance(cp, font), this.base.advance(cp, fb));
+    for (const ch of text) w += this.em(ch.codePointAt(0)!, font);
+    return w * font.size_pt;
+  }
+
+  private gap(family: string, font: FontSpec): number {
+    const key = `${family}|${font.bold ? 1 : 0}${font.italic ? 1 : 0}`;
+    let k = this.gaps.get(key);
+    if (k === undefined) {
+      k = lineGapFactor(family, !!font.bold, !!font.italic);
+      this.gaps.set(key, k);
     }
-    return w;
+    return k;
   }
 
   vertical(font: FontSpec): VerticalMetrics {
     const grow = (v: VerticalMetrics, family: string): VerticalMetrics => {
-      const k = lineGapFactor(family, !!font.bold, !!font.italic);
+      const k = this.gap(family, font);
       return k === 1 ? v : { ...v, ascent_pt: v.ascent_pt * k, descent_pt: v.descent_pt * k, lineHeight_pt: v.lineHeight_pt * k };
     };
     const v = grow(this.base.vertical(font), this.base.resolve(font.name).family);
