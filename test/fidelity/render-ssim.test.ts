@@ -6,7 +6,7 @@
  * table. Skips when soffice or pdftoppm is missing.
  */
 import t from 'tap';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -51,16 +51,43 @@ const MIN_AT_LEAST = 0.55;
 
 const have = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 
-t.test('renderSlide is close to LibreOffice by SSIM', { skip: !have('soffice') || !have('pdftoppm') ? 'soffice/pdftoppm not installed' : false, timeout: 900_000 }, async (t) => {
+/** LibreOffice conversions run this many at a time (each with its own user profile). */
+const CONVERSIONS_IN_PARALLEL = 3;
+
+/** pptx → PDF with soffice under `timeout`; resolves with the PDF path (which may not exist on failure). */
+function convert(src: string, work: string): Promise<string> {
+  const profile = join(work, `profile-${basename(src)}`);
+  return new Promise((resolve) => {
+    const p = spawn('timeout', ['240', 'soffice', `-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', 'pdf', '--outdir', work, src], { stdio: 'ignore' });
+    p.on('close', () => resolve(join(work, basename(src).replace(/\.\w+$/, '.pdf'))));
+    p.on('error', () => resolve(join(work, basename(src).replace(/\.\w+$/, '.pdf'))));
+  });
+}
+
+// LibreOffice is slow: the whole file may take longer than tap's default per-file timeout.
+t.setTimeout(1_800_000);
+
+t.test('renderSlide is close to LibreOffice by SSIM', { skip: !have('soffice') || !have('pdftoppm') ? 'soffice/pdftoppm not installed' : false, timeout: 1_800_000 }, async (t) => {
   const work = mkdtempSync(join(tmpdir(), 'sw-ssim-'));
   t.teardown(() => rmSync(work, { recursive: true, force: true }));
   const rows: Array<{ template: string; slide: number; ssim: number }> = [];
+  // One LibreOffice conversion per template, a few at a time, cached for the run.
+  let active = 0;
+  const waiters: Array<() => void> = [];
+  const limited = async (src: string): Promise<string> => {
+    while (active >= CONVERSIONS_IN_PARALLEL) await new Promise<void>((resolve) => waiters.push(resolve));
+    active++;
+    try {
+      return await convert(src, work);
+    } finally {
+      active--;
+      waiters.shift()?.();
+    }
+  };
+  const pdfs = new Map(SELECTION.map(([file]) => [file, limited(corpusPath(`templates/${file}`))] as const));
   for (const [file, slides] of SELECTION) {
     const src = corpusPath(`templates/${file}`);
-    // One LibreOffice conversion per template.
-    const profile = join(work, `profile-${basename(file)}`);
-    spawnSync('timeout', ['180', 'soffice', `-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', 'pdf', '--outdir', work, src], { stdio: 'ignore' });
-    const pdf = join(work, basename(file).replace(/\.\w+$/, '.pdf'));
+    const pdf = await pdfs.get(file)!;
     if (!existsSync(pdf)) {
       t.fail(`LibreOffice did not convert ${file}`);
       continue;
