@@ -28,7 +28,7 @@ import type { SlideData } from '../core/src/domain/content.js';
 import { corpusPath } from '../test/helpers/corpus.js';
 
 const SLIDES = 100;
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const TEXT = 'pp_test_slides.pptx';
 const TABLES = 'SlideWithTables.pptx';
 const ROOT = 'RootTemplate.pptx';

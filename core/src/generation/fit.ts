@@ -52,7 +52,6 @@ export class ConservativeMetrics implements FontMetrics {
   private readonly fallbackName = new Map<string, boolean>();
   /** Per font name and style: the wider advance of each code point, in em. */
   private readonly ems = new Map<string, Map<number, number>>();
-  private readonly gaps = new Map<string, number>();
 
   constructor(private readonly base: FontMetrics = defaultFontMetrics) {}
 
@@ -96,28 +95,47 @@ export class ConservativeMetrics implements FontMetrics {
     return w * font.size_pt;
   }
 
-  private gap(family: string, font: FontSpec): number {
-    const key = `${family}|${font.bold ? 1 : 0}${font.italic ? 1 : 0}`;
-    let k = this.gaps.get(key);
-    if (k === undefined) {
-      k = lineGapFactor(family, !!font.bold, !!font.italic);
-      this.gaps.set(key, k);
+  private readonly verticals = new Map<string, VerticalMetrics>();
+
+  /**
+   * Vertical metrics at 1 pt (they scale linearly with the size), cached per font name
+   * and style: the face's own, grown by its line gap, and for inexact faces the larger of
+   * it and the fallback's.
+   */
+  private unitVertical(font: FontSpec): VerticalMetrics {
+    const key = `${font.name}|${font.bold ? 1 : 0}${font.italic ? 1 : 0}`;
+    let v = this.verticals.get(key);
+    if (!v) {
+      const unit = { ...font, size_pt: 1 };
+      const own = grown(this.base.vertical(unit), lineGapFactor(this.base.resolve(font.name).family, !!font.bold, !!font.italic));
+      if (!this.inexact(font.name)) v = own;
+      else {
+        const fb = grown(this.base.vertical({ ...unit, name: FALLBACK_FAMILY }), lineGapFactor(FALLBACK_FAMILY, !!font.bold, !!font.italic));
+        const ascent = Math.max(own.ascent_pt, fb.ascent_pt);
+        const descent = Math.max(own.descent_pt, fb.descent_pt);
+        v = { ...own, ascent_pt: ascent, descent_pt: descent, lineHeight_pt: ascent + descent };
+      }
+      this.verticals.set(key, v);
     }
-    return k;
+    return v;
   }
 
   vertical(font: FontSpec): VerticalMetrics {
-    const grow = (v: VerticalMetrics, family: string): VerticalMetrics => {
-      const k = this.gap(family, font);
-      return k === 1 ? v : { ...v, ascent_pt: v.ascent_pt * k, descent_pt: v.descent_pt * k, lineHeight_pt: v.lineHeight_pt * k };
+    const u = this.unitVertical(font);
+    const k = font.size_pt;
+    return {
+      ascent_pt: u.ascent_pt * k,
+      descent_pt: u.descent_pt * k,
+      lineHeight_pt: u.lineHeight_pt * k,
+      underlineOffset_pt: u.underlineOffset_pt * k,
+      underlineThickness_pt: u.underlineThickness_pt * k,
     };
-    const v = grow(this.base.vertical(font), this.base.resolve(font.name).family);
-    if (!this.inexact(font.name)) return v;
-    const f = grow(this.base.vertical({ ...font, name: FALLBACK_FAMILY }), FALLBACK_FAMILY);
-    const ascent = Math.max(v.ascent_pt, f.ascent_pt);
-    const descent = Math.max(v.descent_pt, f.descent_pt);
-    return { ...v, ascent_pt: ascent, descent_pt: descent, lineHeight_pt: ascent + descent };
   }
+}
+
+/** Vertical metrics with ascent and descent grown by `k`. */
+function grown(v: VerticalMetrics, k: number): VerticalMetrics {
+  return k === 1 ? v : { ...v, ascent_pt: v.ascent_pt * k, descent_pt: v.descent_pt * k, lineHeight_pt: v.lineHeight_pt * k };
 }
 
 /** The metrics fitting measures with. */
