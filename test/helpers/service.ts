@@ -17,7 +17,24 @@ export interface TestService extends EmbeddedService {
   api(path: string, init?: RequestInit & { json?: unknown; as?: { key: string } | null }): Promise<Response>;
 }
 
+/**
+ * With `SLIDEWRIGHT_TEST_TOPOLOGY=distributed` the same suites run against a distributed
+ * deployment instead: NATS, Redis and an S3 server of their own, and separate core,
+ * gateway and worker processes (test/helpers/distributed.ts).
+ */
 export async function startTestService(env: Record<string, string> = {}, dataDir?: string): Promise<TestService> {
+  if (process.env.SLIDEWRIGHT_TEST_TOPOLOGY === 'distributed' && !dataDir) {
+    const { startBackends, startCluster } = await import('./distributed.js');
+    const backends = await startBackends();
+    const cluster = await startCluster(backends, { workers: 2, env });
+    return {
+      ...cluster.service,
+      async close() {
+        await cluster.close();
+        await backends.close();
+      },
+    };
+  }
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'slidewright-test-'));
   const config = loadConfig({
     PORT: '0',
