@@ -34,7 +34,24 @@ export function encodeOpaquePng(rgba: Uint8Array, width: number, height: number,
  * caller's thread (and the next slide's drawing) is not held up.
  */
 export async function encodeOpaquePngAsync(rgba: Uint8Array, width: number, height: number, level = 1): Promise<Uint8Array> {
-  return assemble(width, height, await deflateAsync(filterRows(rgba, width, height), { level }));
+  const raw = filterRows(rgba, width, height, takeBuffer((width * 4 + 1) * height));
+  try {
+    return assemble(width, height, await deflateAsync(raw, { level }));
+  } finally {
+    giveBack(raw);
+  }
+}
+
+/** Scanline buffers kept for reuse (a few, by size): a 1280 px slide's is 5 MB, and allocating one per slide keeps the garbage collector busy. */
+const spare: Buffer[] = [];
+
+function takeBuffer(size: number): Buffer {
+  const i = spare.findIndex((b) => b.length === size);
+  return i >= 0 ? spare.splice(i, 1)[0]! : Buffer.allocUnsafe(size);
+}
+
+function giveBack(b: Buffer): void {
+  if (spare.length < 4) spare.push(b);
 }
 
 /**
@@ -42,9 +59,9 @@ export async function encodeOpaquePngAsync(rgba: Uint8Array, width: number, heig
  * whole (RGBA, a memcpy per row). Filtering in JavaScript cost more than zlib saves on
  * slides, which are mostly flat colour.
  */
-function filterRows(rgba: Uint8Array, width: number, height: number): Buffer {
+function filterRows(rgba: Uint8Array, width: number, height: number, into?: Buffer): Buffer {
   const row = width * 4;
-  const raw = Buffer.allocUnsafe((row + 1) * height);
+  const raw = into ?? Buffer.allocUnsafe((row + 1) * height);
   for (let y = 0; y < height; y++) {
     const o = y * (row + 1);
     raw[o] = 0;
