@@ -50,6 +50,8 @@ interface SideResult {
   bestMs: number;
   runsMs: number[];
   maxRssMiB: number;
+  /** RSS once the side's modules are loaded, before any work (the runtime's own share), MiB. */
+  baseRssMiB: number;
   bytes: number;
   slides: number;
 }
@@ -109,6 +111,8 @@ async function runFloor(files: Map<string, Uint8Array>): Promise<{ bytes: number
 }
 
 async function child(side: string): Promise<void> {
+  if (side === 'automizer') await import('pptx-automizer');
+  const baseRssMiB = process.memoryUsage().rss / 1024 / 1024;
   const dir = mkdtempSync(join(tmpdir(), 'slidewright-genbench-'));
   try {
     const files = new Map<string, Uint8Array>();
@@ -126,7 +130,7 @@ async function child(side: string): Promise<void> {
       else last = await runFloor(files);
       runsMs.push(performance.now() - t0);
     }
-    const res: SideResult = { side, bestMs: Math.min(...runsMs), runsMs, maxRssMiB: process.resourceUsage().maxRSS / 1024, bytes: last.bytes, slides: last.slides };
+    const res: SideResult = { side, bestMs: Math.min(...runsMs), runsMs, maxRssMiB: process.resourceUsage().maxRSS / 1024, baseRssMiB, bytes: last.bytes, slides: last.slides };
     process.stdout.write(`RESULT ${JSON.stringify(res)}\n`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -148,13 +152,14 @@ else {
   const am = spawnSide('automizer');
   const fl = spawnSide('floor');
   const row = (r: SideResult): string =>
-    `${r.side.padEnd(12)} best ${r.bestMs.toFixed(0).padStart(7)} ms  runs [${r.runsMs.map((x) => x.toFixed(0)).join(', ')}]  peak RSS ${r.maxRssMiB.toFixed(0).padStart(5)} MiB  output ${(r.bytes / 1024).toFixed(0)} KiB${r.slides ? `, ${r.slides} slides` : ''}`;
+    `${r.side.padEnd(12)} best ${r.bestMs.toFixed(0).padStart(7)} ms  runs [${r.runsMs.map((x) => x.toFixed(0)).join(', ')}]  peak RSS ${r.maxRssMiB.toFixed(0).padStart(5)} MiB (${(r.maxRssMiB - r.baseRssMiB).toFixed(0)} MiB above the loaded runtime)  output ${(r.bytes / 1024).toFixed(0)} KiB${r.slides ? `, ${r.slides} slides` : ''}`;
   console.log(`generate: ${SLIDES}-slide reference deck (${TEXT} slide 1 + ${TABLES} slides 1/3), best of ${RUNS}, each side in its own process`);
   for (const r of [sw, am, fl]) console.log(`  ${row(r)}`);
   const speedup = am.bestMs / sw.bestMs;
   const mem = sw.maxRssMiB / am.maxRssMiB;
   const floor = sw.bestMs / fl.bestMs;
   console.log(`  speed: Slidewright ${speedup.toFixed(1)}× faster than pptx-automizer (goal ≥ 20×) ${speedup >= 20 ? 'MET' : 'NOT MET'}`);
-  console.log(`  memory: Slidewright peak RSS ${(mem * 100).toFixed(0)} % of pptx-automizer's (goal ≤ 50 %) ${mem <= 0.5 ? 'MET' : 'NOT MET'}`);
+  const memWork = (sw.maxRssMiB - sw.baseRssMiB) / Math.max(1, am.maxRssMiB - am.baseRssMiB);
+  console.log(`  memory: Slidewright peak RSS ${(mem * 100).toFixed(0)} % of pptx-automizer's (goal ≤ 50 %) ${mem <= 0.5 ? 'MET' : 'NOT MET'}; above the loaded runtime ${(memWork * 100).toFixed(0)} %`);
   console.log(`  floor: Slidewright ${floor.toFixed(2)}× the jszip load + DEFLATE write floor (goal ≤ 3×) ${floor <= 3 ? 'MET' : 'NOT MET'}`);
 }
