@@ -3,8 +3,9 @@
  * ST_PlaceholderType §19.7.10) with the request's slide data, and making a new slide from
  * a layout's placeholders.
  *
- * Text and tables are placed as given; measuring and fitting, table pagination and
- * `slide_format` come in a later step (issue 4) and hook in here.
+ * Text and tables are placed here; every filled shape is reported through
+ * `FillContext.onFilled`, and `finish-slide.ts` then applies `slide_format`, fits text
+ * and tables by measurement and decides table pagination.
  */
 import type { Block, Column, GenerationOptions, SlideData, Table } from '../domain/content.js';
 import { NS, attr, child, children, createElement, descendants, parseXml, type Document, type Element } from '../ooxml/xml.js';

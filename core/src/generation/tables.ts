@@ -2,8 +2,8 @@
  * DrawingML tables (ECMA-376 Part 1, §21.1.3): a `p:graphicFrame` (§19.3.1.21) holding
  * `a:graphic/a:graphicData[@uri=…/table]/a:tbl` with `a:tblPr`, `a:tblGrid` and rows.
  *
- * Geometry is in EMU. Text is placed as given; fitting and pagination come later (the
- * row height and font size chosen here are a first estimate only).
+ * Geometry is in EMU. The row height and font size chosen here are a first estimate:
+ * `fit.ts` measures the cells and writes the final sizes and row heights.
  */
 import type { GenerationOptions, Table } from '../domain/content.js';
 import { NS, attr, child, children, createElement, descendants, intAttr, path, removeChildren, type Document, type Element } from '../ooxml/xml.js';
