@@ -445,7 +445,8 @@ class DeckWriter {
           // charts that chart blocks fill (their chart parts are this slide's copies)
           if (charts && isChartFrame(shape)) return true;
           // text boxes a growing table may push down
-          if (reposition && shape.localName === 'sp') return true;
+          // (and text boxes that bound a table's room)
+          if ((reposition || tableBlocks > 0) && shape.localName === 'sp') return true;
           return footnote && plainText(shape).toLowerCase().includes('footnote');
         }));
         sourceOf = sources;

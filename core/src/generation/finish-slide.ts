@@ -83,7 +83,16 @@ export function finishSlide(input: FinishSlideInput): PaginationPlan | undefined
     if (!tbl) continue;
     const frameRect = ownRect(f.shape);
     if (!frameRect) continue;
-    const area = f.area ?? templateTableArea(input, frameRect);
+    let area = f.area ?? templateTableArea(input, frameRect);
+    if (!f.area) {
+      // a template's table may grow down to the first text box below its top (its frame
+      // already holds the new rows' template heights, so its bottom is no guide)
+      const below = boxesBelow(input.doc, f.shape, { ...frameRect, y: frameRect.y + 12_700, cy: 0 });
+      if (below.length) {
+        const top = Math.min(...below.map((b) => b.rect.y));
+        area = { ...area, cy: Math.max(0, Math.min(area.y + area.cy, top) - area.y) };
+      }
+    }
     const movable = options.allow_textbox_reposition === true ? boxesBelow(input.doc, f.shape, area) : [];
     let avail = area.cy;
     if (movable.length) {
@@ -179,7 +188,7 @@ function planPages(m: TableMeasure, avail: number, minPt: number, headers: Set<n
 /**
  * The area a template slide's own table may use: from its top down to the first
  * footer-area placeholder of the layout below it (else 5 % above the slide's bottom
- * edge), never less than its frame.
+ * edge).
  */
 function templateTableArea(input: FinishSlideInput, r: Rect): Rect {
   let bottom = Math.round(input.slideSize.cy * 0.95);
@@ -189,7 +198,8 @@ function templateTableArea(input: FinishSlideInput, r: Rect): Rect {
     const f = s.frame;
     if (f && f.y >= r.y + r.cy / 2 && f.y < bottom) bottom = f.y;
   }
-  return { ...r, cy: Math.max(r.cy, bottom - r.y) };
+  // (the frame's own height is no guide: it already holds the new rows' template heights)
+  return { ...r, cy: Math.max(0, bottom - r.y) };
 }
 
 /** Non-placeholder text boxes starting below `area` and overlapping it horizontally. */

@@ -207,3 +207,25 @@ t.test('pagination helpers: table-only detection, pages of rows, page slide data
 });
 
 void CT;
+
+t.test('allow_textbox_reposition: the text box below a template table moves down as far as the table grows', async (t) => {
+  const name = 'poi-customgeo-48slides.pptx';
+  const rows: Table = { rows: [{ is_header: true, cells: [{ value: 'A' }, { value: 'B' }] }, ...Array.from({ length: 22 }, (_, i) => ({ cells: [{ value: `Row ${i + 1}` }, { value: String(i) }] }))] };
+  const frames = async (reposition: boolean): Promise<{ table: { y: number; cy: number }; box: { y: number; cy: number } }> => {
+    const r = await buildDeck({
+      slides: [{ template_id: name, template_slide_id: 's28', source: { kind: 'slide', part_name: '/ppt/slides/slide28.xml' }, slide_data: { content: [{ blocks: [{ type: 'table', table: { table: rows } }] }] }, options: { allow_textbox_reposition: reposition, auto_paginate_tables: false } }],
+      templates: templates(name),
+    });
+    t.same(r.warnings.filter((w) => w.code === 'table_overflow'), []);
+    const { model, slides } = await open(r.bytes);
+    const s = model.slide(slides[0]!);
+    return { table: s.shapes.find((x) => x.kind === 'graphicFrame')!.frame!, box: s.shapes.find((x) => x.name === 'TextBox 3')!.frame! };
+  };
+  const fixed = await frames(false);
+  const moved = await frames(true);
+  t.ok(fixed.table.y + fixed.table.cy <= fixed.box.y, 'without: the table stops above the text box');
+  t.ok(moved.table.cy > fixed.table.cy, 'with: the table keeps more room');
+  t.ok(moved.box.y > fixed.box.y, 'with: the text box moved down');
+  t.ok(moved.table.y + moved.table.cy <= moved.box.y, 'and the table still stops above it');
+  t.ok(moved.box.y + moved.box.cy <= 6_858_000, 'the box stays on the slide');
+});
