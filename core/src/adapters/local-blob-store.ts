@@ -1,5 +1,5 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { BlobStore } from '../ports/blob-store.js';
 
@@ -50,4 +50,3 @@ export class LocalBlobStore implements BlobStore {
   async close(): Promise<void> {}
 }
 
-export { join as joinKey };

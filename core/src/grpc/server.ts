@@ -69,12 +69,6 @@ const GRPC_CODE: Readonly<Record<ServiceError['kind'], grpc.status>> = {
   internal: grpc.status.INTERNAL,
 };
 
-function unimplemented(what: string): RpcImpl {
-  return async () => {
-    throw Object.assign(new Error(`${what} is not implemented yet`), { grpcCode: grpc.status.UNIMPLEMENTED });
-  };
-}
-
 /** The RPC implementations, keyed by service and ts-proto method name. */
 function implementations(core: CoreRuntime): Record<ServiceName, Record<string, RpcImpl>> {
   const { templates, analyses, generations, previews, matching } = core;

@@ -5,7 +5,7 @@
  * hue modifiers, in RGBA.
  */
 import { NS, attr, children, intAttr, type Element } from '../ooxml/xml.js';
-import type { ColorMap } from '../ooxml/pml/color.js';
+import { hslToRgb, rgbToHsl, type ColorMap } from '../ooxml/pml/color.js';
 import type { Theme, ThemeColorName } from '../ooxml/pml/theme.js';
 
 /** A colour in 0–255 channels and alpha 0–1. */
@@ -115,7 +115,7 @@ function applyModifiers(c0: Rgba, el: Element): Rgba {
 }
 
 function hsl(c: Rgba, f: (h: number, s: number, l: number) => [number, number, number]): Rgba {
-  const [h, s, l] = rgbToHsl(c.r, c.g, c.b);
+  const [h, s, l] = rgbToHsl([c.r, c.g, c.b]);
   let [h2, s2, l2] = f(h, s, l);
   h2 = ((h2 % 1) + 1) % 1;
   s2 = Math.max(0, Math.min(1, s2));
@@ -124,32 +124,3 @@ function hsl(c: Rgba, f: (h: number, s: number, l: number) => [number, number, n
   return { r, g, b, a: c.a };
 }
 
-function rgbToHsl(r8: number, g8: number, b8: number): [number, number, number] {
-  const r = r8 / 255, g = g8 / 255, b = b8 / 255;
-  const max = Math.max(r, g, b), min = Math.min(r, g, b);
-  const l = (max + min) / 2;
-  if (max === min) return [0, 0, l];
-  const d = max - min;
-  const s = l > 0.5 ? d / (2 - max - min) : d / (max + min);
-  let h: number;
-  if (max === r) h = (g - b) / d + (g < b ? 6 : 0);
-  else if (max === g) h = (b - r) / d + 2;
-  else h = (r - g) / d + 4;
-  return [h / 6, s, l];
-}
-
-function hslToRgb(h: number, s: number, l: number): [number, number, number] {
-  if (s === 0) return [l * 255, l * 255, l * 255];
-  const q = l < 0.5 ? l * (1 + s) : l + s - l * s;
-  const p = 2 * l - q;
-  const hue = (t0: number): number => {
-    let t = t0;
-    if (t < 0) t += 1;
-    if (t > 1) t -= 1;
-    if (t < 1 / 6) return p + (q - p) * 6 * t;
-    if (t < 1 / 2) return q;
-    if (t < 2 / 3) return p + (q - p) * (2 / 3 - t) * 6;
-    return p;
-  };
-  return [hue(h + 1 / 3) * 255, hue(h) * 255, hue(h - 1 / 3) * 255];
-}

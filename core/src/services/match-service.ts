@@ -8,7 +8,7 @@ import { blobKeys, keys, type TemplateRecord } from '../domain/records.js';
 import type { SlideData } from '../domain/content.js';
 import type { AnalysisResults } from '../analysis/types.js';
 import type { TemplateDoctorReport } from '../doctor/index.js';
-import { candidatesFromAnalysis, rankCandidates, signature, type MatchCandidate } from '../matching/index.js';
+import { matchTemplates } from '../matching/respond.js';
 import type { Caller, ServiceDeps } from './deps.js';
 import { checkOrgName } from './template-service.js';
 
@@ -41,20 +41,13 @@ export class MatchService {
       .map(([, t]) => t)
       .filter((t) => t.status === 'ready' && t.completed_analysis_id)
       .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.template_id.localeCompare(b.template_id));
-    const candidates: MatchCandidate[] = [];
-    for (const [order, t] of templates.entries()) {
+    const searched = [];
+    for (const t of templates) {
       const results = await this.results(t);
-      candidates.push(...candidatesFromAnalysis(t.template_id, results, against, results.doctor, order));
+      searched.push({ template_id: t.template_id, results, doctor: results.doctor });
     }
-    const sig = signature(req.slide_data ?? {});
-    const matches = rankCandidates(sig, candidates, topK);
-    return {
-      input_signature: sig,
-      matches,
-      total_templates_searched: templates.length,
-      total_slides_searched: candidates.length,
-      best_match: matches[0] ?? null,
-    };
+    const result = matchTemplates(req.slide_data ?? {}, searched, against, topK);
+    return { ...result, best_match: result.best_match ?? null };
   }
 
   private async results(t: TemplateRecord): Promise<StoredResults> {

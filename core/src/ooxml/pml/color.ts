@@ -133,7 +133,8 @@ function rgbToHex([r, g, b]: [number, number, number]): string {
   return [r, g, b].map((c) => Math.max(0, Math.min(255, Math.round(c))).toString(16).padStart(2, '0')).join('').toUpperCase();
 }
 
-function rgbToHsl([r8, g8, b8]: [number, number, number]): [number, number, number] {
+/** RGB (0–255 each) → HSL (each 0–1). */
+export function rgbToHsl([r8, g8, b8]: [number, number, number]): [number, number, number] {
   const r = r8 / 255, g = g8 / 255, b = b8 / 255;
   const max = Math.max(r, g, b), min = Math.min(r, g, b);
   const l = (max + min) / 2;
@@ -147,7 +148,8 @@ function rgbToHsl([r8, g8, b8]: [number, number, number]): [number, number, numb
   return [h / 6, s, l];
 }
 
-function hslToRgb(h: number, s: number, l: number): [number, number, number] {
+/** HSL (each 0–1) → RGB (0–255 each, unrounded). */
+export function hslToRgb(h: number, s: number, l: number): [number, number, number] {
   if (s === 0) return [l * 255, l * 255, l * 255];
   const q = l < 0.5 ? l * (1 + s) : l + s - l * s;
   const p = 2 * l - q;
