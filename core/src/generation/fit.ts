@@ -148,6 +148,9 @@ export const fitMetrics: FontMetrics = new ConservativeMetrics();
  */
 export const HEIGHT_SAFETY = 0.98;
 
+/** Layout options of every fitting measurement: conservative metrics, heights only. */
+const FIT_LAYOUT = { metrics: fitMetrics, measureOnly: true } as const;
+
 /** Smallest size steps written: sizes are rounded down to half points. */
 const SIZE_STEP_PT = 0.5;
 
@@ -254,10 +257,12 @@ export function fitShapeText(part: GeneratedSlidePart, sp: Element, o: TextFitOp
   const minPt = Math.min(o.minPt, templateSizePt);
   // largest half-point size (of the largest run) at which the text fits: spacing given in
   // points stays as written, as it does in the file
-  const fitsAt = (pt: number): boolean => layoutText(scaleBody(body, pt / templateSizePt), box, { metrics: fitMetrics }).overflow_pt <= 0.01;
+  const fitsAt = (pt: number): boolean => layoutText(scaleBody(body, pt / templateSizePt), box, FIT_LAYOUT).overflow_pt <= 0.01;
   let scale: number;
   let fits = true;
-  if (fitsAt(templateSizePt)) scale = 1;
+  // at the template's size the layout is kept: it is the final one when the text fits
+  const atTemplate = layoutText(scaleBody(body, 1), box, FIT_LAYOUT);
+  if (atTemplate.overflow_pt <= 0.01) scale = 1;
   else if (!fitsAt(minPt)) {
     scale = minPt / templateSizePt;
     fits = false;
@@ -289,7 +294,8 @@ export function fitShapeText(part: GeneratedSlidePart, sp: Element, o: TextFitOp
   const k = target / templateSizePt;
   writeScaledSizes(child(sp, NS.p, 'txBody')!, body, k);
   resetFontScale(sp);
-  const final = layoutText(scaleBody(body, k), { width_emu: w, height_emu: h }, { metrics: fitMetrics });
+  // the box without the safety margin only changes the overflow, which is 0 when it fits
+  const final = k === 1 && fits ? atTemplate : layoutText(scaleBody(body, k), { width_emu: w, height_emu: h }, FIT_LAYOUT);
   return { sizePt: target, templateSizePt, fits, overflowPt: fits ? 0 : round1(final.overflow_pt), neededPt: final.totalHeight_pt };
 }
 
@@ -453,7 +459,7 @@ export function measureTable(part: ShapeTreePart, tbl: Element): TableMeasure {
         let need = 0;
         for (const c of row) {
           if (c.rowSpan !== 1) continue;
-          const l: TextLayout = layoutText(scaleBody(c.body, scale), { width_emu: c.width, height_emu: 0 }, { metrics: fitMetrics });
+          const l: TextLayout = layoutText(scaleBody(c.body, scale), { width_emu: c.width, height_emu: 0 }, FIT_LAYOUT);
           need = Math.max(need, l.totalHeight_pt);
         }
         // 1 % and a quarter point of slack per row: applications round line heights up
@@ -478,10 +484,6 @@ export interface TableFitOutcome {
   heightEmu: number;
   /** How far the rows run past the available height, pt. */
   overflowPt: number;
-  /** Row heights at the minimum size (for pagination), EMU. */
-  heightsAtMin: number[];
-  /** Scale at the minimum size. */
-  minScale: number;
 }
 
 /**
@@ -496,12 +498,11 @@ export function fitTable(m: TableMeasure, availEmu: number, minPt: number, force
   const base = m.baseSizePt;
   const lowPt = Math.min(minPt, base);
   const minScale = lowPt / base;
-  const heightsAtMin = m.heightsAt(minScale);
   const sum = (h: number[]): number => h.reduce((a, b) => a + b, 0);
   const finish = (scale: number, heights: number[], fits: boolean): TableFitOutcome => {
     m.write(scale, heights);
     const total = sum(heights);
-    return { sizePt: round1(base * scale), fits, heightEmu: total, overflowPt: fits ? 0 : round1((total - availEmu) / EMU_PER_PT), heightsAtMin, minScale };
+    return { sizePt: round1(base * scale), fits, heightEmu: total, overflowPt: fits ? 0 : round1((total - availEmu) / EMU_PER_PT) };
   };
   if (forcedPt !== undefined) {
     const s = Math.min(1, forcedPt / base);
@@ -510,6 +511,7 @@ export function fitTable(m: TableMeasure, availEmu: number, minPt: number, force
   }
   const natural = m.heightsAt(1).map((h, i) => Math.max(h, m.templateHeights[i] ?? 0));
   if (sum(natural) <= availEmu) return finish(1, natural, true);
+  const heightsAtMin = m.heightsAt(minScale);
   if (sum(heightsAtMin) > availEmu) return finish(minScale, heightsAtMin, false);
   // largest half-point size that fits (text height is monotone in the size)
   let lo = lowPt;

@@ -150,6 +150,11 @@ export interface LayoutOptions {
   extraScale?: number;
   /** Extra line spacing reduction (fraction) added to the body's lnSpcReduction. */
   extraLnSpcReduction?: number;
+  /**
+   * Only measure: lines get their positions, heights and widths but no fragments (what
+   * text fitting needs; drawing needs the fragments).
+   */
+  measureOnly?: boolean;
 }
 
 interface Piece {
@@ -178,30 +183,58 @@ function piecesOf(p: ParagraphInput, k: number, m: FontMetrics): Piece[] {
       out.push({ text: '', font, run, width: 0, kind: 'break' });
       continue;
     }
-    const text = displayText(run).replace(/[\t]/g, '    ').replace(/[\r\n\v]/g, ' ');
+    const text = TAB_OR_BREAK.test(run.text) ? displayText(run).replace(/[\t]/g, '    ').replace(/[\r\n\v]/g, ' ') : displayText(run);
     const spc = (run.spacing_pt ?? 0) * k;
-    let cur = '';
+    // one pass over the UTF-16 units: a piece is a maximal stretch of one kind (CJK: one character)
+    let start = 0;
+    let count = 0;
     let curKind: Piece['kind'] = 'word';
-    const flush = (): void => {
-      if (cur) out.push({ text: cur, font, run, width: m.measure(cur, font) + spc * [...cur].length, kind: curKind });
-      cur = '';
-    };
-    for (const ch of text) {
-      const cp = ch.codePointAt(0)!;
-      const kind: Piece['kind'] = ch === ' ' || cp === 0x3000 ? 'space' : isCjk(cp) ? 'cjk' : 'word';
-      if (kind === 'cjk') {
-        flush();
-        out.push({ text: ch, font, run, width: m.measure(ch, font) + spc, kind: 'cjk' });
-        continue;
+    const flush = (end: number): void => {
+      if (end > start) {
+        const t = text.slice(start, end);
+        out.push({ text: t, font, run, width: m.measure(t, font) + (spc === 0 ? 0 : spc * count), kind: curKind });
       }
-      if (kind !== curKind) flush();
-      curKind = kind;
-      cur += ch;
+      start = end;
+      count = 0;
+    };
+    for (let i = 0; i < text.length; ) {
+      let cp = text.charCodeAt(i);
+      let len = 1;
+      if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < text.length) {
+        cp = text.codePointAt(i)!;
+        len = 2;
+      }
+      const kind: Piece['kind'] = cp === 0x20 || cp === 0x3000 ? 'space' : cp >= 0x1100 && isCjk(cp) ? 'cjk' : 'word';
+      if (kind === 'cjk') {
+        flush(i);
+        curKind = 'cjk';
+        count = 1;
+        flush(i + len);
+        curKind = 'word';
+      } else {
+        if (kind !== curKind) flush(i);
+        curKind = kind;
+        count++;
+      }
+      i += len;
     }
-    flush();
+    flush(text.length);
   }
   return out;
 }
+
+/** The visible pieces of a line (line breaks dropped) without its trailing spaces. */
+function trimTrailingSpaces(pieces: Piece[]): Piece[] {
+  let hasBreak = false;
+  for (const x of pieces) if (x.kind === 'break') hasBreak = true;
+  const visible = hasBreak ? pieces.filter((x) => x.kind !== 'break') : pieces;
+  let end = visible.length;
+  while (end > 0 && visible[end - 1]!.kind === 'space') end--;
+  return end === visible.length && !hasBreak ? visible : visible.slice(0, end);
+}
+
+/** Characters piecesOf rewrites before splitting (tab → four spaces, line ends → space). */
+const TAB_OR_BREAK = /[\t\r\n\v]/;
 
 /** Splits a too-long word piece into parts no wider than `avail` (at least one character each). */
 function breakWord(piece: Piece, avail: number, m: FontMetrics): Piece[] {
@@ -292,9 +325,15 @@ export function layoutText(body: TextBodyInput, box: TextBox, options: LayoutOpt
       cur.avail = Math.max(1, innerW - cur.startX - marR);
     }
     let width = 0;
-    const queue = pieces.slice();
-    while (queue.length) {
-      const piece = queue.shift()!;
+    // pieces are taken in order; pieces put back (a word moved to the next line, the rest
+    // of a broken word) wait on a stack, last put back first taken
+    let next = 0;
+    const putBack: Piece[] = [];
+    const unshift = (items: Piece[]): void => {
+      for (let i = items.length - 1; i >= 0; i--) putBack.push(items[i]!);
+    };
+    while (putBack.length || next < pieces.length) {
+      const piece = putBack.length ? putBack.pop()! : pieces[next++]!;
       if (piece.kind === 'break') {
         cur.pieces.push(piece);
         cur = newLine();
@@ -316,7 +355,8 @@ export function layoutText(body: TextBodyInput, box: TextBox, options: LayoutOpt
         // Move the word to a new line.
         cur = newLine();
         width = 0;
-        queue.unshift(...glued, piece);
+        glued.push(piece);
+        unshift(glued);
         glued = [];
         continue;
       }
@@ -338,29 +378,38 @@ export function layoutText(body: TextBodyInput, box: TextBox, options: LayoutOpt
       if (width > 0 && first.width > cur.avail - width) {
         cur = newLine();
         width = 0;
-        queue.unshift(...breakWord(piece, cur.avail, m));
+        unshift(breakWord(piece, cur.avail, m));
         continue;
       }
       cur.pieces.push(first);
       cur = newLine();
       width = 0;
-      queue.unshift(...parts);
+      unshift(parts);
     }
     // Place the lines.
     const lineSpacing = p.lineSpacing;
     built.forEach((b, li) => {
-      const visible = b.pieces.filter((x) => x.kind !== 'break');
+      // ascent and descent of the line's largest fonts (the font object repeats along a run)
       let asc = 0;
       let desc = 0;
       let maxSize = 0;
-      const fonts = visible.length ? visible.map((x) => x.font) : [scaled(p.endFont ?? firstFont, p.endFont ? k : 1)];
-      if (li === 0 && p.bullet && visible.length) fonts.push(scaled(p.bullet.font, k));
-      for (const f of fonts) {
+      let visibleCount = 0;
+      let lastFont: FontSpec | undefined;
+      const take = (f: FontSpec): void => {
+        if (f === lastFont) return;
+        lastFont = f;
         const v = m.vertical(f);
-        asc = Math.max(asc, v.ascent_pt);
-        desc = Math.max(desc, v.descent_pt);
-        maxSize = Math.max(maxSize, f.size_pt);
+        if (v.ascent_pt > asc) asc = v.ascent_pt;
+        if (v.descent_pt > desc) desc = v.descent_pt;
+        if (f.size_pt > maxSize) maxSize = f.size_pt;
+      };
+      for (const x of b.pieces) {
+        if (x.kind === 'break') continue;
+        visibleCount++;
+        take(x.font);
       }
+      if (visibleCount === 0) take(scaled(p.endFont ?? firstFont, p.endFont ? k : 1));
+      if (li === 0 && p.bullet && visibleCount) take(scaled(p.bullet.font, k));
       // Single spacing: the font's ascent + descent, at least 1.2 × the size (PowerPoint's line pitch).
       const extraLead = Math.max(0, 1.2 * maxSize - (asc + desc));
       asc += extraLead;
@@ -378,11 +427,15 @@ export function layoutText(body: TextBodyInput, box: TextBox, options: LayoutOpt
       const top = y;
       const baseline = top + ascUsed;
       y += h;
-      // Width without trailing spaces.
-      let trimmed = visible.slice();
-      while (trimmed.length && trimmed[trimmed.length - 1]!.kind === 'space') trimmed = trimmed.slice(0, -1);
-      const textW = trimmed.reduce((s, x) => s + x.width, 0);
+      // Width without trailing spaces (line breaks hold no width).
+      const trimmed = trimTrailingSpaces(b.pieces);
+      let textW = 0;
+      for (const x of trimmed) textW += x.width;
       overflowX = Math.max(overflowX, textW - b.avail);
+      if (options.measureOnly) {
+        lines.push({ paragraph: pi, baseline_pt: baseline, top_pt: top, height_pt: h, width_pt: textW, fragments: [] });
+        return;
+      }
       const align = p.align ?? 'l';
       const avail = b.avail;
       let off = 0;
@@ -400,7 +453,7 @@ export function layoutText(body: TextBodyInput, box: TextBox, options: LayoutOpt
       const frags: LineFragment[] = [];
       const fragRuns: Array<TextRunInput | undefined> = [];
       let x = lIns + b.startX + off;
-      if (li === 0 && p.bullet && visible.length) {
+      if (li === 0 && p.bullet && visibleCount) {
         const bf = scaled(p.bullet.font, k);
         // The bullet stays at marL + indent; centred or right-aligned text moves it along with the text.
         const bx = lIns + marL + indent + (effAlign === 'l' ? 0 : off);

@@ -11,6 +11,8 @@ import JSZip from 'jszip';
 import { PackageError } from '../errors.js';
 import { NS, attr, children, createElement, decodeXmlBytes, parseXml, serializeXml, type Document, type XmlLimits, DEFAULT_XML_LIMITS } from '../xml.js';
 import { extensionOf, relativeTarget, relsPartName, resolveTarget, sourceOfRelsPart } from './part-names.js';
+import { crc32 } from 'node:zlib';
+import { inflateEntry, rememberCompressed, writeZip, ZIP_DEFLATE, type ZipInput } from './zip-codec.js';
 
 /** Limits enforced while a package is opened. Sizes are bytes. */
 export interface PackageLimits {
@@ -117,7 +119,7 @@ export class OpcPackage {
 
     const budget = { remaining: limits.maxTotalUncompressedBytes };
     for (const entry of entries) {
-      const data = await inflateBounded(entry, limits, budget);
+      const data = inflateBounded(entry, limits, budget);
       pkg.parts.set(`/${entry.name}`, data);
     }
 
@@ -329,16 +331,15 @@ export class OpcPackage {
    * @param level - DEFLATE level 1–9
    */
   async toBytes(level = 6): Promise<Uint8Array> {
-    const zip = new JSZip();
-    zip.file('[Content_Types].xml', this.contentTypesXml());
+    const encoder = new TextEncoder();
+    const entries: ZipInput[] = [{ name: '[Content_Types].xml', bytes: encoder.encode(this.contentTypesXml()) }];
     for (const [name, bytes] of this.parts) {
       const doc = this.xmlCache.get(name);
-      const data: string | Uint8Array = doc && (bytes === EMPTY || this.dirty.has(name)) ? serializeXml(doc) : bytes;
-      const stored = STORED_EXTENSIONS.has(extensionOf(name));
+      const data = doc && (bytes === EMPTY || this.dirty.has(name)) ? encoder.encode(serializeXml(doc)) : bytes;
       // No folder entries: they are not parts (ECMA-376 Part 2, §10.2.1).
-      zip.file(name.slice(1), data, { compression: stored ? 'STORE' : 'DEFLATE', compressionOptions: { level }, createFolders: false });
+      entries.push({ name: name.slice(1), bytes: data, store: STORED_EXTENSIONS.has(extensionOf(name)) });
     }
-    return zip.generateAsync({ type: 'uint8array', platform: 'UNIX' });
+    return writeZip(entries, level);
   }
 
   private readonly dirty = new Set<string>();
@@ -453,58 +454,27 @@ function compressedSize(entry: JSZip.JSZipObject): number {
   return data?.compressedSize ?? 0;
 }
 
-/** jszip's StreamHelper: the events and controls used here. */
-interface ZipStream {
-  on(event: 'data', fn: (chunk: Uint8Array) => void): ZipStream;
-  on(event: 'error', fn: (err: Error) => void): ZipStream;
-  on(event: 'end', fn: () => void): ZipStream;
-  pause(): ZipStream;
-  resume(): ZipStream;
+/** jszip's record of an entry's stored data (internal, stable across 3.x). */
+interface StoredData {
+  compressedContent?: Uint8Array;
+  compression?: { magic?: string };
 }
 
-/** Inflates one entry, stopping as soon as it passes the per-entry, total or ratio limit. */
-function inflateBounded(entry: JSZip.JSZipObject, limits: PackageLimits, budget: { remaining: number }): Promise<Uint8Array> {
+/**
+ * Inflates one entry, stopping as soon as it passes the per-entry, total or ratio limit
+ * (zlib's output cap: nothing past the limit is allocated).
+ */
+function inflateBounded(entry: JSZip.JSZipObject, limits: PackageLimits, budget: { remaining: number }): Uint8Array {
   const packed = Math.max(1, compressedSize(entry));
   const cap = Math.min(limits.maxEntryUncompressedBytes, budget.remaining, Math.max(1024 * 1024, packed * limits.maxCompressionRatio));
-  return new Promise((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    let done = false;
-    // jszip's streaming reader is public API (StreamHelper) but missing from its typings.
-    const stream = (entry as unknown as { internalStream(type: 'uint8array'): ZipStream }).internalStream('uint8array');
-    stream
-      .on('data', (chunk: Uint8Array) => {
-        if (done) return;
-        total += chunk.length;
-        if (total > cap) {
-          done = true;
-          stream.pause();
-          reject(new PackageError('zip_bomb', `zip entry ${entry.name} inflates past ${cap} bytes (compressed ${packed}); refused as a zip bomb`));
-          return;
-        }
-        chunks.push(chunk);
-      })
-      .on('error', (err: Error) => {
-        if (done) return;
-        done = true;
-        const msg = err.message ?? String(err);
-        reject(new PackageError(/compression/i.test(msg) ? 'zip_unsupported' : 'zip_truncated', `zip entry ${entry.name} cannot be read: ${msg}`));
-      })
-      .on('end', () => {
-        if (done) return;
-        done = true;
-        budget.remaining -= total;
-        if (chunks.length === 1) resolve(chunks[0]!);
-        else {
-          const out = new Uint8Array(total);
-          let off = 0;
-          for (const c of chunks) {
-            out.set(c, off);
-            off += c.length;
-          }
-          resolve(out);
-        }
-      })
-      .resume();
-  });
+  const stored = (entry as unknown as { _data?: StoredData })._data;
+  const raw = stored?.compressedContent;
+  const magic = stored?.compression?.magic;
+  // jszip keeps no stored data for an empty entry (it holds an empty string instead)
+  if (!raw || magic === undefined) return new Uint8Array(0);
+  const method = magic.charCodeAt(0) | (magic.charCodeAt(1) << 8);
+  const data = inflateEntry(entry.name, method, raw, cap);
+  budget.remaining -= data.length;
+  if (method === ZIP_DEFLATE) rememberCompressed(data, { method, data: raw, crc32: crc32(data) >>> 0, size: data.length });
+  return data;
 }
