@@ -9,7 +9,7 @@ import type { OpcPackage } from '../ooxml/opc/package.js';
 import type { PmlModel } from '../ooxml/pml/parts.js';
 import type { Theme } from '../ooxml/pml/theme.js';
 import { NS, attr, attrNS, child, children, intAttr, type Element } from '../ooxml/xml.js';
-import { fitText, layoutText, type TextBodyInput } from '../text/layout.js';
+import { layoutText, type TextBodyInput, type TextBox, type TextLayout } from '../text/layout.js';
 import { colorIn, css, resolveRgba, type DrawColorContext, type Rgba } from './color.js';
 import { cssFont, drawFamily } from './fonts.js';
 import type { EvaluatedGeometry } from './geometry.js';
@@ -467,21 +467,48 @@ export function strokeOutline(dc: DrawContext, o: Outline, path: SkPath2D, ends:
 }
 
 /**
+ * Lays out a shrink-on-overflow body (`a:normAutofit`, ECMA-376 Part 1 §21.1.2.1.3) as
+ * LibreOffice shows it: the stored `fontScale` and `lnSpcReduction` (PowerPoint's result
+ * with its own metrics) are ignored, and one scale ≤ 1 is applied to every font size and,
+ * through them, to the line pitch: the largest at which the text fits the box by our
+ * measurement (to 0.5 %), never taking the largest run below 4 pt. Trailing paragraphs
+ * without runs are left out of the measurement (LibreOffice lets them overflow).
+ *
+ * @param box - the text rectangle, EMU
+ */
+function autofitLayout(body: TextBodyInput, box: TextBox): TextLayout {
+  const base: TextBodyInput = { ...body, fontScale: 1, lnSpcReduction: 0 };
+  const paras = body.paragraphs.slice();
+  while (paras.length > 1 && paras[paras.length - 1]!.runs.length === 0) paras.pop();
+  const measured: TextBodyInput = { ...base, paragraphs: paras };
+  const fits = (s: number): boolean => {
+    const l = layoutText(measured, box, { extraScale: s, measureOnly: true });
+    return l.overflow_pt <= 0.5 && l.overflowX_pt <= 0.5;
+  };
+  let maxSize = 0;
+  for (const p of body.paragraphs) for (const r of p.runs) maxSize = Math.max(maxSize, r.font.size_pt);
+  let scale = 1;
+  if (!fits(1)) {
+    let lo = Math.min(1, 4 / Math.max(maxSize, 4));
+    let hi = 1;
+    while (hi - lo > 0.005) {
+      const mid = (lo + hi) / 2;
+      if (fits(mid)) lo = mid; else hi = mid;
+    }
+    scale = lo;
+  }
+  return layoutText(base, box, { extraScale: scale });
+}
+
+/**
  * Draws laid-out text in a text rectangle (points, in the current transform).
+ * @param autofit - the body shrinks on overflow (`a:normAutofit`): see {@link autofitLayout}
  * @returns false when there was nothing to draw
  */
 export function drawTextBody(dc: DrawContext, body: TextBodyInput, rect: RectPt, autofit = false): boolean {
   if (!body.paragraphs.some((p) => p.runs.some((r) => !r.lineBreak && r.text.trim() !== ''))) return false;
   const box = { width_emu: rect.w * EMU_PT, height_emu: rect.h * EMU_PT };
-  let layout = layoutText(body, box);
-  if (autofit) {
-    // Shrink-on-overflow (a:normAutofit) is re-fitted as LibreOffice does: the font scale
-    // that fits by our measurement (line spacing unreduced), never above 100 %.
-    const unreduced = { ...body, fontScale: 1, lnSpcReduction: 0 };
-    const full = layoutText(unreduced, box);
-    if (full.overflow_pt <= 0.5 && full.overflowX_pt <= 0.5) layout = full;
-    else layout = fitText(unreduced, box, { minSizePt: 4 }).layout;
-  }
+  const layout = autofit ? autofitLayout(body, box) : layoutText(body, box);
   const ctx = dc.ctx;
   ctx.save();
   ctx.textBaseline = 'alphabetic';
