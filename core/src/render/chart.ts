@@ -4,17 +4,50 @@
  * (clustered or stacked), line, area and pie/doughnut, with title, value gridlines,
  * category labels and a legend; any other chart type as a labeled box.
  */
+import { Path2D } from '@napi-rs/canvas';
 import type { Shape } from '../ooxml/pml/shapes.js';
 import { NS, attr, attrNS, child, children, intAttr, type Element } from '../ooxml/xml.js';
 import { colorIn, css, hexToRgba, type Rgba } from './color.js';
-import { DrawContext, type RectPt } from './draw-context.js';
+import { DrawContext, fillColor, fillOf, paintFill, type RectPt, type ResolvedFill } from './draw-context.js';
 import { cssFont } from './fonts.js';
 
 interface Series {
   name: string;
   values: number[];
   color: Rgba;
+  /** How the series' bars and areas are filled (undefined: solid {@link color}). */
+  fill: ResolvedFill | undefined;
   pointColors: Map<number, Rgba>;
+}
+
+/**
+ * The chart's built-in style number (`c:style`, §21.2.2.196, 1–48), read from the chart space
+ * or its markup-compatibility fallback; 2 (PowerPoint's default) when absent.
+ */
+function chartStyleOf(space: Element | undefined): number {
+  if (!space) return 2;
+  let el = child(space, NS.c, 'style');
+  if (!el) {
+    for (const ac of children(space, NS.mc, 'AlternateContent')) {
+      el = child(child(ac, NS.mc, 'Fallback'), NS.c, 'style');
+      if (el) break;
+    }
+  }
+  const v = intAttr(el, 'val', 2);
+  return v >= 1 && v <= 48 ? v : 2;
+}
+
+/**
+ * The theme fill a chart style gives filled series (bars, areas) when they set none: the 48
+ * built-in styles are six rows of eight; rows 3, 4 and 6 (styles 17–32, 41–48) fill with the
+ * theme's intense fill style (`a:fillStyleLst`, third entry, usually a shaded gradient) in the
+ * series colour, the others with the plain colour.
+ */
+function styleSeriesFill(dc: DrawContext, style: number, color: Rgba, part: string): ResolvedFill | undefined {
+  const row = Math.ceil(style / 8);
+  if (row !== 3 && row !== 4 && row !== 6) return undefined;
+  const el = dc.formatScheme().fill[2];
+  return el ? { el, colors: { ...dc.colors, phClr: color }, part: dc.theme.partName ?? part } : undefined;
 }
 
 function cacheStrings(src: Element | undefined): string[] {
@@ -50,6 +83,7 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
   const plot = plotArea ? children(plotArea, NS.c).find((e) => PLOTS.includes(e.localName ?? '')) : undefined;
   if (!plot) return labeledBox(dc, r, 'Chart');
   const kind = plot.localName ?? '';
+  const chartStyle = chartStyleOf(space ?? undefined);
   const accents = ['accent1', 'accent2', 'accent3', 'accent4', 'accent5', 'accent6'].map((a) => hexToRgba(dc.theme.colors[a as 'accent1']) ?? { r: 79, g: 129, b: 189, a: 1 });
   const series: Series[] = children(plot, NS.c, 'ser').map((ser, i) => {
     const spPr = child(ser, NS.c, 'spPr');
@@ -59,10 +93,13 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
       const c = colorIn(child(child(dPt, NS.c, 'spPr'), NS.a, 'solidFill'), dc.colors);
       if (c) pointColors.set(intAttr(child(dPt, NS.c, 'idx'), 'val', 0), c);
     }
+    const own = fillOf(spPr);
+    const color = colorIn(solid, dc.colors) ?? (own?.localName === 'gradFill' ? fillColor({ el: own, colors: dc.colors, part: partName }) : undefined) ?? accents[i % 6]!;
     return {
       name: cacheStrings(child(ser, NS.c, 'tx'))[0] ?? `Series ${i + 1}`,
       values: cacheNumbers(child(ser, NS.c, 'val') ?? child(ser, NS.c, 'yVal')),
-      color: colorIn(solid, dc.colors) ?? accents[i % 6]!,
+      color,
+      fill: own ? (own.localName === 'gradFill' ? { el: own, colors: dc.colors, part: partName } : undefined) : styleSeriesFill(dc, chartStyle, color, partName),
       pointColors,
     };
   });
@@ -238,19 +275,21 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
       let pos = 0;
       let neg = 0;
       const total = series.reduce((s, x) => s + Math.abs(x.values[i] ?? 0), 0) || 1;
-      series.forEach((s, si) => {
+      for (let si = 0; si < series.length; si++) {
+        const s = series[si]!;
         let v = s.values[i] ?? 0;
         if (grouping === 'percentStacked') v = v / total;
         const start = stacked ? (v >= 0 ? pos : neg) : 0;
         const end = start + v;
         if (stacked) { if (v >= 0) pos = end; else neg = end; }
         const offset = (slot - group) / 2 + (stacked ? 0 : si * barW);
-        ctx.fillStyle = css(s.pointColors.get(i) ?? s.color);
         const a = valuePos(Math.max(bottom, Math.min(start, end)));
         const b = valuePos(Math.max(start, end));
-        if (horizontal) ctx.fillRect(a, area.y + area.h - slot * i - offset - barW, b - a, barW);
-        else ctx.fillRect(area.x + slot * i + offset, b, barW, a - b);
-      });
+        const bar: RectPt = horizontal
+          ? { x: a, y: area.y + area.h - slot * i - offset - barW, w: b - a, h: barW }
+          : { x: area.x + slot * i + offset, y: b, w: barW, h: a - b };
+        await fillSeriesRect(dc, s, i, bar);
+      }
     }
   } else {
     const isArea = kind.startsWith('area');
@@ -279,8 +318,16 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
         const floor = stacked ? base : base.map(([x]) => [x, valuePos(Math.max(bottom, 0))] as [number, number]);
         for (let i = floor.length - 1; i >= 0; i--) ctx.lineTo(floor[i]![0], floor[i]![1]);
         ctx.closePath();
-        ctx.fillStyle = css(s.color);
-        ctx.fill();
+        if (s.fill) {
+          const path = new Path2D();
+          pts.forEach(([x, y], i) => (i ? path.lineTo(x, y) : path.moveTo(x, y)));
+          for (let i = floor.length - 1; i >= 0; i--) path.lineTo(floor[i]![0], floor[i]![1]);
+          path.closePath();
+          await paintFill(dc, s.fill, path, area);
+        } else {
+          ctx.fillStyle = css(s.color);
+          ctx.fill();
+        }
       } else {
         ctx.strokeStyle = css(s.color);
         ctx.lineWidth = 2.25;
@@ -296,6 +343,19 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
   if (horizontal) { ctx.moveTo(valuePos(0), area.y); ctx.lineTo(valuePos(0), area.y + area.h); }
   else { ctx.moveTo(area.x, valuePos(0)); ctx.lineTo(area.x + area.w, valuePos(0)); }
   ctx.stroke();
+}
+
+/** Fills one bar (a rectangle in points) of series `s` at category `i`: its point colour, its fill, else its colour. */
+async function fillSeriesRect(dc: DrawContext, s: Series, i: number, bar: RectPt): Promise<void> {
+  const point = s.pointColors.get(i);
+  if (!point && s.fill && bar.w > 0 && bar.h > 0) {
+    const path = new Path2D();
+    path.rect(bar.x, bar.y, bar.w, bar.h);
+    await paintFill(dc, s.fill, path, bar);
+    return;
+  }
+  dc.ctx.fillStyle = css(point ?? s.color);
+  dc.ctx.fillRect(bar.x, bar.y, bar.w, bar.h);
 }
 
 function labeledBox(dc: DrawContext, r: RectPt, label: string): void {

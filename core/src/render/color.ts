@@ -91,6 +91,9 @@ function lin(p: number): number {
 /** Applies colour transforms (§20.1.2.3) in document order. */
 function applyModifiers(c0: Rgba, el: Element): Rgba {
   let c = c0;
+  // Between a:gamma and a:invGamma (files converted from PowerPoint 97–2003) tint and shade
+  // act on the gamma-encoded values.
+  let encoded = false;
   for (const m of children(el, NS.a)) {
     const v = intAttr(m, 'val', 100000) / 100000;
     switch (m.localName) {
@@ -103,8 +106,11 @@ function applyModifiers(c0: Rgba, el: Element): Rgba {
       case 'satOff': c = hsl(c, (h, s, l) => [h, s + v, l]); break;
       case 'hueMod': c = hsl(c, (h, s, l) => [h * v, s, l]); break;
       case 'hueOff': c = hsl(c, (h, s, l) => [h + intAttr(m, 'val', 0) / 21600000, s, l]); break;
-      case 'tint': c = { ...c, r: c.r + (255 - c.r) * (1 - v), g: c.g + (255 - c.g) * (1 - v), b: c.b + (255 - c.b) * (1 - v) }; break;
-      case 'shade': c = { ...c, r: c.r * v, g: c.g * v, b: c.b * v }; break;
+      // tint and shade work on linear light (scRGB), as PowerPoint and LibreOffice apply them.
+      case 'tint': c = encoded ? { ...c, r: 255 - (255 - c.r) * v, g: 255 - (255 - c.g) * v, b: 255 - (255 - c.b) * v } : linearly(c, (x) => 1 - (1 - x) * v); break;
+      case 'shade': c = encoded ? { ...c, r: c.r * v, g: c.g * v, b: c.b * v } : linearly(c, (x) => x * v); break;
+      case 'gamma': encoded = true; break;
+      case 'invGamma': encoded = false; break;
       case 'inv': c = { ...c, r: 255 - c.r, g: 255 - c.g, b: 255 - c.b }; break;
       case 'gray': { const y = 0.3 * c.r + 0.59 * c.g + 0.11 * c.b; c = { ...c, r: y, g: y, b: y }; break; }
       case 'comp': c = hsl(c, (h, s, l) => [h + 0.5, s, l]); break;
@@ -112,6 +118,23 @@ function applyModifiers(c0: Rgba, el: Element): Rgba {
     }
   }
   return c;
+}
+
+/** sRGB component (0–255) to linear light (0–1), IEC 61966-2-1. */
+function toLinear(c: number): number {
+  const x = Math.max(0, Math.min(1, c / 255));
+  return x <= 0.04045 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4);
+}
+
+/** Linear light (0–1) to an sRGB component (0–255). */
+function fromLinear(x: number): number {
+  const y = Math.max(0, Math.min(1, x));
+  return 255 * (y <= 0.0031308 ? 12.92 * y : 1.055 * Math.pow(y, 1 / 2.4) - 0.055);
+}
+
+/** Applies `f` to each colour component in linear light. */
+function linearly(c: Rgba, f: (x: number) => number): Rgba {
+  return { r: fromLinear(f(toLinear(c.r))), g: fromLinear(f(toLinear(c.g))), b: fromLinear(f(toLinear(c.b))), a: c.a };
 }
 
 function hsl(c: Rgba, f: (h: number, s: number, l: number) => [number, number, number]): Rgba {
