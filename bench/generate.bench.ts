@@ -13,19 +13,23 @@
  * `process.resourceUsage().maxRSS`). Goals: Slidewright ≥ 20× faster than
  * pptx-automizer with ≤ half its peak memory, and ≤ 3× the zip floor.
  *
+ * The children run compiled JavaScript in plain `node`, as production does (`npm start`
+ * runs tsc's output): the bench compiles itself and the engine with `tsconfig.bench.json`
+ * into `dist-bench/` first, so no side pays for an on-the-fly TypeScript loader.
+ *
  *   npx tsx bench/generate.bench.ts            # all three sides, figures printed
  *   npx tsx bench/generate.bench.ts --side slidewright|automizer|floor
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import JSZip from 'jszip';
 import type { ISlide } from 'pptx-automizer';
 import { buildDeck, type DeckSlideSpec } from '../core/src/generation/build-deck.js';
 import type { SlideData } from '../core/src/domain/content.js';
-import { corpusPath } from '../test/helpers/corpus.js';
+import { corpusPath, sharedDir } from '../test/helpers/corpus.js';
 
 const SLIDES = 100;
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -137,9 +141,17 @@ async function child(side: string): Promise<void> {
   }
 }
 
-function spawnSide(side: string): SideResult {
-  const self = fileURLToPath(import.meta.url);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', self, '--side', side], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+/** Compiles the bench and the engine to `dist-bench/` (plain JavaScript for the children). */
+function compile(): string {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  const r = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.bench.json')], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`tsc -p tsconfig.bench.json failed: ${r.stdout}${r.stderr}`);
+  return join(root, 'dist-bench', 'bench', 'generate.bench.js');
+}
+
+function spawnSide(script: string, side: string): SideResult {
+  const r = spawnSync(process.execPath, [script, '--side', side], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, SLIDEWRIGHT_SHARED_DIR: sharedDir } });
   const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT '));
   if (!line) throw new Error(`${side} failed (exit ${r.status}): ${r.stderr.slice(-2000)}`);
   return JSON.parse(line.slice(7)) as SideResult;
@@ -148,12 +160,13 @@ function spawnSide(side: string): SideResult {
 const sideArg = process.argv.indexOf('--side');
 if (sideArg >= 0) await child(process.argv[sideArg + 1]!);
 else {
-  const sw = spawnSide('slidewright');
-  const am = spawnSide('automizer');
-  const fl = spawnSide('floor');
+  const script = compile();
+  const sw = spawnSide(script, 'slidewright');
+  const am = spawnSide(script, 'automizer');
+  const fl = spawnSide(script, 'floor');
   const row = (r: SideResult): string =>
     `${r.side.padEnd(12)} best ${r.bestMs.toFixed(0).padStart(7)} ms  runs [${r.runsMs.map((x) => x.toFixed(0)).join(', ')}]  peak RSS ${r.maxRssMiB.toFixed(0).padStart(5)} MiB (${(r.maxRssMiB - r.baseRssMiB).toFixed(0)} MiB above the loaded runtime)  output ${(r.bytes / 1024).toFixed(0)} KiB${r.slides ? `, ${r.slides} slides` : ''}`;
-  console.log(`generate: ${SLIDES}-slide reference deck (${TEXT} slide 1 + ${TABLES} slides 1/3), best of ${RUNS}, each side in its own process`);
+  console.log(`generate: ${SLIDES}-slide reference deck (${TEXT} slide 1 + ${TABLES} slides 1/3), best of ${RUNS}, each side in its own process (compiled JavaScript, plain node)`);
   for (const r of [sw, am, fl]) console.log(`  ${row(r)}`);
   const speedup = am.bestMs / sw.bestMs;
   const mem = sw.maxRssMiB / am.maxRssMiB;

@@ -51,7 +51,7 @@ const FALLBACK_FAMILY = 'DejaVu Sans';
 export class ConservativeMetrics implements FontMetrics {
   private readonly fallbackName = new Map<string, boolean>();
   /** Per font name and style: the wider advance of each code point, in em. */
-  private readonly ems = new Map<string, Map<number, number>>();
+  private readonly ems = new Map<string, Array<Map<number, number> | undefined>>();
 
   constructor(private readonly base: FontMetrics = defaultFontMetrics) {}
 
@@ -69,12 +69,7 @@ export class ConservativeMetrics implements FontMetrics {
   }
 
   private em(cp: number, font: FontSpec): number {
-    const key = `${font.name}|${font.bold ? 1 : 0}${font.italic ? 1 : 0}`;
-    let table = this.ems.get(key);
-    if (!table) {
-      table = new Map();
-      this.ems.set(key, table);
-    }
+    const table = styleSlot(this.ems, font, () => new Map<number, number>());
     let v = table.get(cp);
     if (v === undefined) {
       const unit = { ...font, size_pt: 1 };
@@ -90,12 +85,21 @@ export class ConservativeMetrics implements FontMetrics {
 
   measure(text: string, font: FontSpec): number {
     if (!this.inexact(font.name)) return this.base.measure(text, font);
+    const table = styleSlot(this.ems, font, () => new Map<number, number>());
     let w = 0;
-    for (const ch of text) w += this.em(ch.codePointAt(0)!, font);
+    for (let i = 0; i < text.length; i++) {
+      let cp = text.charCodeAt(i);
+      if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < text.length) {
+        cp = text.codePointAt(i)!;
+        i++;
+      }
+      const v = table.get(cp);
+      w += v !== undefined ? v : this.em(cp, font);
+    }
     return w * font.size_pt;
   }
 
-  private readonly verticals = new Map<string, VerticalMetrics>();
+  private readonly verticals = new Map<string, Array<VerticalMetrics | undefined>>();
 
   /**
    * Vertical metrics at 1 pt (they scale linearly with the size), cached per font name
@@ -103,9 +107,8 @@ export class ConservativeMetrics implements FontMetrics {
    * it and the fallback's.
    */
   private unitVertical(font: FontSpec): VerticalMetrics {
-    const key = `${font.name}|${font.bold ? 1 : 0}${font.italic ? 1 : 0}`;
-    let v = this.verticals.get(key);
-    if (!v) {
+    return styleSlot(this.verticals, font, () => {
+      let v: VerticalMetrics;
       const unit = { ...font, size_pt: 1 };
       const own = grown(this.base.vertical(unit), lineGapFactor(this.base.resolve(font.name).family, !!font.bold, !!font.italic));
       if (!this.inexact(font.name)) v = own;
@@ -115,9 +118,8 @@ export class ConservativeMetrics implements FontMetrics {
         const descent = Math.max(own.descent_pt, fb.descent_pt);
         v = { ...own, ascent_pt: ascent, descent_pt: descent, lineHeight_pt: ascent + descent };
       }
-      this.verticals.set(key, v);
-    }
-    return v;
+      return v;
+    });
   }
 
   vertical(font: FontSpec): VerticalMetrics {
@@ -131,6 +133,25 @@ export class ConservativeMetrics implements FontMetrics {
       underlineThickness_pt: u.underlineThickness_pt * k,
     };
   }
+}
+
+/**
+ * The value cached for a font's name and style (bit 0 bold, bit 1 italic), made by `make`
+ * on first use: no key string is built per lookup.
+ */
+function styleSlot<T>(cache: Map<string, Array<T | undefined>>, font: FontSpec, make: () => T): T {
+  let styles = cache.get(font.name);
+  if (!styles) {
+    styles = [];
+    cache.set(font.name, styles);
+  }
+  const i = (font.bold ? 1 : 0) | (font.italic ? 2 : 0);
+  let v = styles[i];
+  if (v === undefined) {
+    v = make();
+    styles[i] = v;
+  }
+  return v;
 }
 
 /** Vertical metrics with ascent and descent grown by `k`. */
@@ -305,6 +326,7 @@ export function fitShapeText(part: GeneratedSlidePart, sp: Element, o: TextFitOp
  * sizes are written (spacing in points is not scaled, unlike `normAutofit/@fontScale`).
  */
 export function scaleBody(body: TextBodyInput, k: number): TextBodyInput {
+  if (k === 1) return (body.fontScale ?? 1) === 1 && (body.lnSpcReduction ?? 0) === 0 ? body : { ...body, fontScale: 1, lnSpcReduction: 0 };
   const sz = (pt: number): number => Math.max(1, Math.round(pt * k * 100) / 100);
   return {
     ...body,
@@ -413,6 +435,11 @@ export function measureTable(part: ShapeTreePart, tbl: Element): TableMeasure {
     'bold header',
   ).documentElement!;
   const bold = boldLst;
+  const far = [masterOther, defaults].filter((x): x is Element => !!x);
+  const colorCtx = { theme, colorMap: part.colorMap };
+  const cellSources = (near: Element[]): TextStyleSources => ({ near, far, bodyPrs: [], theme, colorCtx, defaultFace: theme.minor.latin || 'Calibri' });
+  let headerSrc: TextStyleSources | undefined;
+  let bodySrc: TextStyleSources | undefined;
   type CellText = { txBody: Element; body: TextBodyInput; width: number; rowSpan: number };
   const cells: CellText[][] = rows.map((tr, ri) => {
     const out: CellText[] = [];
@@ -425,16 +452,10 @@ export function measureTable(part: ShapeTreePart, tbl: Element): TableMeasure {
       col += span;
       if (merged || !txBody) continue;
       const own = child(txBody, NS.a, 'lstStyle');
-      const near = [...(own ? [own] : [])];
-      if (BOLD_HEADER && headerOn && ri === 0) near.push(bold);
-      const src: TextStyleSources = {
-        near,
-        far: [masterOther, defaults].filter((x): x is Element => !!x),
-        bodyPrs: [],
-        theme,
-        colorCtx: { theme, colorMap: part.colorMap },
-        defaultFace: theme.minor.latin || 'Calibri',
-      };
+      const header = BOLD_HEADER && headerOn && ri === 0;
+      // cells without a list style of their own share their row kind's sources (and so
+      // the level styles resolved from them)
+      const src = own && children(own).length > 0 ? cellSources([own, ...(header ? [bold] : [])]) : header ? (headerSrc ??= cellSources([bold])) : (bodySrc ??= cellSources([]));
       const body = readTextBody(txBody, src);
       const tcPr = child(tc, NS.a, 'tcPr');
       body.lIns_emu = intAttr(tcPr, 'marL', 91440);

@@ -197,8 +197,10 @@ export function descendants(root: Element | Document, ns: string, local: string)
 
 /** Attribute value or undefined when absent (xmldom returns null or ''). */
 export function attr(el: Element | undefined, name: string): string | undefined {
-  if (!el || !el.hasAttribute(name)) return undefined;
-  return el.getAttribute(name) ?? undefined;
+  if (!el) return undefined;
+  // one lookup (hasAttribute + getAttribute would scan the attributes twice)
+  const node = el.getAttributeNode(name);
+  return node ? node.value : undefined;
 }
 
 /** Attribute in a namespace (e.g. `r:id`), or undefined when absent. */

@@ -112,7 +112,14 @@ function autoNumber(type: string, n: number): string {
   }
 }
 
-const BULLET_KIND = ['buNone', 'buAutoNum', 'buChar', 'buBlip'];
+/** Child names looked up in paragraph properties (constant arrays: level styles cache by identity). */
+const BULLET_KIND = ['buNone', 'buAutoNum', 'buChar', 'buBlip'] as const;
+const BU_FONT = ['buFontTx', 'buFont'] as const;
+const BU_CLR = ['buClrTx', 'buClr'] as const;
+const BU_SZ = ['buSzTx', 'buSzPct', 'buSzPts'] as const;
+const LN_SPC = ['lnSpc'] as const;
+const SPC_BEF = ['spcBef'] as const;
+const SPC_AFT = ['spcAft'] as const;
 
 /** Options of {@link readTextBody}. */
 export interface ReadTextOptions {
@@ -158,65 +165,58 @@ export function readTextBody(txBody: Element | undefined, src: TextStyleSources,
   };
   if (!txBody) return body;
   const counters = new Map<number, number>();
+  const styles = levelStylesOf(src);
   for (const p of children(txBody, NS.a, 'p')) {
     const pPr = child(p, NS.a, 'pPr');
     const level = Math.max(0, Math.min(8, intAttr(pPr, 'lvl', 0)));
-    const lvlName = `lvl${level + 1}pPr`;
-    const fromLists = (lists: Element[]): Element[] => {
-      const out: Element[] = [];
-      for (const l of lists) {
-        const a = child(l, NS.a, lvlName);
-        if (a) out.push(a);
-        const d = child(l, NS.a, 'defPPr');
-        if (d) out.push(d);
-      }
-      return out;
+    let style = styles[level];
+    if (!style) {
+      style = new LevelStyle(src, level);
+      styles[level] = style;
+    }
+    const lvl = style;
+    // the paragraph's own properties first, then its level's inherited ones
+    const pAttr = (name: string): string | undefined => attr(pPr, name) ?? lvl.attr(name);
+    const pChild = (names: readonly string[]): Element | undefined => {
+      if (pPr) for (const c of children(pPr, NS.a)) if (names.includes(c.localName ?? '')) return c;
+      return lvl.child(names);
     };
-    const nearP = [...(pPr ? [pPr] : []), ...fromLists(src.near)];
-    const farP = fromLists(src.far);
-    const allP = [...nearP, ...farP];
-    const pAttr = (name: string): string | undefined => {
-      for (const e of allP) { const v = attr(e, name); if (v !== undefined) return v; }
-      return undefined;
-    };
-    const pChild = (names: string[]): Element | undefined => {
-      for (const e of allP) for (const c of children(e, NS.a)) if (names.includes(c.localName ?? '')) return c;
-      return undefined;
-    };
-    const nearR = nearP.map((e) => child(e, NS.a, 'defRPr')).filter((e): e is Element => !!e);
-    const farR = farP.map((e) => child(e, NS.a, 'defRPr')).filter((e): e is Element => !!e);
+    const ownDefRPr = child(pPr, NS.a, 'defRPr');
 
     const runProps = (rPr: Element | undefined): { font: TextRunInput['font']; color?: Rgba; run: Partial<TextRunInput> } => {
-      const list = [...(rPr ? [rPr] : []), ...nearR];
-      const pick = <T>(f: (e: Element) => T | undefined, fromStyle?: T): T | undefined => {
-        for (const e of list) { const v = f(e); if (v !== undefined) return v; }
-        if (fromStyle !== undefined) return fromStyle;
-        for (const e of farR) { const v = f(e); if (v !== undefined) return v; }
+      const own = (f: (e: Element) => string | undefined): string | undefined => {
+        if (rPr) { const v = f(rPr); if (v !== undefined) return v; }
+        if (ownDefRPr) return f(ownDefRPr);
         return undefined;
       };
-      const face = pick((e) => { const v = attr(child(e, NS.a, 'latin'), 'typeface'); return v ? v : undefined; }, src.fontRefFace);
-      const lang = pick((e) => attr(e, 'lang'));
+      const ownAttr = (name: string): string | undefined => (rPr ? attr(rPr, name) : undefined) ?? (ownDefRPr ? attr(ownDefRPr, name) : undefined);
+      const d = lvl.runDefaults;
+      const face = own((e) => { const v = attr(child(e, NS.a, 'latin'), 'typeface'); return v ? v : undefined; }) ?? d.face;
+      const lang = ownAttr('lang') ?? d.lang;
       const name = face ? resolveThemeFont(face, src.theme, lang) || src.defaultFace : src.defaultFace;
-      const sz = pick((e) => intAttr(e, 'sz'));
-      const color = pick((e): Rgba | null | undefined => {
-        for (const f of children(e, NS.a)) {
-          if (f.localName === 'solidFill') return colorIn(f, src.colorCtx) ?? null;
-          if (f.localName === 'gradFill') return colorIn(child(child(f, NS.a, 'gsLst'), NS.a, 'gs'), src.colorCtx) ?? null;
-          if (f.localName === 'noFill') return null;
-        }
-        return undefined;
-      }, src.fontRefColor ?? undefined);
-      const u = pick((e) => attr(e, 'u'));
-      const strike = pick((e) => attr(e, 'strike'));
-      const cap = pick((e) => attr(e, 'cap'));
+      const szOwn = ownAttr('sz');
+      const sz = szOwn !== undefined && Number.isFinite(parseInt(szOwn, 10)) ? parseInt(szOwn, 10) : d.sz;
+      let color = d.color;
+      for (const e of [rPr, ownDefRPr]) {
+        if (!e) continue;
+        const c = fillColor(e, src.colorCtx);
+        if (c !== undefined) { color = c; break; }
+      }
+      const b = ownAttr('b');
+      const i = ownAttr('i');
+      const u = ownAttr('u') ?? d.u;
+      const strike = ownAttr('strike') ?? d.strike;
+      const cap = ownAttr('cap') ?? d.cap;
+      const baseline = ownAttr('baseline');
+      const spc = ownAttr('spc');
       return {
-        font: { name, size_pt: (sz ?? 1800) / 100, bold: pick((e) => boolAttr(e, 'b')) ?? false, italic: pick((e) => boolAttr(e, 'i')) ?? false },
-        color: color === null ? { r: 0, g: 0, b: 0, a: 0 } : color ?? colorIn(TX1, src.colorCtx),
+        font: { name, size_pt: (sz ?? 1800) / 100, bold: b !== undefined ? onOff(b) : d.bold, italic: i !== undefined ? onOff(i) : d.italic },
+        color: color === null ? { r: 0, g: 0, b: 0, a: 0 } : color ?? lvl.textColor(),
         run: {
           underline: u !== undefined && u !== 'none',
           strike: strike !== undefined && strike !== 'noStrike',
-          baseline_pct: (pick((e) => intAttr(e, 'baseline')) ?? 0) / 1000,
-          spacing_pt: (pick((e) => intAttr(e, 'spc')) ?? 0) / 100,
+          baseline_pct: (baseline !== undefined ? intOr(baseline, 0) : d.baseline) / 1000,
+          spacing_pt: (spc !== undefined ? intOr(spc, 0) : d.spc) / 100,
           cap: cap === 'all' ? 'all' : cap === 'small' ? 'small' : 'none',
         },
       };
@@ -245,7 +245,7 @@ export function readTextBody(txBody: Element | undefined, src: TextStyleSources,
       runs.push({ text, font: rp.font, color: hex, alpha: rp.color?.a, ...rp.run });
     }
     const endRp = runProps(child(p, NS.a, 'endParaRPr'));
-    const spacing = (names: string[]): Spacing | undefined => {
+    const spacing = (names: readonly string[]): Spacing | undefined => {
       const el = pChild(names);
       if (!el) return undefined;
       const pct = child(el, NS.a, 'spcPct');
@@ -261,9 +261,9 @@ export function readTextBody(txBody: Element | undefined, src: TextStyleSources,
       marL_emu: Number(pAttr('marL') ?? 0),
       indent_emu: Number(pAttr('indent') ?? 0),
       marR_emu: Number(pAttr('marR') ?? 0),
-      lineSpacing: spacing(['lnSpc']),
-      spaceBefore: spacing(['spcBef']),
-      spaceAfter: spacing(['spcAft']),
+      lineSpacing: spacing(LN_SPC),
+      spaceBefore: spacing(SPC_BEF),
+      spaceAfter: spacing(SPC_AFT),
       endFont: endRp.font,
       rtl: pAttr('rtl') === '1',
     };
@@ -273,10 +273,10 @@ export function readTextBody(txBody: Element | undefined, src: TextStyleSources,
     if (kind && kind.localName !== 'buNone' && hasText) {
       const first = runs.find((r) => !r.lineBreak) ?? runs[0];
       const firstFont = first?.font ?? endRp.font;
-      const buFontEl = pChild(['buFontTx', 'buFont']);
+      const buFontEl = pChild(BU_FONT);
       const buFontName = buFontEl?.localName === 'buFont' ? resolveThemeFont(attr(buFontEl, 'typeface') ?? '', src.theme) : undefined;
-      const buClrEl = pChild(['buClrTx', 'buClr']);
-      const buSzEl = pChild(['buSzTx', 'buSzPct', 'buSzPts']);
+      const buClrEl = pChild(BU_CLR);
+      const buSzEl = pChild(BU_SZ);
       let size = firstFont.size_pt;
       if (buSzEl?.localName === 'buSzPct') size = (firstFont.size_pt * intAttr(buSzEl, 'val', 100000)) / 100000;
       else if (buSzEl?.localName === 'buSzPts') size = intAttr(buSzEl, 'val', 1800) / 100;
@@ -304,6 +304,150 @@ export function readTextBody(txBody: Element | undefined, src: TextStyleSources,
     body.paragraphs.push(para);
   }
   return body;
+}
+
+/** ST_OnOff (§22.9.2.7): `1`, `true` and `on` are true. */
+function onOff(v: string): boolean {
+  return v === '1' || v === 'true' || v === 'on';
+}
+
+/** An integer attribute value, or `fallback` when it is not one. */
+function intOr(v: string, fallback: number): number {
+  const n = parseInt(v, 10);
+  return Number.isFinite(n) ? n : fallback;
+}
+
+/**
+ * The fill a run's properties give its text: a colour, `null` for `a:noFill`, undefined
+ * when the element names none (a gradient counts as its first stop).
+ */
+function fillColor(e: Element, ctx: DrawColorContext): Rgba | null | undefined {
+  for (const f of children(e, NS.a)) {
+    if (f.localName === 'solidFill') return colorIn(f, ctx) ?? null;
+    if (f.localName === 'gradFill') return colorIn(child(child(f, NS.a, 'gsLst'), NS.a, 'gs'), ctx) ?? null;
+    if (f.localName === 'noFill') return null;
+  }
+  return undefined;
+}
+
+/** Run properties a level's list styles give every run that does not say otherwise. */
+interface RunDefaults {
+  face?: string;
+  lang?: string;
+  /** Hundredths of a point. */
+  sz?: number;
+  color?: Rgba | null;
+  bold: boolean;
+  italic: boolean;
+  u?: string;
+  strike?: string;
+  cap?: string;
+  /** Thousandths of a percent. */
+  baseline: number;
+  /** Hundredths of a point. */
+  spc: number;
+}
+
+/**
+ * The inherited paragraph and run properties of one outline level (`a:lvlNpPr` then
+ * `a:defPPr` of each list style, near before far; ECMA-376 Part 1, §21.1.2.4.13), looked
+ * up once per text body and level instead of once per paragraph and run.
+ */
+class LevelStyle {
+  private readonly near: Element[];
+  private readonly all: Element[];
+  private readonly attrs = new Map<string, string | undefined>();
+  private readonly childs = new Map<readonly string[], Element | undefined>();
+  private defaults?: RunDefaults;
+  private tx1?: Rgba;
+
+  constructor(private readonly src: TextStyleSources, level: number) {
+    const lvlName = `lvl${level + 1}pPr`;
+    const fromLists = (lists: Element[]): Element[] => {
+      const out: Element[] = [];
+      for (const l of lists) {
+        const a = child(l, NS.a, lvlName);
+        if (a) out.push(a);
+        const d = child(l, NS.a, 'defPPr');
+        if (d) out.push(d);
+      }
+      return out;
+    };
+    this.near = fromLists(src.near);
+    this.all = [...this.near, ...fromLists(src.far)];
+  }
+
+  attr(name: string): string | undefined {
+    if (this.attrs.has(name)) return this.attrs.get(name);
+    let v: string | undefined;
+    for (const e of this.all) {
+      v = attr(e, name);
+      if (v !== undefined) break;
+    }
+    this.attrs.set(name, v);
+    return v;
+  }
+
+  child(names: readonly string[]): Element | undefined {
+    if (this.childs.has(names)) return this.childs.get(names);
+    let found: Element | undefined;
+    outer: for (const e of this.all) {
+      for (const c of children(e, NS.a)) {
+        if (names.includes(c.localName ?? '')) {
+          found = c;
+          break outer;
+        }
+      }
+    }
+    this.childs.set(names, found);
+    return found;
+  }
+
+  /** The theme's text colour (`tx1` through the colour map). */
+  textColor(): Rgba | undefined {
+    this.tx1 ??= colorIn(TX1, this.src.colorCtx);
+    return this.tx1;
+  }
+
+  get runDefaults(): RunDefaults {
+    if (this.defaults) return this.defaults;
+    const nearR = this.near.map((e) => child(e, NS.a, 'defRPr')).filter((e): e is Element => !!e);
+    const farR = this.all.slice(this.near.length).map((e) => child(e, NS.a, 'defRPr')).filter((e): e is Element => !!e);
+    // near list styles, then the shape style's reference, then the master and defaults
+    const pick = <T>(f: (e: Element) => T | undefined, fromStyle?: T): T | undefined => {
+      for (const e of nearR) { const v = f(e); if (v !== undefined) return v; }
+      if (fromStyle !== undefined) return fromStyle;
+      for (const e of farR) { const v = f(e); if (v !== undefined) return v; }
+      return undefined;
+    };
+    const src = this.src;
+    this.defaults = {
+      face: pick((e) => { const v = attr(child(e, NS.a, 'latin'), 'typeface'); return v ? v : undefined; }, src.fontRefFace),
+      lang: pick((e) => attr(e, 'lang')),
+      sz: pick((e) => intAttr(e, 'sz')),
+      color: pick((e) => fillColor(e, src.colorCtx), src.fontRefColor ?? undefined),
+      bold: pick((e) => boolAttr(e, 'b')) ?? false,
+      italic: pick((e) => boolAttr(e, 'i')) ?? false,
+      u: pick((e) => attr(e, 'u')),
+      strike: pick((e) => attr(e, 'strike')),
+      cap: pick((e) => attr(e, 'cap')),
+      baseline: pick((e) => intAttr(e, 'baseline')) ?? 0,
+      spc: pick((e) => intAttr(e, 'spc')) ?? 0,
+    };
+    return this.defaults;
+  }
+}
+
+/** Level styles per text style sources, built on first use. */
+const levelStyles = new WeakMap<TextStyleSources, Array<LevelStyle | undefined>>();
+
+function levelStylesOf(src: TextStyleSources): Array<LevelStyle | undefined> {
+  let v = levelStyles.get(src);
+  if (!v) {
+    v = [];
+    levelStyles.set(src, v);
+  }
+  return v;
 }
 
 /** `a:solidFill` with `tx1`: text is tx1 unless something says otherwise. */

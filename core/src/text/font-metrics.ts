@@ -143,16 +143,23 @@ class Face {
   }
 }
 
-const faces = new Map<string, Face>();
+/** Unpacked faces per family, indexed by style (bit 0 bold, bit 1 italic). */
+const faces = new Map<string, Array<Face | undefined>>();
+const STYLE_NAMES = ['regular', 'bold', 'italic', 'bolditalic'] as const;
 
 function face(family: string, bold: boolean, italic: boolean): Face {
-  const style = bold ? (italic ? 'bolditalic' : 'bold') : italic ? 'italic' : 'regular';
-  const key = `${family}|${style}`;
-  let f = faces.get(key);
+  const styleIndex = (bold ? 1 : 0) | (italic ? 2 : 0);
+  let styles = faces.get(family);
+  if (!styles) {
+    styles = [];
+    faces.set(family, styles);
+  }
+  let f = styles[styleIndex];
   if (!f) {
-    const data = FACE_DATA[key] ?? FACE_DATA[`${DEFAULT_FAMILY}|${style}`]!;
+    const style = STYLE_NAMES[styleIndex]!;
+    const data = FACE_DATA[`${family}|${style}`] ?? FACE_DATA[`${DEFAULT_FAMILY}|${style}`]!;
     f = new Face(data);
-    faces.set(key, f);
+    styles[styleIndex] = f;
   }
   return f;
 }
