@@ -6,7 +6,7 @@
  */
 import { Path2D } from '@napi-rs/canvas';
 import type { Shape } from '../ooxml/pml/shapes.js';
-import { NS, attr, attrNS, child, children, intAttr, type Element } from '../ooxml/xml.js';
+import { NS, attr, attrNS, child, children, intAttr, parseXml, type Element } from '../ooxml/xml.js';
 import { colorIn, css, hexToRgba, type Rgba } from './color.js';
 import { DrawContext, fillColor, fillOf, paintFill, type RectPt, type ResolvedFill } from './draw-context.js';
 import { cssFont } from './fonts.js';
@@ -113,10 +113,13 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
     ctx.fillStyle = css(bg ?? { r: 255, g: 255, b: 255, a: 1 });
     ctx.fillRect(r.x, r.y, r.w, r.h);
   }
-  const textColor = 'rgba(64,64,64,1)';
+  // Text: the chart's own text colour (c:txPr), else the style's tx1 (Office 2007 chart styles 1–32).
+  const spaceTxColor = colorIn(child(firstRPr(child(space ?? undefined, NS.c, 'txPr')), NS.a, 'solidFill'), dc.colors);
+  const textColor = css(spaceTxColor ?? colorIn(TX1_FILL, dc.colors) ?? { r: 0, g: 0, b: 0, a: 1 });
   const txSz = intAttr(space ? space.getElementsByTagNameNS(NS.a, 'defRPr')[0] : undefined, 'sz', 1000) / 100;
   const font = (size: number, bold = false): string => cssFont(dc.family(dc.theme.minor.latin || 'Calibri'), size, bold, false);
-  let top = r.y + r.h * 0.04;
+  // Outer margins of the automatic layout (no c:manualLayout), as LibreOffice places plot areas.
+  let top = r.y + r.h * 0.02;
   // Title.
   const titleEl = child(chart, NS.c, 'title');
   const autoDeleted = attr(child(chart, NS.c, 'autoTitleDeleted'), 'val') === '1';
@@ -137,7 +140,7 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
   const legendPos = attr(child(legendEl, NS.c, 'legendPos'), 'val') ?? 'r';
   const isPie = kind.startsWith('pie') || kind === 'doughnutChart' || kind === 'ofPieChart';
   const legendItems = isPie ? cats.map((c, i) => ({ name: c, color: series[0]?.pointColors.get(i) ?? accents[i % 6]! })) : series.map((s) => ({ name: s.name, color: s.color }));
-  let plotR: RectPt = { x: r.x + r.w * 0.05, y: top, w: r.w * 0.9, h: r.y + r.h - top - r.h * 0.04 };
+  let plotR: RectPt = { x: r.x + r.w * 0.03, y: top, w: r.w * 0.94, h: r.y + r.h - top - r.h * 0.025 };
   if (legendEl && legendItems.length) {
     ctx.font = font(txSz);
     const lw = Math.min(r.w * 0.3, Math.max(...legendItems.map((l) => ctx.measureText(l.name).width)) + 16);
@@ -215,52 +218,78 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
     } else for (const s of series) { maxV = Math.max(maxV, s.values[i] ?? 0); minV = Math.min(minV, s.values[i] ?? 0); }
   }
   if (grouping === 'percentStacked') { maxV = 1; minV = 0; }
-  const niceStep = (range: number): number => {
-    const raw = range / 8 || 1;
+  /** The smallest "nice" step (1, 2 or 5 × 10^n) at least `raw`. */
+  const niceAtLeast = (raw: number): number => {
     const p = Math.pow(10, Math.floor(Math.log10(raw)));
-    for (const m of [1, 2, 5, 10]) if (m * p >= raw) return m * p;
+    for (const m of [1, 2, 5, 10]) if (m * p >= raw - 1e-12) return m * p;
     return 10 * p;
   };
-  const step = grouping === 'percentStacked' ? 0.1 : niceStep(maxV - minV);
-  const top2 = grouping === 'percentStacked' ? 1 : Math.max(step, (Math.floor(maxV / step + 1e-9) + (maxV % step === 0 && maxV > 0 ? 1 : 1)) * step);
-  const bottom = minV < 0 ? -Math.ceil(-minV / step) * step : 0;
   const catAx = plotArea ? children(plotArea, NS.c).find((e) => e.localName === 'catAx' || e.localName === 'dateAx') : undefined;
   const valAx = plotArea ? child(plotArea, NS.c, 'valAx') : undefined;
   const shown = (ax: Element | undefined): boolean => !!ax && attr(child(ax, NS.c, 'delete'), 'val') !== '1' && attr(child(ax, NS.c, 'tickLblPos'), 'val') !== 'none';
   const catLabels = shown(catAx);
   const valLabels = shown(valAx);
+  const valLine = !!valAx && attr(child(valAx, NS.c, 'delete'), 'val') !== '1';
   const gridlines = !!child(valAx, NS.c, 'majorGridlines');
   const midCat = attr(child(valAx, NS.c, 'crossBetween'), 'val') === 'midCat';
+  const valTick = attr(child(valAx, NS.c, 'majorTickMark'), 'val') ?? 'cross';
+  const axisColor = (ax: Element | undefined): string => {
+    const c = colorIn(child(firstRPr(child(ax, NS.c, 'txPr')), NS.a, 'solidFill'), dc.colors);
+    return c ? css(c) : textColor;
+  };
   ctx.font = font(txSz);
   const fmt = (v: number): string => (grouping === 'percentStacked' ? `${Math.round(v * 100)}%` : String(Math.round(v * 1000) / 1000));
-  const labelW = valLabels ? Math.max(ctx.measureText(fmt(top2)).width, ctx.measureText(fmt(bottom)).width) + 6 : 2;
   const catW = catLabels ? Math.min(plotR.w * 0.3, Math.max(...cats.map((c) => ctx.measureText(c).width), 10) + 6) : 2;
   const lineH = txSz * 1.3;
-  const area: RectPt = horizontal
-    ? { x: plotR.x + catW, y: plotR.y, w: plotR.w - catW, h: plotR.h - (valLabels ? lineH : 2) }
-    : { x: plotR.x + labelW, y: plotR.y + txSz / 2, w: plotR.w - labelW, h: plotR.h - txSz / 2 - (catLabels ? lineH : 2) };
+  // The value axis: a nice step for at most ten intervals, widened until its labels do not collide.
+  let step = niceAtLeast((maxV - minV) / 10 || 1);
+  if (grouping === 'percentStacked') step = 0.1;
+  let top2 = 1;
+  let bottom = 0;
+  let area: RectPt = plotR;
+  for (let attempt = 0; attempt < 6; attempt++) {
+    // The automatic maximum: the largest value plus 5 % of the range, rounded up to the step.
+    top2 = grouping === 'percentStacked' ? 1 : Math.max(step, Math.ceil((maxV + 0.05 * (maxV - minV)) / step - 1e-9) * step);
+    bottom = minV < 0 ? -Math.ceil(-minV / step - 1e-9) * step : 0;
+    const widest = Math.max(ctx.measureText(fmt(top2)).width, ctx.measureText(fmt(bottom)).width);
+    const labelW = valLabels ? widest + 6 : 2;
+    // Value labels centred under the ends of a horizontal value axis stay inside the chart.
+    const half = horizontal && valLabels ? ctx.measureText(fmt(top2)).width / 2 : 0;
+    const halfFirst = horizontal && valLabels ? Math.max(0, ctx.measureText(fmt(bottom)).width / 2 - catW) : 0;
+    area = horizontal
+      ? { x: plotR.x + catW + halfFirst, y: plotR.y, w: plotR.w - catW - halfFirst - half, h: plotR.h - (valLabels ? lineH : 2) }
+      : { x: plotR.x + labelW, y: plotR.y + txSz / 2, w: plotR.w - labelW, h: plotR.h - txSz / 2 - (catLabels ? lineH : 2) };
+    const n = Math.max(1, Math.round((top2 - bottom) / step));
+    const room = horizontal ? area.w / n : area.h / n;
+    // Labels may touch but not overlap.
+    if (!valLabels || room >= (horizontal ? widest : txSz)) break;
+    step = niceAtLeast(step * 1.01);
+  }
   const span = top2 - bottom || 1;
   const steps = Math.max(1, Math.round(span / step));
   ctx.strokeStyle = 'rgba(134,134,134,1)';
   ctx.lineWidth = 0.75;
-  ctx.fillStyle = textColor;
+  ctx.fillStyle = axisColor(valAx);
+  const tick = valTick === 'out' || valTick === 'cross' ? 4 : 0;
   for (let k = 0; k <= steps; k++) {
     const v = bottom + (span * k) / steps;
     const label = fmt(v);
     if (horizontal) {
       const x = area.x + (area.w * k) / steps;
       if (gridlines) { ctx.beginPath(); ctx.moveTo(x, area.y); ctx.lineTo(x, area.y + area.h); ctx.stroke(); }
+      if (valLine && tick) { ctx.beginPath(); ctx.moveTo(x, area.y + area.h); ctx.lineTo(x, area.y + area.h + tick); ctx.stroke(); }
       if (valLabels) { ctx.textAlign = 'center'; ctx.textBaseline = 'top'; ctx.fillText(label, x, area.y + area.h + 2); }
     } else {
       const y = area.y + area.h - (area.h * k) / steps;
       if (gridlines) { ctx.beginPath(); ctx.moveTo(area.x, y); ctx.lineTo(area.x + area.w, y); ctx.stroke(); }
+      if (valLine && tick) { ctx.beginPath(); ctx.moveTo(area.x - tick, y); ctx.lineTo(area.x, y); ctx.stroke(); }
       if (valLabels) { ctx.textAlign = 'right'; ctx.textBaseline = 'middle'; ctx.fillText(label, area.x - 4, y); }
     }
   }
   const slot = (horizontal ? area.h : area.w) / nCat;
   const valuePos = (v: number): number => (horizontal ? area.x + ((v - bottom) / span) * area.w : area.y + area.h - ((v - bottom) / span) * area.h);
   for (let i = 0; i < nCat && catLabels; i++) {
-    ctx.fillStyle = textColor;
+    ctx.fillStyle = axisColor(catAx);
     const label = cats[i] ?? String(i + 1);
     if (horizontal) { ctx.textAlign = 'right'; ctx.textBaseline = 'middle'; ctx.fillText(label, area.x - 4, area.y + area.h - slot * (i + 0.5)); }
     else { ctx.textAlign = 'center'; ctx.textBaseline = 'top'; ctx.fillText(label, area.x + slot * (i + 0.5), area.y + area.h + 3); }
@@ -310,8 +339,9 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
       }
       polys.push({ s, pts, base });
     }
-    // Stacked areas are drawn top series first so each band shows.
-    for (const { s, pts, base } of isArea && stacked ? polys.slice().reverse() : polys) {
+    // Areas are drawn last series first: stacked bands each show, and overlapping areas have
+    // the first series in front (as LibreOffice draws them).
+    for (const { s, pts, base } of isArea ? polys.slice().reverse() : polys) {
       ctx.beginPath();
       pts.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
       if (isArea) {
@@ -336,14 +366,26 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
       }
     }
   }
-  // Axis line.
-  ctx.strokeStyle = 'rgba(191,191,191,1)';
+  // Axis lines: the category axis where the values cross zero, the value axis along the plot's edge.
+  ctx.strokeStyle = 'rgba(134,134,134,1)';
   ctx.lineWidth = 0.75;
   ctx.beginPath();
   if (horizontal) { ctx.moveTo(valuePos(0), area.y); ctx.lineTo(valuePos(0), area.y + area.h); }
   else { ctx.moveTo(area.x, valuePos(0)); ctx.lineTo(area.x + area.w, valuePos(0)); }
+  if (valLine) {
+    if (horizontal) { ctx.moveTo(area.x, area.y + area.h); ctx.lineTo(area.x + area.w, area.y + area.h); }
+    else { ctx.moveTo(area.x, area.y); ctx.lineTo(area.x, area.y + area.h); }
+  }
   ctx.stroke();
 }
+
+/** The first `a:defRPr` of a `c:txPr` (chart or axis text properties). */
+function firstRPr(txPr: Element | undefined): Element | undefined {
+  return txPr ? txPr.getElementsByTagNameNS(NS.a, 'defRPr')[0] : undefined;
+}
+
+/** Text colour when a chart names none: tx1 through the colour map. */
+const TX1_FILL: Element = parseXml(`<a:solidFill xmlns:a="${NS.a}"><a:schemeClr val="tx1"/></a:solidFill>`, 'chart text colour').documentElement!;
 
 /** Fills one bar (a rectangle in points) of series `s` at category `i`: its point colour, its fill, else its colour. */
 async function fillSeriesRect(dc: DrawContext, s: Series, i: number, bar: RectPt): Promise<void> {
