@@ -22,6 +22,7 @@ import type { GenerationOptions, SlideData, SlideError, SlideWarning } from '../
 import { PackageError } from '../ooxml/errors.js';
 import { CT, RT } from '../ooxml/opc/constants.js';
 import { OpcPackage, RELS_CONTENT_TYPE, type Relationship } from '../ooxml/opc/package.js';
+import { compressAhead } from '../ooxml/opc/zip-codec.js';
 import { extensionOf, partFolder, relativeTarget, relsPartName } from '../ooxml/opc/part-names.js';
 import { NS, attr, child, children, createElement, decodeXmlBytes, insertInOrder, intAttr, parseXml, type Document, type Element } from '../ooxml/xml.js';
 import { fillSlide, newSlideFromLayout, sortByPosition } from './fill-slide.js';
@@ -515,7 +516,10 @@ class DeckWriter {
     if (!stubs) renumberDuplicateShapeIds(doc);
 
     // written at once: the tree is garbage while young, which keeps large decks cheap
-    this.out.setBytes(outSlide, utf8(serializeDocument(doc, stubs)), CT.slide);
+    const slideBytes = utf8(serializeDocument(doc, stubs));
+    // compressed on the thread pool while the next slides are built
+    compressAhead(slideBytes);
+    this.out.setBytes(outSlide, slideBytes, CT.slide);
     this.writeRels(outSlide, rels);
     this.record(() => this.out.removePart(outSlide));
     this.slides.push(outSlide);
