@@ -22,7 +22,6 @@ import type { GenerationOptions, SlideData, SlideError, SlideWarning } from '../
 import { PackageError } from '../ooxml/errors.js';
 import { CT, RT } from '../ooxml/opc/constants.js';
 import { OpcPackage, RELS_CONTENT_TYPE, type Relationship } from '../ooxml/opc/package.js';
-import { compressAhead } from '../ooxml/opc/zip-codec.js';
 import { extensionOf, partFolder, relativeTarget, relsPartName } from '../ooxml/opc/part-names.js';
 import { NS, attr, child, children, createElement, decodeXmlBytes, insertInOrder, intAttr, parseXml, type Document, type Element } from '../ooxml/xml.js';
 import { fillSlide, newSlideFromLayout, sortByPosition } from './fill-slide.js';
@@ -33,6 +32,7 @@ import { finishSlide, measureShapeText, type FilledShape, type PaginationPlan } 
 import { isTableOnly, pageSlideData } from './paginate.js';
 import { cloneDocument, cloneInto, cloneWithStubs } from './clone.js';
 import { serializeDocument } from './serialize.js';
+import { TemplateCache } from './template-cache.js';
 import { placeholderElement, placeholders, renumberDuplicateShapeIds, shapeIdStats, shapeTree, type PlaceholderShape } from './shapes.js';
 import { plainText } from './text.js';
 import { DEFAULT_TABLE_STYLE_ID, frameTable, tableStyleIds } from './tables.js';
@@ -55,6 +55,11 @@ export interface BuildDeckInput {
   slides: DeckSlideSpec[];
   /** Template package bytes by template id. */
   templates: ReadonlyMap<string, Uint8Array>;
+  /**
+   * Reuse templates opened by earlier builds on this thread (and keep these for later
+   * ones), matched by the SHA-256 of their bytes; default true.
+   */
+  reuseOpenedTemplates?: boolean;
 }
 
 export interface BuildDeckResult {
@@ -144,6 +149,12 @@ function isXmlContentType(ct: string | undefined): boolean {
 /** A relationship as `OpcPackage.setRels` takes it. */
 type RelOut = Omit<Relationship, 'target'> & { target?: string };
 
+/** What is known about a template's bytes whatever id a request gives it (kept between builds). */
+type OpenedTemplate = Omit<TemplateSource, 'id'>;
+
+/** Opened templates of earlier builds on this thread (see template-cache.ts). */
+const openedTemplates = new TemplateCache<OpenedTemplate>();
+
 interface TemplateSource {
   id: string;
   pkg: OpcPackage;
@@ -159,8 +170,8 @@ interface TemplateSource {
   /** `p:sldSz` (EMU). */
   slideSize: { cx: number; cy: number } | undefined;
   tableStylesPart: string | undefined;
-  /** The reading model over the package (for measuring text), once opened; null when it cannot be read. */
-  model?: PmlModel | null;
+  /** Made on first use and shared by every build reusing the template: the reading model (for measuring text); null when it cannot be read. */
+  lazy: { model?: PmlModel | null };
 }
 
 /** Thrown inside a slide's build when its table must be split: the slide is undone and built page by page. */
@@ -193,7 +204,7 @@ interface MasterRecord {
  * @param onProgress - called with the fraction done (0–1) after each slide and at the end
  */
 export async function buildDeck(input: BuildDeckInput, onProgress?: (fraction: number) => void): Promise<BuildDeckResult> {
-  const writer = new DeckWriter(input.templates);
+  const writer = new DeckWriter(input.templates, input.reuseOpenedTemplates ?? true);
   const errors: SlideError[] = [];
   const n = input.slides.length;
   // the first slide's template gives the deck its presentation part, even if that slide fails
@@ -244,7 +255,10 @@ class DeckWriter {
   private readonly sizeWarned = new Set<string>();
   private journal: Array<() => void> | undefined;
 
-  constructor(private readonly templates: ReadonlyMap<string, Uint8Array>) {
+  constructor(
+    private readonly templates: ReadonlyMap<string, Uint8Array>,
+    private readonly reuseOpened: boolean,
+  ) {
     for (const n of ['/ppt/presentation.xml', '/ppt/presProps.xml', '/ppt/viewProps.xml', '/ppt/tableStyles.xml']) this.allocated.add(n.toLowerCase());
   }
 
@@ -260,6 +274,13 @@ class DeckWriter {
     let result: TemplateSource | SlideFailure;
     if (!bytes) result = new SlideFailure('template_not_found', `template ${id} was not provided`);
     else {
+      const key = this.reuseOpened ? TemplateCache.keyOf(bytes) : undefined;
+      const known = key ? openedTemplates.get(key) : undefined;
+      if (known) {
+        const source: TemplateSource = { ...known, id };
+        this.opened.set(id, source);
+        return source;
+      }
       try {
         const pkg = await OpcPackage.open(bytes);
         const mainPart = pkg.relatedPartName('/', RT.officeDocument);
@@ -276,7 +297,9 @@ class DeckWriter {
           newSlides: new Map(),
           slideSize: sz ? { cx: intAttr(sz, 'cx', 0), cy: intAttr(sz, 'cy', 0) } : undefined,
           tableStylesPart: pkg.relatedPartName(mainPart, RT.tableStyles),
+          lazy: {},
         };
+        if (key) openedTemplates.set(key, result, bytes.length);
       } catch (err) {
         result = new SlideFailure('template_unreadable', `template ${id} cannot be read: ${err instanceof Error ? err.message : String(err)}`);
       }
@@ -377,14 +400,14 @@ class DeckWriter {
   }
 
   private modelOf(src: TemplateSource): PmlModel | undefined {
-    if (src.model === undefined) {
+    if (src.lazy.model === undefined) {
       try {
-        src.model = new PmlModel(src.pkg);
+        src.lazy.model = new PmlModel(src.pkg);
       } catch {
-        src.model = null;
+        src.lazy.model = null;
       }
     }
-    return src.model ?? undefined;
+    return src.lazy.model ?? undefined;
   }
 
   /**
@@ -516,10 +539,7 @@ class DeckWriter {
     if (!stubs) renumberDuplicateShapeIds(doc);
 
     // written at once: the tree is garbage while young, which keeps large decks cheap
-    const slideBytes = utf8(serializeDocument(doc, stubs));
-    // compressed on the thread pool while the next slides are built
-    compressAhead(slideBytes);
-    this.out.setBytes(outSlide, slideBytes, CT.slide);
+    this.out.setBytes(outSlide, utf8(serializeDocument(doc, stubs)), CT.slide);
     this.writeRels(outSlide, rels);
     this.record(() => this.out.removePart(outSlide));
     this.slides.push(outSlide);

@@ -127,6 +127,24 @@ t.test('a deck mixing slides and layouts of five templates passes lint and XSD a
   });
 });
 
+t.test('templates reused from earlier builds give the same file, byte for byte, as templates opened afresh', async (t) => {
+  // a build must never change an opened template: the second and third builds reuse what
+  // the first opened (same bytes under other ids too), and every file must be identical
+  const names = [PANDOC, POI, PPTX_PH, ONLYOFFICE, JSON2PPTX];
+  const fresh = await buildDeck({ slides: mixedSlides, templates: templates(...names), reuseOpenedTemplates: false });
+  const first = await buildDeck({ slides: mixedSlides, templates: templates(...names) });
+  const second = await buildDeck({ slides: mixedSlides, templates: templates(...names) });
+  // the same bytes under other ids (and in fresh arrays, as a service reads them from storage)
+  const renamed = mixedSlides.map((s) => ({ ...s, template_id: `copy-of-${s.template_id}` }));
+  const third = await buildDeck({ slides: renamed, templates: new Map(names.map((n) => [`copy-of-${n}`, Uint8Array.from(templateBytes(n))])) });
+  const sha = (b: Uint8Array | undefined): string => createHash('sha256').update(b ?? new Uint8Array()).digest('hex');
+  t.same(fresh.errors, []);
+  t.equal(sha(first.bytes), sha(fresh.bytes), 'first build (templates opened and kept) equals a build without reuse');
+  t.equal(sha(second.bytes), sha(fresh.bytes), 'a build reusing the opened templates writes the same file');
+  t.equal(sha(third.bytes), sha(fresh.bytes), 'the same bytes under other template ids are reused and give the same file');
+  t.same(second.warnings, fresh.warnings, 'same warnings');
+});
+
 t.test('slides keep their own layout, master and theme; the presentation ids are unique and in range', async (t) => {
   const result = await buildDeck({ slides: mixedSlides, templates: templates(PANDOC, POI, PPTX_PH, ONLYOFFICE, JSON2PPTX) });
   const pkg = await openDeck(result.bytes);

@@ -12,7 +12,7 @@ import { PackageError } from '../errors.js';
 import { NS, attr, children, createElement, decodeXmlBytes, parseXml, serializeXml, type Document, type XmlLimits, DEFAULT_XML_LIMITS } from '../xml.js';
 import { extensionOf, relativeTarget, relsPartName, resolveTarget, sourceOfRelsPart } from './part-names.js';
 import { crc32 } from 'node:zlib';
-import { inflateEntry, rememberCompressed, writeZipAsync, ZIP_DEFLATE, type ZipInput } from './zip-codec.js';
+import { inflateEntry, rememberCompressed, writeZip, ZIP_DEFLATE, type ZipInput } from './zip-codec.js';
 
 /** Limits enforced while a package is opened. Sizes are bytes. */
 export interface PackageLimits {
@@ -339,7 +339,7 @@ export class OpcPackage {
       // No folder entries: they are not parts (ECMA-376 Part 2, §10.2.1).
       entries.push({ name: name.slice(1), bytes: data, store: STORED_EXTENSIONS.has(extensionOf(name)) });
     }
-    return writeZipAsync(entries, level);
+    return writeZip(entries, level);
   }
 
   private readonly dirty = new Set<string>();

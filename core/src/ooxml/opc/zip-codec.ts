@@ -14,7 +14,7 @@
  * - {@link writeZip} writes local headers, data and the central directory itself, with a
  *   fixed timestamp (1980-01-01) so the same parts always give the same bytes.
  */
-import { crc32, deflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { PackageError } from '../errors.js';
 
 /** Compression methods of APPNOTE §4.4.5 that packages use. */
@@ -67,40 +67,6 @@ export function inflateEntry(name: string, method: number, data: Uint8Array, cap
     }
     throw new PackageError('zip_truncated', `zip entry ${name} cannot be read: ${e.message}`);
   }
-}
-
-/** Compressions started by {@link compressAhead} and not yet finished, by part bytes. */
-const pending = new WeakMap<Uint8Array, Promise<void>>();
-
-/**
- * Starts compressing part bytes on libuv's thread pool now, so the work overlaps with
- * whatever the caller does next (building the following slides); {@link writeZipAsync}
- * waits for it and copies the result. Bytes must not be mutated afterwards.
- *
- * @param level - DEFLATE level 1–9
- */
-export function compressAhead(bytes: Uint8Array, level = 6): void {
-  if (bytes.length === 0 || compressedOf.has(bytes) || pending.has(bytes)) return;
-  const done = new Promise<void>((resolve) => {
-    deflateRaw(bytes, { level }, (err, out) => {
-      pending.delete(bytes);
-      // on failure the writer compresses the bytes itself
-      if (!err) compressedOf.set(bytes, { method: ZIP_DEFLATE, data: new Uint8Array(out.buffer, out.byteOffset, out.byteLength), crc32: crc32(bytes) >>> 0, size: bytes.length });
-      resolve();
-    });
-  });
-  pending.set(bytes, done);
-}
-
-/** {@link writeZip} once every compression started by {@link compressAhead} for these entries has finished. */
-export async function writeZipAsync(entries: readonly ZipInput[], level = 6): Promise<Uint8Array> {
-  const waits: Array<Promise<void>> = [];
-  for (const e of entries) {
-    const p = pending.get(e.bytes);
-    if (p) waits.push(p);
-  }
-  if (waits.length) await Promise.all(waits);
-  return writeZip(entries, level);
 }
 
 /** One entry to write: a name inside the zip (no leading slash) and its bytes. */
