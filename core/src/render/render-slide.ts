@@ -8,7 +8,7 @@
  * §19.3.1.38), then the part's own shapes in document order. A layout renders like its
  * thumbnail: master shapes, then all of its shapes, placeholders with their prompt text.
  */
-import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import type { SKRSContext2D } from '@napi-rs/canvas';
 import type { OpcPackage } from '../ooxml/opc/package.js';
 import { graphicKind } from '../ooxml/pml/graphic.js';
 import { PmlModel, type ShapeTreePart } from '../ooxml/pml/parts.js';
@@ -20,6 +20,7 @@ import {
   DrawContext, EMU_PT, drawCropped, recolor, drawTextBody, fillOf, paintFill, resolveOutline, strokeOutline, styleFill, toPath2D,
   type RectPt, type ResolvedFill,
 } from './draw-context.js';
+import { giveCanvas, takeCanvas } from './canvas-pool.js';
 import { ensureFonts } from './fonts.js';
 import { evaluateGeometry, presetGeometry, readAdjustValues, readCustomGeometry, type EvaluatedGeometry } from './geometry.js';
 import { MAX_IMAGE_PIXELS } from './images.js';
@@ -78,7 +79,7 @@ export async function renderSlide(pkg: OpcPackage, slidePartName: string, opts: 
   const wEmu = model.presentation.slideWidthEmu;
   const hEmu = model.presentation.slideHeightEmu;
   const heightPx = Math.max(1, Math.round((widthPx * hEmu) / wEmu));
-  const canvas = createCanvas(widthPx, heightPx);
+  const canvas = takeCanvas(widthPx, heightPx);
   const ctx = canvas.getContext('2d');
   const scale = widthPx / (wEmu / EMU_PT);
   ctx.fillStyle = '#FFFFFF';
@@ -104,7 +105,9 @@ export async function renderSlide(pkg: OpcPackage, slidePartName: string, opts: 
   }
   if (process.env.SLIDEWRIGHT_RENDER_DEBUG && dc.warnings.length) console.error(slidePartName, dc.warnings);
   // The canvas is opaque (white first), so its premultiplied pixels are plain RGB.
-  const png = await encodeOpaquePngAsync(canvas.data(), widthPx, heightPx);
+  const pixels = canvas.data();
+  giveCanvas(canvas);
+  const png = await encodeOpaquePngAsync(pixels, widthPx, heightPx);
   return {
     png,
     width_px: widthPx,

@@ -7,6 +7,7 @@ import { ServiceError, notFound } from '../errors.js';
 import { blobKeys, keys, type GenerationRecord, type TemplateRecord } from '../domain/records.js';
 import type { AnalysisResults } from '../analysis/types.js';
 import type { RenderedImage, RenderTarget } from '../threads/cpu-task.js';
+import { renderAcrossPool } from '../threads/render-split.js';
 import type { Caller, ServiceDeps } from './deps.js';
 import type { TemplateService } from './template-service.js';
 
@@ -73,7 +74,7 @@ export class PreviewService {
 
   /**
    * Renders every slide of a template at the default width into the cache (after an
-   * analysis). Failures are logged, never raised: previews can always be rendered on demand.
+   * analysis), spread across the worker threads. Failures are logged, never raised: previews can always be rendered on demand.
    */
   async prerender(org: string, templateId: string): Promise<void> {
     const { state, blobs, cpu, log } = this.deps;
@@ -84,7 +85,9 @@ export class PreviewService {
       const bytes = await blobs.get(template.blob_key);
       if (!bytes || results.slides.length === 0) return;
       const folder = `${blobKeys.templateFolder(org, templateId)}previews/${template.file_hash.slice(0, 16)}/`;
-      const rendered = await cpu.render(bytes, template.file_hash, results.slides.map((s) => ({ part_name: s.part_name })), DEFAULT_PREVIEW_WIDTH);
+      // The slides are spread over the pool's threads (contiguous runs, one task each).
+      const targets = results.slides.map((s) => ({ part_name: s.part_name }));
+      const rendered = await renderAcrossPool(cpu, bytes, template.file_hash, targets, DEFAULT_PREVIEW_WIDTH, { threads: this.deps.config.workerThreads });
       if (!rendered.ok) {
         log.warn({ template_id: templateId, err: rendered.error.message }, 'pre-rendering previews failed');
         return;
