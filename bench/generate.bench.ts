@@ -17,6 +17,11 @@
  * runs tsc's output): the bench compiles itself and the engine with `tsconfig.bench.json`
  * into `dist-bench/` first, so no side pays for an on-the-fly TypeScript loader.
  *
+ * Slidewright runs twice: as a service thread does after its first deck from these
+ * templates (opened templates kept between builds, by content hash), and cold (every run
+ * opens the templates afresh, as pptx-automizer and the floor do). Both are reported; the
+ * goals are checked on both.
+ *
  *   npx tsx bench/generate.bench.ts            # all three sides, figures printed
  *   npx tsx bench/generate.bench.ts --side slidewright|automizer|floor
  */
@@ -60,7 +65,7 @@ interface SideResult {
   slides: number;
 }
 
-async function runSlidewright(files: Map<string, Uint8Array>): Promise<{ bytes: number; slides: number }> {
+async function runSlidewright(files: Map<string, Uint8Array>, reuseOpenedTemplates: boolean): Promise<{ bytes: number; slides: number }> {
   const specs: DeckSlideSpec[] = workload().map((w) => {
     const data: SlideData =
       w.kind === 'text'
@@ -70,7 +75,7 @@ async function runSlidewright(files: Map<string, Uint8Array>): Promise<{ bytes: 
     const tpl = w.kind === 'text' ? TEXT : TABLES;
     return { template_id: tpl, template_slide_id: `${tpl}#${part}`, source: { kind: 'slide', part_name: part }, slide_data: data, options: { auto_paginate_tables: false } };
   });
-  const r = await buildDeck({ slides: specs, templates: files });
+  const r = await buildDeck({ slides: specs, templates: files, reuseOpenedTemplates });
   if (r.errors.length) throw new Error(JSON.stringify(r.errors));
   return { bytes: r.bytes!.length, slides: r.pages_generated };
 }
@@ -129,7 +134,7 @@ async function child(side: string): Promise<void> {
     let last = { bytes: 0, slides: 0 };
     for (let i = 0; i < RUNS; i++) {
       const t0 = performance.now();
-      if (side === 'slidewright') last = await runSlidewright(files);
+      if (side === 'slidewright' || side === 'slidewright-cold') last = await runSlidewright(files, side === 'slidewright');
       else if (side === 'automizer') last = await runAutomizer(dir, dir);
       else last = await runFloor(files);
       runsMs.push(performance.now() - t0);
@@ -162,17 +167,21 @@ if (sideArg >= 0) await child(process.argv[sideArg + 1]!);
 else {
   const script = compile();
   const sw = spawnSide(script, 'slidewright');
+  const cold = spawnSide(script, 'slidewright-cold');
   const am = spawnSide(script, 'automizer');
   const fl = spawnSide(script, 'floor');
   const row = (r: SideResult): string =>
-    `${r.side.padEnd(12)} best ${r.bestMs.toFixed(0).padStart(7)} ms  runs [${r.runsMs.map((x) => x.toFixed(0)).join(', ')}]  peak RSS ${r.maxRssMiB.toFixed(0).padStart(5)} MiB (${(r.maxRssMiB - r.baseRssMiB).toFixed(0)} MiB above the loaded runtime)  output ${(r.bytes / 1024).toFixed(0)} KiB${r.slides ? `, ${r.slides} slides` : ''}`;
+    `${r.side.padEnd(16)} best ${r.bestMs.toFixed(0).padStart(7)} ms  runs [${r.runsMs.map((x) => x.toFixed(0)).join(', ')}]  peak RSS ${r.maxRssMiB.toFixed(0).padStart(5)} MiB (${(r.maxRssMiB - r.baseRssMiB).toFixed(0)} MiB above the loaded runtime)  output ${(r.bytes / 1024).toFixed(0)} KiB${r.slides ? `, ${r.slides} slides` : ''}`;
   console.log(`generate: ${SLIDES}-slide reference deck (${TEXT} slide 1 + ${TABLES} slides 1/3), best of ${RUNS}, each side in its own process (compiled JavaScript, plain node)`);
-  for (const r of [sw, am, fl]) console.log(`  ${row(r)}`);
-  const speedup = am.bestMs / sw.bestMs;
-  const mem = sw.maxRssMiB / am.maxRssMiB;
-  const floor = sw.bestMs / fl.bestMs;
-  console.log(`  speed: Slidewright ${speedup.toFixed(1)}× faster than pptx-automizer (goal ≥ 20×) ${speedup >= 20 ? 'MET' : 'NOT MET'}`);
-  const memWork = (sw.maxRssMiB - sw.baseRssMiB) / Math.max(1, am.maxRssMiB - am.baseRssMiB);
-  console.log(`  memory: Slidewright peak RSS ${(mem * 100).toFixed(0)} % of pptx-automizer's (goal ≤ 50 %) ${mem <= 0.5 ? 'MET' : 'NOT MET'}; above the loaded runtime ${(memWork * 100).toFixed(0)} %`);
-  console.log(`  floor: Slidewright ${floor.toFixed(2)}× the jszip load + DEFLATE write floor (goal ≤ 3×) ${floor <= 3 ? 'MET' : 'NOT MET'}`);
+  for (const r of [sw, cold, am, fl]) console.log(`  ${row(r)}`);
+  for (const s of [sw, cold]) {
+    const speedup = am.bestMs / s.bestMs;
+    const mem = s.maxRssMiB / am.maxRssMiB;
+    const floor = s.bestMs / fl.bestMs;
+    const memWork = (s.maxRssMiB - s.baseRssMiB) / Math.max(1, am.maxRssMiB - am.baseRssMiB);
+    console.log(`  ${s.side}:`);
+    console.log(`    speed: ${speedup.toFixed(1)}× faster than pptx-automizer (goal ≥ 20×) ${speedup >= 20 ? 'MET' : 'NOT MET'}`);
+    console.log(`    memory: peak RSS ${(mem * 100).toFixed(0)} % of pptx-automizer's (goal ≤ 50 %) ${mem <= 0.5 ? 'MET' : 'NOT MET'}; above the loaded runtime ${(memWork * 100).toFixed(0)} %`);
+    console.log(`    floor: ${floor.toFixed(2)}× the jszip load + DEFLATE write floor (goal ≤ 3×) ${floor <= 3 ? 'MET' : 'NOT MET'}`);
+  }
 }
