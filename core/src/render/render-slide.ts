@@ -425,8 +425,7 @@ async function drawDiagram(dc: DrawContext, shape: Shape, r: RectPt, o: DrawOpti
   // The data part names its drawing through dsp:dataModelExt/@relId, resolved from the slide.
   let drawingPart: string | undefined;
   if (dataPart && dc.pkg.hasPart(dataPart)) {
-    const ext = dc.pkg.getXml(dataPart).getElementsByTagNameNS(DSP_NS, 'dataModelExt')[0];
-    const relId = attr(ext, 'relId');
+    const relId = dataModelExtRelId(dc.pkg.getBytes(dataPart));
     if (relId) drawingPart = dc.pkg.rel(shape.part.partName, relId)?.targetPartName;
   }
   if (!drawingPart) drawingPart = rels.find((x) => /diagramDrawing$/.test(x.type))?.targetPartName;
@@ -438,6 +437,20 @@ async function drawDiagram(dc: DrawContext, shape: Shape, r: RectPt, o: DrawOpti
 }
 
 const DSP_NS = 'http://schemas.microsoft.com/office/drawing/2008/diagram';
+
+const DATA_MODEL_EXT = /<(?:[A-Za-z_][\w.-]*:)?dataModelExt\b[^>]*?\brelId\s*=\s*(?:"([^"]*)"|'([^']*)')/;
+
+/**
+ * The `relId` of a diagram data part's `dsp:dataModelExt` (Office 2010 extension: the
+ * relationship, from the slide, of the diagram's drawing part). Read from the part's text
+ * rather than a parsed tree: data parts are large (the whole SmartArt model) and this one
+ * attribute is all a preview needs from them. The element is matched by local name in any
+ * prefix, as the extension is always written.
+ */
+function dataModelExtRelId(bytes: Uint8Array): string | undefined {
+  const m = DATA_MODEL_EXT.exec(new TextDecoder().decode(bytes));
+  return m ? m[1] ?? m[2] : undefined;
+}
 
 /** Draws the shapes of a diagram drawing (`dsp:sp`), positioned in slide EMU like the frame's contents. */
 async function drawDspTree(dc: DrawContext, tree: Element, partName: string, frameRect: RectPt, owner: Shape, o: DrawOptions): Promise<void> {
