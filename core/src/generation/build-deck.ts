@@ -798,6 +798,39 @@ class DeckWriter {
     this.tableStyles = styles ?? parseXml(`<a:tblStyleLst xmlns:a="${NS.a}" def="${DEFAULT_TABLE_STYLE_ID}"/>`, 'tableStyles');
   }
 
+  /**
+   * Makes the copied extended properties (`docProps/app.xml`, ECMA-376 Part 1, §22.2) tell
+   * the deck's truth: `Slides` counts its slides, `Notes` and `HiddenSlides` are 0 (notes
+   * are not copied, generated slides are shown), and the counts and part titles of the
+   * template (words, paragraphs, `HeadingPairs`/`TitlesOfParts`, which would list the
+   * template's own slide titles) are removed; PowerPoint writes them again on save.
+   * Application, company and the rest stay. A part that cannot be read is left as it is.
+   */
+  private refreshExtendedProperties(partName: string): void {
+    let doc: Document;
+    try {
+      doc = this.out.getXml(partName);
+    } catch {
+      return;
+    }
+    const root = doc.documentElement!;
+    if (root.localName !== 'Properties' || root.namespaceURI !== NS.extendedProperties) return;
+    for (const el of children(root, NS.extendedProperties)) if (STALE_EXTENDED_PROPERTIES.includes(el.localName ?? '')) root.removeChild(el);
+    const setCount = (local: string, value: number): void => {
+      let el = child(root, NS.extendedProperties, local);
+      if (!el) {
+        el = doc.createElementNS(NS.extendedProperties, local);
+        root.appendChild(el);
+      }
+      while (el.firstChild) el.removeChild(el.firstChild);
+      el.appendChild(doc.createTextNode(String(value)));
+    };
+    setCount('Slides', this.slides.length);
+    setCount('Notes', 0);
+    setCount('HiddenSlides', 0);
+    this.out.markDirty(partName);
+  }
+
   /** Writes the presentation part, its relationships, the masters' layout lists and the package relationships; returns the .pptx bytes. */
   async finish(): Promise<Uint8Array> {
     const base = this.base!;
@@ -918,12 +951,16 @@ class DeckWriter {
       if (r.external || !r.targetPartName || !base.pkg.hasPart(r.targetPartName)) continue;
       if (r.type !== RT.corePropertiesPackage && r.type !== RT.extendedProperties && r.type !== CUSTOM_PROPERTIES_REL) continue;
       const name = this.importOwned(base, r.targetPartName, new Map());
+      if (r.type === RT.extendedProperties) this.refreshExtendedProperties(name);
       pkgRels.push({ id: `rId${prid++}`, type: r.type, external: false, targetPartName: name });
     }
     out.setRels('/', pkgRels);
     return out.toBytes();
   }
 }
+
+/** Extended-properties elements that describe the template's content, not the deck's (ECMA-376 Part 1, §22.2.2). */
+const STALE_EXTENDED_PROPERTIES = ['Words', 'Paragraphs', 'Lines', 'Characters', 'CharactersWithSpaces', 'MMClips', 'HeadingPairs', 'TitlesOfParts', 'TotalTime'];
 
 /** UTF-8 bytes of a string (Node's native encoder). */
 function utf8(text: string): Uint8Array {

@@ -27,6 +27,7 @@ export const NS = {
   contentTypes: 'http://schemas.openxmlformats.org/package/2006/content-types',
   p14: 'http://schemas.microsoft.com/office/powerpoint/2010/main',
   a14: 'http://schemas.microsoft.com/office/drawing/2010/main',
+  extendedProperties: 'http://schemas.openxmlformats.org/officeDocument/2006/extended-properties',
 } as const;
 
 /** Limits applied to every XML part before and while it is parsed. */

@@ -145,6 +145,23 @@ t.test('templates reused from earlier builds give the same file, byte for byte, 
   t.same(second.warnings, fresh.warnings, 'same warnings');
 });
 
+t.test("docProps/app.xml counts the deck's slides and lists none of the template's slide titles", async (t) => {
+  // poi-layouts-showcase's app.xml says 10 slides, 1 note and lists its slide titles
+  const specs = [1, 2, 3].map((n) => slide(POI, 'slide', n, { title: `Generated ${n}` }));
+  const result = await buildDeck({ slides: specs, templates: templates(POI) });
+  t.same(result.errors, []);
+  const pkg = await openDeck(result.bytes);
+  const appPart = pkg.relatedPartName('/', RT.extendedProperties);
+  t.ok(appPart, 'the deck has extended properties');
+  const root = pkg.getXml(appPart!).documentElement!;
+  const text = (local: string): string | undefined => children(root).find((e) => e.localName === local)?.textContent ?? undefined;
+  t.equal(text('Slides'), '3', 'Slides counts the generated slides');
+  t.equal(text('Notes'), '0');
+  t.equal(text('HiddenSlides'), '0');
+  t.notOk(children(root).some((e) => e.localName === 'TitlesOfParts' || e.localName === 'HeadingPairs'), "the template's titles of parts are gone");
+  t.equal(text('Application'), 'Microsoft Office PowerPoint', 'the rest is kept');
+});
+
 t.test('slides keep their own layout, master and theme; the presentation ids are unique and in range', async (t) => {
   const result = await buildDeck({ slides: mixedSlides, templates: templates(PANDOC, POI, PPTX_PH, ONLYOFFICE, JSON2PPTX) });
   const pkg = await openDeck(result.bytes);
