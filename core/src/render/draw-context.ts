@@ -513,19 +513,25 @@ export function drawTextBody(dc: DrawContext, body: TextBodyInput, rect: RectPt,
   ctx.save();
   ctx.textBaseline = 'alphabetic';
   ctx.textAlign = 'left';
+  // Font, colour and spacing are set only when they change (the canvas parses each font string).
+  let font = '';
+  let fill = '';
+  let spacing = '0px';
+  ctx.letterSpacing = spacing;
   for (const line of layout.lines) {
     for (const f of line.fragments) {
       if (!f.text.trim()) continue;
-      const family = dc.family(f.font.name);
-      ctx.font = cssFont(family, f.font.size_pt, !!f.font.bold, !!f.font.italic);
       const alpha = f.alpha ?? 1;
       if (alpha <= 0) continue;
-      const hex = f.color ?? '000000';
-      const n = Number.parseInt(hex, 16);
-      ctx.fillStyle = css({ r: (n >> 16) & 255, g: (n >> 8) & 255, b: n & 255, a: alpha });
+      const nextFont = cssFont(dc.family(f.font.name), f.font.size_pt, !!f.font.bold, !!f.font.italic);
+      if (nextFont !== font) ctx.font = font = nextFont;
+      const n = Number.parseInt(f.color ?? '000000', 16);
+      const nextFill = css({ r: (n >> 16) & 255, g: (n >> 8) & 255, b: n & 255, a: alpha });
+      if (nextFill !== fill) ctx.fillStyle = fill = nextFill;
+      const nextSpacing = f.spacing_pt ? `${f.spacing_pt}px` : '0px';
+      if (nextSpacing !== spacing) ctx.letterSpacing = spacing = nextSpacing;
       const x = rect.x + f.x_pt;
       const y = rect.y + line.baseline_pt - f.rise_pt;
-      ctx.letterSpacing = f.spacing_pt ? `${f.spacing_pt}px` : '0px';
       ctx.fillText(f.text, x, y);
       if (f.underline || f.strike) {
         const th = Math.max(f.font.size_pt / 18, 0.5);
