@@ -40,14 +40,14 @@ const RENDER_WIDTH = 800;
 const CMP_WIDTH = 400;
 
 /**
- * Thresholds asserted. The issue's goal is mean ≥ 0.85 and no slide below 0.6; the mean is
- * met (about 0.90), the minimum is not yet: the lowest slides (about 0.57) are a chart slide
- * (LibreOffice draws chart styles with gradients and its own label layout) and a slide whose
- * autofit LibreOffice resolves differently. The floor asserted is what is reached, so a
- * regression fails; raise it as the gap closes.
+ * Thresholds asserted: the issue's goal, mean ≥ 0.85 and no slide below 0.6. Both are met
+ * (mean about 0.92, lowest slide about 0.65: an autofit body whose wrapped lines LibreOffice
+ * spaces 1.2 × the size where our metrics give 1.22 ×, and a title LibreOffice draws with its
+ * style's outline and shadow; the chart slides are about 0.72). The mean is asserted a little
+ * below what is reached, so a regression fails.
  */
-const MEAN_AT_LEAST = 0.85;
-const MIN_AT_LEAST = 0.55;
+const MEAN_AT_LEAST = 0.9;
+const MIN_AT_LEAST = 0.6;
 
 const have = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 
