@@ -299,7 +299,7 @@ class DeckWriter {
           tableStylesPart: pkg.relatedPartName(mainPart, RT.tableStyles),
           lazy: {},
         };
-        if (key) openedTemplates.set(key, result, bytes.length);
+        if (key) openedTemplates.set(key, result, pkg.totalBytes());
       } catch (err) {
         result = new SlideFailure('template_unreadable', `template ${id} cannot be read: ${err instanceof Error ? err.message : String(err)}`);
       }

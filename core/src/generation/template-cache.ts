@@ -8,14 +8,19 @@
  * the same bytes on this thread, which is the common case of a service generating many
  * decks from a team's few templates.
  *
- * Bounded by entries and by the templates' file bytes; least recently used go first.
+ * Bounded by entries and by the templates' uncompressed bytes; least recently used go first.
  */
 import { createHash } from 'node:crypto';
 
 /** Most templates kept per thread. */
 export const TEMPLATE_CACHE_ENTRIES = 8;
-/** Most template file bytes kept per thread (parsed trees take a few times more), bytes. */
-export const TEMPLATE_CACHE_BYTES = 48 * 1024 * 1024;
+/**
+ * Most bytes of templates kept per thread, counted uncompressed (every part's bytes; the
+ * trees parsed from the XML parts a build used come on top, a few times their size).
+ */
+export const TEMPLATE_CACHE_BYTES = 128 * 1024 * 1024;
+/** Largest template kept, uncompressed bytes: a bigger one is opened for each build. */
+export const TEMPLATE_CACHE_MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 
 /** An LRU of opened templates by content hash. */
 export class TemplateCache<T> {
@@ -25,6 +30,7 @@ export class TemplateCache<T> {
   constructor(
     private readonly maxEntries = TEMPLATE_CACHE_ENTRIES,
     private readonly maxBytes = TEMPLATE_CACHE_BYTES,
+    private readonly maxEntryBytes = TEMPLATE_CACHE_MAX_ENTRY_BYTES,
   ) {}
 
   /** The key of a template's bytes. */
@@ -41,16 +47,19 @@ export class TemplateCache<T> {
     return hit.value;
   }
 
-  /** Keeps `value` unless its file alone is larger than the byte bound. */
-  set(key: string, value: T, fileBytes: number): void {
-    if (fileBytes > this.maxBytes) return;
+  /**
+   * Keeps `value` (a template of `size` uncompressed bytes) unless it is larger than the
+   * per-entry bound; older entries go until the bounds hold.
+   */
+  set(key: string, value: T, size: number): void {
+    if (size > this.maxEntryBytes || size > this.maxBytes) return;
     const old = this.entries.get(key);
     if (old) {
       this.total -= old.bytes;
       this.entries.delete(key);
     }
-    this.entries.set(key, { value, bytes: fileBytes });
-    this.total += fileBytes;
+    this.entries.set(key, { value, bytes: size });
+    this.total += size;
     for (const [k, e] of this.entries) {
       if (this.entries.size <= this.maxEntries && this.total <= this.maxBytes) break;
       this.entries.delete(k);
