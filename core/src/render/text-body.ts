@@ -30,6 +30,14 @@ export interface TextStyleSources {
   colorCtx: DrawColorContext;
   /** Typeface used when nothing names one (`+mn-lt` or `+mj-lt` resolved). */
   defaultFace: string;
+  /**
+   * Outline levels resolved from these sources, filled by {@link readTextBody}: a cache
+   * that lives and dies with the sources object (sources shared by many text bodies, such
+   * as a table's cells, resolve each level once). Deliberately not a WeakMap beside the
+   * sources: V8's scavenger keeps ephemeron values of young keys alive, which promoted
+   * every slide's trees to the old generation and doubled a deck's peak memory.
+   */
+  levelStyles?: Array<LevelStyle | undefined>;
 }
 
 /** The style sources for a PresentationML shape's text. */
@@ -165,7 +173,7 @@ export function readTextBody(txBody: Element | undefined, src: TextStyleSources,
   };
   if (!txBody) return body;
   const counters = new Map<number, number>();
-  const styles = levelStylesOf(src);
+  const styles = (src.levelStyles ??= []);
   for (const p of children(txBody, NS.a, 'p')) {
     const pPr = child(p, NS.a, 'pPr');
     const level = Math.max(0, Math.min(8, intAttr(pPr, 'lvl', 0)));
@@ -353,7 +361,7 @@ interface RunDefaults {
  * `a:defPPr` of each list style, near before far; ECMA-376 Part 1, §21.1.2.4.13), looked
  * up once per text body and level instead of once per paragraph and run.
  */
-class LevelStyle {
+export class LevelStyle {
   private readonly near: Element[];
   private readonly all: Element[];
   private readonly attrs = new Map<string, string | undefined>();
@@ -436,18 +444,6 @@ class LevelStyle {
     };
     return this.defaults;
   }
-}
-
-/** Level styles per text style sources, built on first use. */
-const levelStyles = new WeakMap<TextStyleSources, Array<LevelStyle | undefined>>();
-
-function levelStylesOf(src: TextStyleSources): Array<LevelStyle | undefined> {
-  let v = levelStyles.get(src);
-  if (!v) {
-    v = [];
-    levelStyles.set(src, v);
-  }
-  return v;
 }
 
 /** `a:solidFill` with `tx1`: text is tx1 unless something says otherwise. */
