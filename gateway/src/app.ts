@@ -53,6 +53,46 @@ const SIGNATURE_PARAMS = { expires: MD.signatureExpires, org: MD.signatureOrg, s
  * Builds the gateway app (not listening). Also serves `/openapi.json` (OpenAPI 3.1, from
  * the same generated definitions) and Swagger UI at `/docs`.
  */
+/** Most bytes of an oversized request body read and discarded before the 413 is sent. */
+const OVERSIZED_BODY_DRAIN_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads and discards what is left of a request body; true once it has ended, false when
+ * more than `limitBytes` arrive (the connection is then closed after the answer), when the
+ * client goes away, or after 30 s.
+ */
+function drainRequestBody(req: NodeJS.ReadableStream & { readableEnded?: boolean; destroyed?: boolean }, limitBytes: number): Promise<boolean> {
+  if (req.readableEnded) return Promise.resolve(true);
+  if (req.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    let seen = 0;
+    const finish = (ended: boolean): void => {
+      clearTimeout(timer);
+      req.removeListener('data', onData);
+      req.removeListener('end', onEnd);
+      req.removeListener('error', onError);
+      req.removeListener('close', onClose);
+      resolve(ended);
+    };
+    const onData = (chunk: Buffer): void => {
+      seen += chunk.length;
+      if (seen > limitBytes) {
+        req.pause();
+        finish(false);
+      }
+    };
+    const onEnd = (): void => finish(true);
+    const onError = (): void => finish(false);
+    const onClose = (): void => finish(false);
+    const timer = setTimeout(() => finish(false), 30_000);
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+    req.resume();
+  });
+}
+
 export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstance> {
   const maxJson = opts.maxJsonBodyBytes ?? 8 * 1024 * 1024;
   const maxUpload = opts.maxUploadBytes ?? 10 * 1024 * 1024;
@@ -70,8 +110,12 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   // Raw bodies (uploads): any media type arrives as a Buffer; JSON routes check the media type themselves.
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxUpload + 1 }, (_req, body, done) => done(null, body));
 
-  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
+  app.setErrorHandler(async (err: Error & { statusCode?: number; code?: string }, req, reply) => {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      // the rest of the body is read (up to a bound) before answering: a client still
+      // sending would otherwise see its connection reset instead of the 413
+      const drained = await drainRequestBody(req.raw, OVERSIZED_BODY_DRAIN_BYTES);
+      if (!drained) reply.header('connection', 'close');
       return reply.code(413).send({ detail: `request body is over the limit of ${req.routeOptions.config && isRaw(req) ? maxUpload : maxJson} bytes` });
     }
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return reply.code(415).send({ detail: err.message });
