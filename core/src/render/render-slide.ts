@@ -17,8 +17,8 @@ import { NS, attr, attrNS, child, children, type Element } from '../ooxml/xml.js
 import { colorIn, type DrawColorContext } from './color.js';
 import { drawChart } from './chart.js';
 import {
-  DrawContext, EMU_PT, drawCropped, recolor, drawTextBody, fillOf, paintFill, resolveOutline, strokeOutline, styleFill, toPath2D,
-  type RectPt, type ResolvedFill,
+  DrawContext, EMU_PT, drawCropped, drawShadow, recolor, drawTextBody, fillOf, paintFill, resolveOutline, shapeShadow, strokeOutline, styleFill, toPath2D,
+  type Outline, type OuterShadow, type RectPt, type ResolvedFill,
 } from './draw-context.js';
 import { giveCanvas, takeCanvas } from './canvas-pool.js';
 import { ensureFonts } from './fonts.js';
@@ -295,6 +295,8 @@ async function drawSp(dc: DrawContext, shape: Shape, o: DrawOptions): Promise<vo
   enterFrame(ctx, r, frame, true);
   const fill = shapeFill(dc, shape, o);
   const outline = shapeOutline(dc, shape);
+  const shadow = shapeEffect(dc, shape);
+  if (shadow) drawGeometryShadow(ctx, shadow, geom, r, fill, outline);
   for (const p of geom.paths) {
     const path = toPath2D(p.ops, r.x, r.y);
     if (fill && p.fill !== 'none') await paintFill(dc, fill, path, r, p.fill);
@@ -323,6 +325,26 @@ async function drawSp(dc: DrawContext, shape: Shape, o: DrawOptions): Promise<vo
     drawRotatedText(dc, body, rect, vert, hasNormAutofit(src.bodyPrs));
     ctx.restore();
   }
+}
+
+/** The outer shadow of a shape: the first shape on its inheritance chain with an effect list or a style's effect reference decides. */
+function shapeEffect(dc: DrawContext, shape: Shape): OuterShadow | undefined {
+  for (const s of shape.chain()) {
+    const spPr = spPrOf(s);
+    if (child(spPr, NS.a, 'effectLst') || child(spPr, NS.a, 'effectDag')) return shapeShadow(dc, spPr, undefined);
+    const ref = child(child(s.element, NS.p, 'style'), NS.a, 'effectRef');
+    if (ref) return shapeShadow(dc, undefined, ref);
+  }
+  return undefined;
+}
+
+/** Draws the shadow a geometry's filled paths and outline cast (frame transform already set). */
+function drawGeometryShadow(ctx: SKRSContext2D, shadow: OuterShadow, geom: EvaluatedGeometry, r: RectPt, fill: ResolvedFill | undefined, outline: Outline | undefined): void {
+  const filled = !!fill && fill.el.localName !== 'noFill';
+  const casters = geom.paths
+    .map((p) => ({ path: toPath2D(p.ops, r.x, r.y), fill: filled && p.fill !== 'none', strokePt: outline && p.stroke ? outline.width : 0 }))
+    .filter((c) => c.fill || c.strokePt > 0);
+  drawShadow(ctx, shadow, casters);
 }
 
 /** True when the nearest `a:bodyPr` with an autofit choice chooses `a:normAutofit`. */
@@ -368,6 +390,8 @@ async function drawPic(dc: DrawContext, shape: Shape, o: DrawOptions): Promise<v
   const path = toPath2D(geom.paths[0]?.ops ?? [], r.x, r.y);
   const pending = dc.image(shape.part.partName, rId);
   const img = pending ? await pending : undefined;
+  const shadow = shapeEffect(dc, shape);
+  if (shadow && img && typeof img !== 'string') drawShadow(ctx, shadow, [{ path, fill: true, strokePt: 0 }]);
   if (img && typeof img !== 'string') {
     ctx.save();
     ctx.clip(path);
@@ -483,9 +507,12 @@ async function drawDspTree(dc: DrawContext, tree: Element, partName: string, fra
     const style = child(el, DSP_NS, 'style');
     const own = fillOf(spPr);
     const fill = own ? { el: own, colors: dc.colors, part: partName } : styleFill(dc, child(style, NS.a, 'fillRef'), partName);
-    for (const p of geom.paths) if (fill && p.fill !== 'none') await paintFill(dc, fill, toPath2D(p.ops, r.x, r.y), r, p.fill);
     const ln = child(spPr, NS.a, 'ln');
     const outline = resolveOutline(dc, ln ? [ln] : [], child(style, NS.a, 'lnRef'), partName);
+    const ownEffects = !!(child(spPr, NS.a, 'effectLst') || child(spPr, NS.a, 'effectDag'));
+    const shadow = shapeShadow(dc, spPr, ownEffects ? undefined : child(style, NS.a, 'effectRef'));
+    if (shadow) drawGeometryShadow(ctx, shadow, geom, r, fill, outline);
+    for (const p of geom.paths) if (fill && p.fill !== 'none') await paintFill(dc, fill, toPath2D(p.ops, r.x, r.y), r, p.fill);
     if (outline) for (const p of geom.paths) if (p.stroke) strokeOutline(dc, outline, toPath2D(p.ops, r.x, r.y), []);
     ctx.restore();
     const txBody = child(el, DSP_NS, 'txBody');
