@@ -143,3 +143,21 @@ t.test('showMasterSp="0" hides the master shapes', async (t) => {
   t.same(await pixel(shown.png, 10, 10), [0, 255, 0]);
   t.same(await pixel(hidden.png, 10, 10), [255, 255, 255]);
 });
+
+t.test('tint and shade work in linear light; an outer shadow falls below and right of its shape', async (t) => {
+  const tree =
+    // 808080 shaded to 50 % in linear light: 0.2159 × 0.5 → sRGB 0.3634 → 93 (not 64 as in sRGB).
+    rect(2, 100, 100, 100, 100, '<a:solidFill><a:srgbClr val="808080"><a:shade val="50000"/></a:srgbClr></a:solidFill>') +
+    // Between gamma and invGamma the shade acts on the stored values: 128 × 0.5 = 64.
+    rect(3, 300, 100, 100, 100, '<a:solidFill><a:srgbClr val="808080"><a:gamma/><a:shade val="50000"/><a:invGamma/></a:srgbClr></a:solidFill>') +
+    rect(4, 500, 100, 100, 100, '<a:solidFill><a:srgbClr val="4472C4"/></a:solidFill><a:effectLst><a:outerShdw blurRad="25400" dist="76200" dir="2700000"><a:srgbClr val="000000"><a:alpha val="60000"/></a:srgbClr></a:outerShdw></a:effectLst>');
+  const pkg = await miniDeck({ slides: [{ tree }] });
+  const r = await renderSlide(pkg, '/ppt/slides/slide1.xml', { widthPx: 960 });
+  t.ok(near(await pixel(r.png, 150, 150), [93, 93, 93], 2), 'shade in linear light');
+  t.ok(near(await pixel(r.png, 350, 150), [64, 64, 64], 2), 'shade between gamma and invGamma');
+  // dist 6 pt at 45°: about 4.2 pt right and down; the shadow shows past the shape's corner.
+  const below = await pixel(r.png, 602, 202);
+  t.ok(below[0] < 200, `shadow below right of the shape (${below})`);
+  t.same(await pixel(r.png, 495, 150), [255, 255, 255], 'none above left');
+  t.ok(near(await pixel(r.png, 550, 150), [0x44, 0x72, 0xc4]), 'the shape is drawn over its shadow');
+});
