@@ -9,7 +9,7 @@
  */
 import JSZip from 'jszip';
 import { PackageError } from '../errors.js';
-import { NS, attr, children, createElement, decodeXmlBytes, parseXml, serializeXml, type Document, type XmlLimits, DEFAULT_XML_LIMITS } from '../xml.js';
+import { NS, attr, children, decodeXmlBytes, parseXml, serializeXml, type Document, type XmlLimits, DEFAULT_XML_LIMITS } from '../xml.js';
 import { extensionOf, relativeTarget, relsPartName, resolveTarget, sourceOfRelsPart } from './part-names.js';
 import { crc32 } from 'node:zlib';
 import { inflateEntry, rememberCompressed, writeZip, ZIP_DEFLATE, type ZipInput } from './zip-codec.js';
@@ -282,19 +282,20 @@ export class OpcPackage {
    * source part's XML stay valid.
    */
   setRels(sourcePartName: string, rels: ReadonlyArray<Omit<Relationship, 'target'> & { target?: string }>): void {
-    const doc = parseXml(`<Relationships xmlns="${NS.pkgRels}"/>`, 'rels');
-    const root = doc.documentElement!;
+    // written as text (Part 2, §9.3.2.1 `Relationships`): no tree is built for it
+    let xml = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n<Relationships xmlns="${NS.pkgRels}">`;
     const stored: Relationship[] = [];
     for (const r of rels) {
       const target = r.external ? (r.target ?? '') : relativeTarget(sourcePartName === '/' ? '/x' : sourcePartName, r.targetPartName!);
-      const el = createElement(doc, NS.pkgRels, 'Relationship', { Id: r.id, Type: r.type, Target: target, TargetMode: r.external ? 'External' : undefined });
-      root.appendChild(el);
+      xml += `<Relationship Id="${escapeAttr(r.id)}" Type="${escapeAttr(r.type)}" Target="${escapeAttr(target)}"${r.external ? ' TargetMode="External"' : ''}/>`;
       stored.push({ ...r, target, targetPartName: r.external ? undefined : r.targetPartName });
     }
+    xml += '</Relationships>';
     const relsName = relsPartName(sourcePartName);
     const canonical = this.canonicalName(relsName) ?? relsName;
-    this.putPart(canonical, EMPTY);
-    this.xmlCache.set(canonical, doc);
+    this.putPart(canonical, new TextEncoder().encode(xml));
+    this.xmlCache.delete(canonical);
+    this.dirty.delete(canonical);
     this.relsCache.set(sourcePartName, stored);
   }
 
