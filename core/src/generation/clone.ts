@@ -37,13 +37,38 @@ export function cloneInto(doc: Document, src: Element, prune?: (el: Element) => 
   return root;
 }
 
+/** The naming fields of xmldom's element and attribute nodes (plain properties in 0.9). */
+interface NamingFields {
+  namespaceURI: string | null;
+  prefix: string | null;
+  localName: string | null;
+}
+
+/**
+ * A shallow copy of `src` (its attributes, no children) owned by `doc`.
+ *
+ * The names come from an element that is already in a well-formed tree, so they are set
+ * as they are instead of through `createElementNS`/`setAttributeNS`, which check every
+ * qualified name against the XML name production again (a third of the cost of a copy).
+ */
 function copyElement(doc: Document, src: Element): Element {
-  const el = src.namespaceURI ? doc.createElementNS(src.namespaceURI, src.nodeName) : doc.createElement(src.nodeName);
+  const el = doc.createElement(src.nodeName);
+  if (src.namespaceURI) {
+    const named = el as unknown as NamingFields;
+    named.namespaceURI = src.namespaceURI;
+    named.prefix = src.prefix;
+    named.localName = src.localName;
+  }
   const attrs = src.attributes;
   for (let i = 0; i < attrs.length; i++) {
     const a = attrs.item(i)!;
-    if (a.namespaceURI) el.setAttributeNS(a.namespaceURI, a.name, a.value);
-    else el.setAttribute(a.name, a.value);
+    el.setAttribute(a.name, a.value);
+    if (a.namespaceURI) {
+      const named = el.getAttributeNode(a.name) as unknown as NamingFields;
+      named.namespaceURI = a.namespaceURI;
+      named.prefix = a.prefix;
+      named.localName = a.localName;
+    }
   }
   return el;
 }

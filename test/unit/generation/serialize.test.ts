@@ -1,7 +1,7 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
-import { NS, createElement, descendants, parseXml, serializeXml } from '../../../core/src/ooxml/xml.js';
+import { NS, createElement, descendants, parseXml, serializeXml, type Element } from '../../../core/src/ooxml/xml.js';
 import { cloneDocument, cloneWithStubs, STUB_NS } from '../../../core/src/generation/clone.js';
 import { serializeDocument } from '../../../core/src/generation/serialize.js';
 import { corpusPath } from '../../helpers/corpus.js';
@@ -24,6 +24,42 @@ t.test('a deep copy serializes like its source', async (t) => {
     const doc = pkg.getXml(part);
     t.equal(serializeDocument(cloneDocument(doc)), serializeDocument(doc), part);
   }
+});
+
+t.test('a deep copy names every element and attribute as its source does, and answers namespaced lookups', async (t) => {
+  const pkg = await OpcPackage.open(readFileSync(corpusPath('templates/python-pptx-populated-placeholders.pptx')));
+  // slide 1 holds a picture (r:embed) besides placeholders
+  const doc = pkg.getXml('/ppt/slides/slide1.xml');
+  const copy = cloneDocument(doc);
+  const walk = (d: typeof doc): Element[] => {
+    const out: Element[] = [];
+    const stack: Element[] = [d.documentElement!];
+    while (stack.length) {
+      const e = stack.pop()!;
+      out.push(e);
+      for (let c = e.lastChild; c; c = c.previousSibling) if (c.nodeType === 1) stack.push(c as Element);
+    }
+    return out;
+  };
+  const a = walk(doc);
+  const b = walk(copy);
+  t.equal(b.length, a.length, 'same number of elements');
+  let mismatches = 0;
+  a.forEach((src, i) => {
+    const c = b[i]!;
+    if (c.namespaceURI !== src.namespaceURI || c.prefix !== src.prefix || c.localName !== src.localName || c.nodeName !== src.nodeName) mismatches++;
+    for (let k = 0; k < src.attributes.length; k++) {
+      const sa = src.attributes.item(k)!;
+      const ca = c.getAttributeNodeNS(sa.namespaceURI, sa.localName ?? sa.name);
+      if (!ca || ca.value !== sa.value || ca.prefix !== sa.prefix || ca.name !== sa.name) mismatches++;
+    }
+  });
+  t.equal(mismatches, 0, 'namespace, prefix, local name and attributes agree on every element');
+  const embeds = descendants(copy, NS.a, 'blip').map((e) => e.getAttributeNS(NS.r, 'embed'));
+  t.ok(embeds.length > 0 && embeds.every((id) => /^rId\d+$/.test(id ?? '')), 'r:embed found by namespace on the copy');
+  t.same(embeds, descendants(doc, NS.a, 'blip').map((e) => e.getAttributeNS(NS.r, 'embed')));
+  t.equal(descendants(copy, NS.p, 'sp').length, descendants(doc, NS.p, 'sp').length, 'elements found by namespace on the copy');
+  t.equal(serializeXml(copy), serializeXml(doc), "xmldom's own serializer writes the copy as the source");
 });
 
 t.test('stubbed shapes are written from the source; copied ones can change', async (t) => {
