@@ -47,16 +47,29 @@ export class InProcessQueue implements JobQueue {
     if (this.consumers.has(kind)) throw new Error(`a consumer for ${kind} jobs is already running`);
     const consumer = new Consumer(kind, handler, opts, this.state, this.backoffMs);
     this.consumers.set(kind, consumer);
-    opts.signal.addEventListener('abort', () => this.consumers.delete(kind), { once: true });
+    opts.signal.addEventListener(
+      'abort',
+      () => {
+        // a stopped consumer's jobs still finish (their ack or nak is a write): close() waits for them
+        this.consumers.delete(kind);
+        this.stopping.add(consumer);
+        void consumer.drain().finally(() => this.stopping.delete(consumer));
+      },
+      { once: true },
+    );
     consumer.wake();
   }
+
+  /** Consumers whose signal was aborted and whose jobs in flight have not settled yet. */
+  private readonly stopping = new Set<Consumer>();
 
   async depth(kind: JobKind): Promise<number> {
     return (await this.state.scan(`${KEY_PREFIX}${kind}:`)).length;
   }
 
+  /** Waits for every job in flight (of running and of stopped consumers) to settle. */
   async close(): Promise<void> {
-    await Promise.all([...this.consumers.values()].map((c) => c.drain()));
+    await Promise.all([...this.consumers.values(), ...this.stopping].map((c) => c.drain()));
     this.consumers.clear();
   }
 
@@ -89,13 +102,22 @@ class Consumer {
       return;
     }
     this.pumping = true;
-    setImmediate(() => void this.pump());
+    setImmediate(() => {
+      this.pumpRun = this.pump().catch(() => {
+        // the store failed or closed under a stopping consumer: jobs stay queued for the next look
+      });
+    });
   }
 
   async drain(): Promise<void> {
     clearTimeout(this.timer);
+    // a look for due jobs under way may still start deliveries: wait for it first
+    if (this.pumpRun) await this.pumpRun;
     await Promise.allSettled([...this.inFlight.values()]);
   }
+
+  /** The look for due jobs under way, if any. */
+  private pumpRun: Promise<void> | undefined;
 
   private async pump(): Promise<void> {
     try {
@@ -139,9 +161,12 @@ class Consumer {
       }
     })();
     this.inFlight.set(entry.job.id, run);
-    void run.finally(() => {
-      this.inFlight.delete(entry.job.id);
-      this.wake();
-    });
+    void run
+      .finally(() => {
+        this.inFlight.delete(entry.job.id);
+        this.wake();
+      })
+      // a failed ack or nak write leaves the job stored: it is delivered again (at least once)
+      .catch(() => undefined);
   }
 }
