@@ -178,6 +178,11 @@ else {
     `${r.side.padEnd(16)} best ${r.bestMs.toFixed(0).padStart(7)} ms  runs [${r.runsMs.map((x) => x.toFixed(0)).join(', ')}]  one deck: peak RSS ${m.maxRssMiB.toFixed(0).padStart(4)} MiB (${(m.maxRssMiB - m.baseRssMiB).toFixed(0)} MiB above the loaded runtime), after ${RUNS}: ${r.maxRssMiB.toFixed(0)} MiB  output ${(r.bytes / 1024).toFixed(0)} KiB${r.slides ? `, ${r.slides} slides` : ''}`;
   console.log(`generate: ${SLIDES}-slide reference deck (${TEXT} slide 1 + ${TABLES} slides 1/3), best of ${RUNS}, each side in its own process (compiled JavaScript, plain node)`);
   timed.forEach((r, i) => console.log(`  ${row(r, once[i]!)}`));
+  // the median of the runs after the first half (warm-up) as well: best-of rewards one lucky run
+  const warmMedian = (r: SideResult): number => {
+    const rest = r.runsMs.slice(Math.floor(r.runsMs.length / 2)).sort((a, b) => a - b);
+    return rest[Math.floor(rest.length / 2)] ?? r.bestMs;
+  };
   [sw, cold].forEach((s, i) => {
     const m = once[i]!;
     const speedup = am.bestMs / s.bestMs;
@@ -185,8 +190,8 @@ else {
     const floor = s.bestMs / fl.bestMs;
     const memWork = (m.maxRssMiB - m.baseRssMiB) / Math.max(1, amOnce.maxRssMiB - amOnce.baseRssMiB);
     console.log(`  ${s.side}:`);
-    console.log(`    speed: ${speedup.toFixed(1)}× faster than pptx-automizer (goal ≥ 20×) ${speedup >= 20 ? 'MET' : 'NOT MET'}`);
+    console.log(`    speed: ${speedup.toFixed(1)}× faster than pptx-automizer (goal ≥ 20×) ${speedup >= 20 ? 'MET' : 'NOT MET'}; by the median of warm runs ${(warmMedian(am) / warmMedian(s)).toFixed(1)}×`);
     console.log(`    memory: peak RSS ${(mem * 100).toFixed(0)} % of pptx-automizer's (goal ≤ 50 %) ${mem <= 0.5 ? 'MET' : 'NOT MET'}; above the loaded runtime ${(memWork * 100).toFixed(0)} % of pptx-automizer's`);
-    console.log(`    floor: ${floor.toFixed(2)}× the jszip load + DEFLATE write floor (goal ≤ 3×) ${floor <= 3 ? 'MET' : 'NOT MET'}`);
+    console.log(`    floor: ${floor.toFixed(2)}× the jszip load + DEFLATE write floor (goal ≤ 3×) ${floor <= 3 ? 'MET' : 'NOT MET'}; by the median of warm runs ${(warmMedian(s) / warmMedian(fl)).toFixed(2)}×`);
   });
 }
