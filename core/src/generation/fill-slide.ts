@@ -12,6 +12,7 @@ import { NS, attr, child, children, createElement, descendants, parseXml, type D
 import {
   cNvPr,
   maxShapeId,
+  nonVisualProps,
   ownRect,
   placeholders,
   resolveRect,
@@ -110,14 +111,7 @@ function placeholderCopy(doc: Document, lp: PlaceholderShape, id: number, rect: 
   const cNvSpPr = createElement(doc, NS.p, 'p:cNvSpPr');
   cNvSpPr.appendChild(createElement(doc, NS.a, 'a:spLocks', { noGrp: '1' }));
   nv.appendChild(cNvSpPr);
-  const nvPr = createElement(doc, NS.p, 'p:nvPr');
-  const ph = createElement(doc, NS.p, 'p:ph');
-  for (const a of ['type', 'orient', 'sz', 'idx']) {
-    const v = attr(lp.ph, a);
-    if (v !== undefined) ph.setAttribute(a, v);
-  }
-  nvPr.appendChild(ph);
-  nv.appendChild(nvPr);
+  nv.appendChild(nonVisualProps(doc, lp.ph));
   sp.appendChild(nv);
   const spPr = createElement(doc, NS.p, 'p:spPr');
   if (rect) {

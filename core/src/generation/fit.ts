@@ -18,7 +18,7 @@ import { NS, attr, child, children, createElement, intAttr, parseXml, type Eleme
 import { LayoutPart, ShapeTreePart, type MasterPart } from '../ooxml/pml/parts.js';
 import { IDENTITY, Shape, masterPlaceholderType, type PlaceholderRef } from '../ooxml/pml/shapes.js';
 import { shapeTextSources, readTextBody, type TextStyleSources } from '../render/text-body.js';
-import { layoutText, EMU_PER_PT, type TextBodyInput, type TextLayout } from '../text/layout.js';
+import { isVerticalText, layoutText, EMU_PER_PT, type TextBodyInput, type TextLayout } from '../text/layout.js';
 import { defaultFontMetrics, type FontMetrics, type FontSpec, type ResolvedFace, type VerticalMetrics } from '../text/font-metrics.js';
 import { FACE_DATA } from '../text/metrics-data/fonts.js';
 
@@ -268,7 +268,7 @@ export function fitShapeText(part: GeneratedSlidePart, sp: Element, o: TextFitOp
   const templateSizePt = largestRun(body);
   if (!frame) return { sizePt: templateSizePt, templateSizePt, fits: true, overflowPt: 0, neededPt: 0 };
   // vertical text (§20.1.10.82 ST_TextVerticalType) runs along the box's height
-  const rotated = vert === 'vert' || vert === 'vert270' || vert === 'eaVert' || vert === 'mongolianVert' || vert === 'wordArtVert' || vert === 'wordArtVertRtl';
+  const rotated = isVerticalText(vert);
   const w = rotated ? frame.cy : frame.cx;
   const h = rotated ? frame.cx : frame.cy;
   if (!body.paragraphs.some((p) => p.runs.some((r) => !r.lineBreak && r.text.trim() !== ''))) {

@@ -9,9 +9,9 @@
  * (ST_Percentage: 100000 = 100 %).
  */
 import type { ImageBlock } from '../domain/content.js';
-import { NS, attr, createElement, type Document, type Element } from '../ooxml/xml.js';
-import type { Rect } from './shapes.js';
-import { setRect } from './shapes.js';
+import { NS, createElement, type Document, type Element } from '../ooxml/xml.js';
+import { nonVisualProps, setRect, type Rect } from './shapes.js';
+import { xmlSafeText } from './text.js';
 
 /** Largest decoded picture accepted, bytes (checked from the base64 length before decoding). */
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
@@ -201,20 +201,11 @@ export interface PictureSpec {
 export function buildPicture(doc: Document, spec: PictureSpec): Element {
   const pic = createElement(doc, NS.p, 'p:pic');
   const nv = createElement(doc, NS.p, 'p:nvPicPr');
-  nv.appendChild(createElement(doc, NS.p, 'p:cNvPr', { id: spec.id, name: spec.name, descr: spec.descr ? spec.descr.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '') : undefined }));
+  nv.appendChild(createElement(doc, NS.p, 'p:cNvPr', { id: spec.id, name: spec.name, descr: spec.descr ? xmlSafeText(spec.descr) : undefined }));
   const cNvPicPr = createElement(doc, NS.p, 'p:cNvPicPr');
   cNvPicPr.appendChild(createElement(doc, NS.a, 'a:picLocks', { noGrp: spec.ph ? '1' : undefined, noChangeAspect: '1' }));
   nv.appendChild(cNvPicPr);
-  const nvPr = createElement(doc, NS.p, 'p:nvPr');
-  if (spec.ph) {
-    const ph = createElement(doc, NS.p, 'p:ph');
-    for (const a of ['type', 'orient', 'sz', 'idx']) {
-      const v = attr(spec.ph, a);
-      if (v !== undefined) ph.setAttribute(a, v);
-    }
-    nvPr.appendChild(ph);
-  }
-  nv.appendChild(nvPr);
+  nv.appendChild(nonVisualProps(doc, spec.ph));
   pic.appendChild(nv);
   const blipFill = createElement(doc, NS.p, 'p:blipFill');
   const blip = createElement(doc, NS.a, 'a:blip');

@@ -156,6 +156,23 @@ export function maxShapeId(doc: Document): number {
   return max;
 }
 
+/**
+ * A `p:nvPr` (§19.3.1.33) for a new shape; with `ph`, it holds a `p:ph` (§19.3.2.5) naming
+ * the same placeholder (type, orient, sz, idx copied), so the shape inherits from it.
+ */
+export function nonVisualProps(doc: Document, ph?: Element): Element {
+  const nvPr = createElement(doc, NS.p, 'p:nvPr');
+  if (ph) {
+    const ref = createElement(doc, NS.p, 'p:ph');
+    for (const name of ['type', 'orient', 'sz', 'idx']) {
+      const v = attr(ph, name);
+      if (v !== undefined) ref.setAttribute(name, v);
+    }
+    nvPr.appendChild(ref);
+  }
+  return nvPr;
+}
+
 /** Writes `a:off`/`a:ext` of an `a:xfrm` or `p:xfrm` element, creating them as needed. */
 export function setRect(doc: Document, xfrm: Element, r: Rect): void {
   let off = child(xfrm, NS.a, 'off');

@@ -123,14 +123,22 @@ export function setParagraphs(doc: Document, txBody: Element, lines: readonly st
  * application recomputes it.
  */
 export function setSlideNumberField(doc: Document, txBody: Element, slideNumber: number): void {
+  setFieldParagraph(doc, txBody, '{B6F15528-21DE-4FAA-801E-634DDDAF4B2B}', 'slidenum', String(slideNumber));
+}
+
+/**
+ * Replaces the paragraphs of a text body with one paragraph holding one field (`a:fld`,
+ * §21.1.2.2.4) of `type` showing `text`, in the formatting of the body's first paragraph.
+ */
+function setFieldParagraph(doc: Document, txBody: Element, id: string, type: string, text: string): void {
   const tpl = paragraphTemplate(txBody);
   for (const p of children(txBody, NS.a, 'p')) txBody.removeChild(p);
   const p = createElement(doc, NS.a, 'a:p');
   if (tpl.pPr) p.appendChild(cloneInto(doc, tpl.pPr));
-  const fld = createElement(doc, NS.a, 'a:fld', { id: '{B6F15528-21DE-4FAA-801E-634DDDAF4B2B}', type: 'slidenum' });
+  const fld = createElement(doc, NS.a, 'a:fld', { id, type });
   fld.appendChild(copyCharProps(doc, tpl.rPr, 'rPr'));
   const t = createElement(doc, NS.a, 'a:t');
-  t.appendChild(doc.createTextNode(String(slideNumber)));
+  t.appendChild(doc.createTextNode(text));
   fld.appendChild(t);
   p.appendChild(fld);
   p.appendChild(copyCharProps(doc, tpl.endParaRPr ?? tpl.rPr, 'endParaRPr'));
@@ -204,16 +212,5 @@ export function hasDateField(txBody: Element): boolean {
  * (UTC) until then.
  */
 export function setDateField(doc: Document, txBody: Element, date: Date): void {
-  const tpl = paragraphTemplate(txBody);
-  for (const p of children(txBody, NS.a, 'p')) txBody.removeChild(p);
-  const p = createElement(doc, NS.a, 'a:p');
-  if (tpl.pPr) p.appendChild(cloneInto(doc, tpl.pPr));
-  const fld = createElement(doc, NS.a, 'a:fld', { id: '{9A0DB2DC-4C9A-4742-B13C-FB6460FD3503}', type: 'datetime1' });
-  fld.appendChild(copyCharProps(doc, tpl.rPr, 'rPr'));
-  const t = createElement(doc, NS.a, 'a:t');
-  t.appendChild(doc.createTextNode(`${date.getUTCMonth() + 1}/${date.getUTCDate()}/${date.getUTCFullYear()}`));
-  fld.appendChild(t);
-  p.appendChild(fld);
-  p.appendChild(copyCharProps(doc, tpl.endParaRPr ?? tpl.rPr, 'endParaRPr'));
-  txBody.appendChild(p);
+  setFieldParagraph(doc, txBody, '{9A0DB2DC-4C9A-4742-B13C-FB6460FD3503}', 'datetime1', `${date.getUTCMonth() + 1}/${date.getUTCDate()}/${date.getUTCFullYear()}`);
 }

@@ -9,7 +9,7 @@ import type { OpcPackage } from '../ooxml/opc/package.js';
 import type { PmlModel } from '../ooxml/pml/parts.js';
 import type { Theme } from '../ooxml/pml/theme.js';
 import { NS, attr, attrNS, child, children, intAttr, type Element } from '../ooxml/xml.js';
-import { layoutText, type TextBodyInput, type TextBox, type TextLayout } from '../text/layout.js';
+import { isVerticalText, layoutText, type TextBodyInput, type TextBox, type TextLayout } from '../text/layout.js';
 import { colorIn, css, resolveRgba, type DrawColorContext, type Rgba } from './color.js';
 import { cssFont, drawFamily } from './fonts.js';
 import type { EvaluatedGeometry } from './geometry.js';
@@ -598,6 +598,26 @@ function autofitLayout(body: TextBodyInput, box: TextBox): TextLayout {
     scale = lo;
   }
   return layoutText(base, box, { extraScale: scale });
+}
+
+/**
+ * Draws text in `rect`, turned a quarter for vertical text ({@link isVerticalText}: `vert`
+ * of `a:bodyPr` §21.1.2.1.1 or `a:tcPr` §21.1.3.17; 90°, `vert270` 270°).
+ */
+export function drawTurnedTextBody(dc: DrawContext, body: TextBodyInput, rect0: RectPt, vert: string | undefined, autofit = false): void {
+  const ctx = dc.ctx;
+  let rect = rect0;
+  ctx.save();
+  if (isVerticalText(vert)) {
+    const cx = rect.x + rect.w / 2;
+    const cy = rect.y + rect.h / 2;
+    ctx.translate(cx, cy);
+    ctx.rotate(vert === 'vert270' ? -Math.PI / 2 : Math.PI / 2);
+    ctx.translate(-cx, -cy);
+    rect = { x: cx - rect.h / 2, y: cy - rect.w / 2, w: rect.h, h: rect.w };
+  }
+  drawTextBody(dc, body, rect, autofit);
+  ctx.restore();
 }
 
 /**

@@ -17,7 +17,7 @@ import { NS, attr, attrNS, child, children, type Element } from '../ooxml/xml.js
 import { colorIn, type DrawColorContext } from './color.js';
 import { drawChart } from './chart.js';
 import {
-  DrawContext, EMU_PT, drawCropped, drawShadow, recolor, drawTextBody, fillOf, paintFill, resolveOutline, shapeShadow, strokeOutline, styleFill, toPath2D,
+  DrawContext, EMU_PT, drawCropped, drawShadow, recolor, drawTurnedTextBody, fillOf, paintFill, resolveOutline, shapeShadow, strokeOutline, styleFill, toPath2D,
   type Outline, type OuterShadow, type RectPt, type ResolvedFill,
 } from './draw-context.js';
 import { giveCanvas, takeCanvas } from './canvas-pool.js';
@@ -322,7 +322,7 @@ async function drawSp(dc: DrawContext, shape: Shape, o: DrawOptions): Promise<vo
     ctx.save();
     const rotExtra = frame.flipV ? 180 : 0;
     enterFrame(ctx, r, { ...frame, rotation: frame.rotation + rotExtra }, false);
-    drawRotatedText(dc, body, rect, vert, hasNormAutofit(src.bodyPrs));
+    drawTurnedTextBody(dc, body, rect, vert, hasNormAutofit(src.bodyPrs));
     ctx.restore();
   }
 }
@@ -356,23 +356,6 @@ function hasNormAutofit(bodyPrs: Element[]): boolean {
     }
   }
   return false;
-}
-
-/** Draws text in `rect`, turned for vertical text (`a:bodyPr/@vert`, §21.1.2.1.1: vert/eaVert 90°, vert270 270°). */
-function drawRotatedText(dc: DrawContext, body: ReturnType<typeof readTextBody>, rect0: RectPt, vert: string, autofit: boolean): void {
-  const ctx = dc.ctx;
-  let rect = rect0;
-  ctx.save();
-  if (vert === 'vert' || vert === 'eaVert' || vert === 'vert270' || vert === 'wordArtVert' || vert === 'mongolianVert' || vert === 'wordArtVertRtl') {
-    const cx = rect.x + rect.w / 2;
-    const cy = rect.y + rect.h / 2;
-    ctx.translate(cx, cy);
-    ctx.rotate(vert === 'vert270' ? -Math.PI / 2 : Math.PI / 2);
-    ctx.translate(-cx, -cy);
-    rect = { x: cx - rect.h / 2, y: cy - rect.w / 2, w: rect.h, h: rect.w };
-  }
-  drawTextBody(dc, body, rect, autofit);
-  ctx.restore();
 }
 
 async function drawPic(dc: DrawContext, shape: Shape, o: DrawOptions): Promise<void> {
@@ -539,7 +522,7 @@ async function drawDspTree(dc: DrawContext, tree: Element, partName: string, fra
       const txRot = Number(attr(txXfrm, 'rot') ?? attr(xfrm, 'rot') ?? 0) / 60000;
       enterFrame(ctx, tr, { ...frame, rotation: txRot }, false);
       const bodyPr = child(txBody, NS.a, 'bodyPr');
-      drawRotatedText(dc, body, tr, attr(bodyPr, 'vert') ?? 'horz', bodyPr ? hasNormAutofit([bodyPr]) : false);
+      drawTurnedTextBody(dc, body, tr, attr(bodyPr, 'vert') ?? 'horz', bodyPr ? hasNormAutofit([bodyPr]) : false);
       ctx.restore();
     }
   }

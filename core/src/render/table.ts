@@ -10,7 +10,7 @@ import type { Shape } from '../ooxml/pml/shapes.js';
 import { NS, attr, boolAttr, child, children, intAttr, parseXml, type Element } from '../ooxml/xml.js';
 import { layoutText } from '../text/layout.js';
 import { colorIn, type Rgba } from './color.js';
-import { DrawContext, EMU_PT, drawTextBody, fillOf, paintFill, resolveOutline, strokeOutline, styleFill, toPath2D, type RectPt, type ResolvedFill } from './draw-context.js';
+import { DrawContext, EMU_PT, drawTurnedTextBody, fillOf, paintFill, resolveOutline, strokeOutline, styleFill, toPath2D, type RectPt, type ResolvedFill } from './draw-context.js';
 import { readTextBody, type TextStyleSources } from './text-body.js';
 
 const DEFAULT_STYLE_ID = '{5C22544A-7EE6-4342-B048-85BDC9FD1C3A}';
@@ -55,7 +55,6 @@ interface Cell {
 
 /** Draws a table into `r` (points; the frame's transform is already applied). */
 export function drawTable(dc: DrawContext, tbl: Element, r: RectPt, shape: Shape): void {
-  const ctx = dc.ctx;
   const cols = children(child(tbl, NS.a, 'tblGrid') ?? tbl, NS.a, 'gridCol').map((g) => intAttr(g, 'w', 0) / EMU_PT);
   const trs = children(tbl, NS.a, 'tr');
   if (!cols.length || !trs.length) return;
@@ -215,18 +214,6 @@ export function drawTable(dc: DrawContext, tbl: Element, r: RectPt, shape: Shape
   // Text; a cell's vert (§21.1.3.17 tcPr/@vert) turns it like a text box's.
   for (const c of cells) {
     const t = texts.get(c)!;
-    const vert = attr(child(c.tc, NS.a, 'tcPr'), 'vert') ?? 'horz';
-    let cr = rectOf(c);
-    ctx.save();
-    if (vert === 'vert' || vert === 'vert270' || vert === 'eaVert') {
-      const cx = cr.x + cr.w / 2;
-      const cy = cr.y + cr.h / 2;
-      ctx.translate(cx, cy);
-      ctx.rotate(vert === 'vert270' ? -Math.PI / 2 : Math.PI / 2);
-      ctx.translate(-cx, -cy);
-      cr = { x: cx - cr.h / 2, y: cy - cr.w / 2, w: cr.h, h: cr.w };
-    }
-    drawTextBody(dc, t.body, cr);
-    ctx.restore();
+    drawTurnedTextBody(dc, t.body, rectOf(c), attr(child(c.tc, NS.a, 'tcPr'), 'vert'));
   }
 }

@@ -87,6 +87,15 @@ export interface TextBodyInput {
   lnSpcReduction?: number;
 }
 
+/**
+ * True for the `vert` values of ST_TextVerticalType (§20.1.10.82; `a:bodyPr/@vert`,
+ * `a:tcPr/@vert`) whose lines run along the box's height: the text is laid out in the box
+ * turned a quarter (`vert270` the other way round).
+ */
+export function isVerticalText(vert: string | undefined): boolean {
+  return vert === 'vert' || vert === 'vert270' || vert === 'eaVert' || vert === 'mongolianVert' || vert === 'wordArtVert' || vert === 'wordArtVertRtl';
+}
+
 /** The box the text is laid out in (the shape's text rectangle), EMU. */
 export interface TextBox {
   width_emu: number;
@@ -225,12 +234,10 @@ function piecesOf(p: ParagraphInput, k: number, m: FontMetrics): Piece[] {
 
 /** The visible pieces of a line (line breaks dropped) without its trailing spaces. */
 function trimTrailingSpaces(pieces: Piece[]): Piece[] {
-  let hasBreak = false;
-  for (const x of pieces) if (x.kind === 'break') hasBreak = true;
-  const visible = hasBreak ? pieces.filter((x) => x.kind !== 'break') : pieces;
+  const visible = pieces.some((x) => x.kind === 'break') ? pieces.filter((x) => x.kind !== 'break') : pieces;
   let end = visible.length;
   while (end > 0 && visible[end - 1]!.kind === 'space') end--;
-  return end === visible.length && !hasBreak ? visible : visible.slice(0, end);
+  return end === visible.length ? visible : visible.slice(0, end);
 }
 
 /** Characters piecesOf rewrites before splitting (tab → four spaces, line ends → space). */

@@ -22,7 +22,8 @@ import { RT } from '../../ooxml/opc/constants.js';
 import type { OpcPackage } from '../../ooxml/opc/package.js';
 import { NS, attr, attrNS, child, children, createElement, path, type Document, type Element } from '../../ooxml/xml.js';
 import { buildPicture, cropToFill, decodeImageBlock, ImageError } from '../images.js';
-import { ownRect, setRect, type PlaceholderShape, type Rect } from '../shapes.js';
+import { nonVisualProps, ownRect, setRect, type PlaceholderShape, type Rect } from '../shapes.js';
+import { xmlSafeText } from '../text.js';
 import { assertChartData, ChartError, newChartSpec, type ChartData } from './chart-data.js';
 import { createChartPart, updateChartPart, type PartStore } from './chart-part.js';
 import { chartPlots } from './chart-xml.js';
@@ -208,20 +209,11 @@ export class SlideRichContent {
 export function chartFrame(doc: Document, spec: { id: number; name: string; rId: string; rect: Rect; ph?: Element; descr?: string }): Element {
   const frame = createElement(doc, NS.p, 'p:graphicFrame');
   const nv = createElement(doc, NS.p, 'p:nvGraphicFramePr');
-  nv.appendChild(createElement(doc, NS.p, 'p:cNvPr', { id: spec.id, name: spec.name, descr: spec.descr ? spec.descr.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '') : undefined }));
+  nv.appendChild(createElement(doc, NS.p, 'p:cNvPr', { id: spec.id, name: spec.name, descr: spec.descr ? xmlSafeText(spec.descr) : undefined }));
   const cNv = createElement(doc, NS.p, 'p:cNvGraphicFramePr');
   cNv.appendChild(createElement(doc, NS.a, 'a:graphicFrameLocks', { noGrp: spec.ph ? '1' : undefined }));
   nv.appendChild(cNv);
-  const nvPr = createElement(doc, NS.p, 'p:nvPr');
-  if (spec.ph) {
-    const ph = createElement(doc, NS.p, 'p:ph');
-    for (const k of ['type', 'orient', 'sz', 'idx']) {
-      const v = attr(spec.ph, k);
-      if (v !== undefined) ph.setAttribute(k, v);
-    }
-    nvPr.appendChild(ph);
-  }
-  nv.appendChild(nvPr);
+  nv.appendChild(nonVisualProps(doc, spec.ph));
   frame.appendChild(nv);
   const xfrm = createElement(doc, NS.p, 'p:xfrm');
   setRect(doc, xfrm, spec.rect);

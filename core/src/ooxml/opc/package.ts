@@ -11,8 +11,7 @@ import JSZip from 'jszip';
 import { PackageError } from '../errors.js';
 import { NS, attr, children, decodeXmlBytes, parseXml, serializeXml, type Document, type XmlLimits, DEFAULT_XML_LIMITS } from '../xml.js';
 import { extensionOf, relativeTarget, relsPartName, resolveTarget, sourceOfRelsPart } from './part-names.js';
-import { crc32 } from 'node:zlib';
-import { inflateEntry, rememberCompressed, writeZip, ZIP_DEFLATE, type ZipInput } from './zip-codec.js';
+import { inflateEntry, rememberDeflated, writeZip, ZIP_DEFLATE, type ZipInput } from './zip-codec.js';
 
 /** Limits enforced while a package is opened. Sizes are bytes. */
 export interface PackageLimits {
@@ -476,6 +475,6 @@ function inflateBounded(entry: JSZip.JSZipObject, limits: PackageLimits, budget:
   const method = magic.charCodeAt(0) | (magic.charCodeAt(1) << 8);
   const data = inflateEntry(entry.name, method, raw, cap);
   budget.remaining -= data.length;
-  if (method === ZIP_DEFLATE) rememberCompressed(data, { method, data: raw, crc32: crc32(data) >>> 0, size: data.length });
+  if (method === ZIP_DEFLATE) rememberDeflated(data, raw);
   return data;
 }

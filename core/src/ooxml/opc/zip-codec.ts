@@ -8,7 +8,7 @@
  * - {@link inflateEntry} inflates one entry with a hard cap on its output, so a zip bomb
  *   stops at the cap instead of allocating what it claims.
  * - Every inflated part remembers the compressed bytes it came from
- *   ({@link rememberCompressed}); {@link writeZip} copies those bytes unchanged when the
+ *   ({@link rememberDeflated}); {@link writeZip} copies those bytes unchanged when the
  *   same part bytes are written again (a layout, a theme or a picture carried from a
  *   template into a generated deck), so unchanged parts are never re-compressed.
  * - {@link writeZip} writes local headers, data and the central directory itself, with a
@@ -34,14 +34,15 @@ export interface CompressedEntry {
 }
 
 /**
- * Compressed form of part bytes, keyed by the very `Uint8Array` the inflated bytes live
- * in: identity proves the content is unchanged (part bytes are never mutated in place).
+ * The raw DEFLATE stream part bytes were inflated from, keyed by the very `Uint8Array`
+ * the inflated bytes live in: identity proves the content is unchanged (part bytes are
+ * never mutated in place). The CRC is computed only if the bytes are ever written.
  */
-const compressedOf = new WeakMap<Uint8Array, CompressedEntry>();
+const deflatedOf = new WeakMap<Uint8Array, { data: Uint8Array; crc32?: number }>();
 
-/** Records that `bytes` were inflated from `entry` (for copying them on write unchanged). */
-export function rememberCompressed(bytes: Uint8Array, entry: CompressedEntry): void {
-  if (entry.size === bytes.length) compressedOf.set(bytes, entry);
+/** Records that `bytes` were inflated from the raw DEFLATE stream `deflated` (for copying them on write unchanged). */
+export function rememberDeflated(bytes: Uint8Array, deflated: Uint8Array): void {
+  deflatedOf.set(bytes, { data: deflated });
 }
 
 /**
@@ -90,7 +91,7 @@ const MAX_OFFSET = 0xffffffff;
 
 /**
  * Writes a zip file of `entries` in the given order: DEFLATE (at `level`) unless stored,
- * with part bytes remembered by {@link rememberCompressed} copied as they were compressed.
+ * with part bytes remembered by {@link rememberDeflated} copied as they were compressed.
  *
  * @param level - DEFLATE level 1–9
  * @throws PackageError `too_large` past what a zip without ZIP64 holds (65 535 entries, 4 GiB)
@@ -160,8 +161,11 @@ export function writeZip(entries: readonly ZipInput[], level = 6): Uint8Array {
 }
 
 function compressedFor(e: ZipInput, level: number): CompressedEntry {
-  const known = compressedOf.get(e.bytes);
-  if (known && known.size === e.bytes.length && (known.method === ZIP_DEFLATE || e.store)) return known;
+  const known = deflatedOf.get(e.bytes);
+  if (known) {
+    known.crc32 ??= crc32(e.bytes) >>> 0;
+    return { method: ZIP_DEFLATE, data: known.data, crc32: known.crc32, size: e.bytes.length };
+  }
   const crc = crc32(e.bytes) >>> 0;
   if (e.store || e.bytes.length === 0) return { method: ZIP_STORE, data: e.bytes, crc32: crc, size: e.bytes.length };
   const d = deflateRawSync(e.bytes, { level });
