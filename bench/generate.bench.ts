@@ -12,7 +12,7 @@
  * first runs of every side are JIT warm-up), the best time counting. Memory: each side
  * again in a fresh process that generates the deck once, reporting its peak RSS (high-water
  * mark, `process.resourceUsage().maxRSS`) and how far that is above the RSS of the runtime
- * with the side's modules loaded (Node itself is ~40 MiB of either). Goals: Slidewright ≥
+ * with the side's modules loaded, and only that side's (Node itself is ~40 MiB of either). Goals: Slidewright ≥
  * 20× faster than pptx-automizer with ≤ half its peak memory, and ≤ 3× the zip floor.
  *
  * The children run compiled JavaScript in plain `node`, as production does (`npm start`
@@ -32,9 +32,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import JSZip from 'jszip';
 import type { ISlide } from 'pptx-automizer';
-import { buildDeck, type DeckSlideSpec } from '../core/src/generation/build-deck.js';
+import type { DeckSlideSpec } from '../core/src/generation/build-deck.js';
 import type { SlideData } from '../core/src/domain/content.js';
 import { corpusPath, sharedDir } from '../test/helpers/corpus.js';
 
@@ -77,6 +76,7 @@ async function runSlidewright(files: Map<string, Uint8Array>, reuseOpenedTemplat
     const tpl = w.kind === 'text' ? TEXT : TABLES;
     return { template_id: tpl, template_slide_id: `${tpl}#${part}`, source: { kind: 'slide', part_name: part }, slide_data: data, options: { auto_paginate_tables: false } };
   });
+  const { buildDeck } = await import('../core/src/generation/build-deck.js');
   const r = await buildDeck({ slides: specs, templates: files, reuseOpenedTemplates });
   if (r.errors.length) throw new Error(JSON.stringify(r.errors));
   return { bytes: r.bytes!.length, slides: r.pages_generated };
@@ -109,6 +109,7 @@ async function runAutomizer(dir: string, out: string): Promise<{ bytes: number; 
 
 /** The floor: load the three files with jszip and write one zip with every entry DEFLATEd. */
 async function runFloor(files: Map<string, Uint8Array>): Promise<{ bytes: number; slides: number }> {
+  const { default: JSZip } = await import('jszip');
   const out = new JSZip();
   for (const [name, bytes] of files) {
     const zip = await JSZip.loadAsync(bytes);
@@ -122,7 +123,10 @@ async function runFloor(files: Map<string, Uint8Array>): Promise<{ bytes: number
 }
 
 async function child(side: string): Promise<void> {
+  // each side's modules only (static imports would put every side's code in every process)
   if (side === 'automizer') await import('pptx-automizer');
+  else if (side === 'floor') await import('jszip');
+  else await import('../core/src/generation/build-deck.js');
   const baseRssMiB = process.memoryUsage().rss / 1024 / 1024;
   const dir = mkdtempSync(join(tmpdir(), 'slidewright-genbench-'));
   try {

@@ -23,6 +23,7 @@ import { PackageError } from '../ooxml/errors.js';
 import { CT, RT } from '../ooxml/opc/constants.js';
 import { OpcPackage, RELS_CONTENT_TYPE, type Relationship } from '../ooxml/opc/package.js';
 import { extensionOf, partFolder, relativeTarget, relsPartName } from '../ooxml/opc/part-names.js';
+import { DeflateAhead } from '../ooxml/opc/zip-codec.js';
 import { NS, attr, child, children, createElement, decodeXmlBytes, insertInOrder, intAttr, parseXml, type Document, type Element } from '../ooxml/xml.js';
 import { fillSlide, newSlideFromLayout, sortByPosition } from './fill-slide.js';
 import { blockFailure, hasChartBlocks, isChartFrame, SlideRichContent, type BlockErrorCode, type RichHost } from './charts/blocks.js';
@@ -134,6 +135,11 @@ const FONT_REL = `${OFFICE_REL}/font`;
 const SECTION_LIST_EXT_URI = '{521415D9-36F7-43E2-AB2F-B90AF26B5E84}';
 /** First id of `p:sldMasterId`/`p:sldLayoutId` (ST_SlideMasterId, §19.7.17: ≥ 2^31). */
 const FIRST_MASTER_OR_LAYOUT_ID = 2_147_483_648;
+/**
+ * Slide parts at least this long are compressed ahead on the thread pool; below it the
+ * stream set-up costs the main thread about what compressing in place does (bytes).
+ */
+const DEFLATE_AHEAD_MIN_BYTES = 4096;
 /** First `p:sldId/@id` (ST_SlideId, §19.7.13: 256 ≤ id < 2^31). */
 const FIRST_SLIDE_ID = 256;
 
@@ -254,6 +260,7 @@ class DeckWriter {
   private tableStyles: Document | undefined;
   private readonly sizeWarned = new Set<string>();
   private journal: Array<() => void> | undefined;
+  private readonly deflater = new DeflateAhead();
 
   constructor(
     private readonly templates: ReadonlyMap<string, Uint8Array>,
@@ -538,8 +545,11 @@ class DeckWriter {
     for (const id of new Set([...tableStyleIds(doc), ...sourceStyleIds])) this.ensureTableStyle(src, id);
     if (!stubs) renumberDuplicateShapeIds(doc);
 
-    // written at once: the tree is garbage while young, which keeps large decks cheap
-    this.out.setBytes(outSlide, utf8(serializeDocument(doc, stubs)), CT.slide);
+    // written at once: the tree is garbage while young, which keeps large decks cheap;
+    // compressed on the thread pool while the next slides are built
+    const slideBytes = utf8(serializeDocument(doc, stubs));
+    this.out.setBytes(outSlide, slideBytes, CT.slide);
+    if (slideBytes.length >= DEFLATE_AHEAD_MIN_BYTES) this.deflater.add(slideBytes);
     this.writeRels(outSlide, rels);
     this.record(() => this.out.removePart(outSlide));
     this.slides.push(outSlide);
@@ -955,6 +965,7 @@ class DeckWriter {
       pkgRels.push({ id: `rId${prid++}`, type: r.type, external: false, targetPartName: name });
     }
     out.setRels('/', pkgRels);
+    await this.deflater.settle();
     return out.toBytes();
   }
 }

@@ -14,6 +14,7 @@
  *
  * Geometry is EMU (12 700 per point); sizes are points.
  */
+import { deferredParagraphs } from '../ooxml/deferred-paragraphs.js';
 import { NS, attr, child, children, createElement, intAttr, parseXml, type Element } from '../ooxml/xml.js';
 import { LayoutPart, ShapeTreePart, type MasterPart } from '../ooxml/pml/parts.js';
 import { IDENTITY, Shape, masterPlaceholderType, type PlaceholderRef } from '../ooxml/pml/shapes.js';
@@ -350,6 +351,15 @@ function round1(x: number): number {
  * size (from `body`, read from the same text body in the same order) times `k`.
  */
 export function writeScaledSizes(txBody: Element, body: TextBodyInput, k: number): void {
+  const model = deferredParagraphs(txBody);
+  if (model) {
+    // paragraphs still a model: the sizes go where the serializer writes them
+    model.sizes = model.lines.map((_, pi) => {
+      const para = body.paragraphs[pi];
+      return { runs: para ? para.runs.map((r) => sizeValue(r.font.size_pt * k)) : [], end: para?.endFont ? sizeValue(para.endFont.size_pt * k) : undefined };
+    });
+    return;
+  }
   const doc = txBody.ownerDocument!;
   const ps = children(txBody, NS.a, 'p');
   ps.forEach((p, pi) => {

@@ -10,6 +10,8 @@
  */
 import type { Document, Element, Node } from '../ooxml/xml.js';
 import { STUB_NS } from './clone.js';
+import { DEFERRED_PARAGRAPHS_NS, markerModel, type DeferredParagraphs } from '../ooxml/deferred-paragraphs.js';
+import { NS } from '../ooxml/xml.js';
 
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
@@ -83,8 +85,33 @@ function serializeElement(el: Element, parentScope: Scope, out: Sink, stubs: Rea
     out.s += text;
     return;
   }
+  const model = el.namespaceURI === DEFERRED_PARAGRAPHS_NS ? markerModel(el) : undefined;
+  if (model) {
+    serializeDeferred(model, parentScope, out);
+    return;
+  }
+  const name = el.nodeName;
+  const scope = openTag(name, el.namespaceURI, el.attributes as unknown as ArrayLike<AttrLike>, parentScope, out);
+  let c: Node | null = el.firstChild;
+  if (!c) {
+    out.s += '/>';
+    return;
+  }
+  out.s += '>';
+  for (; c; c = c.nextSibling) {
+    const t = c.nodeType;
+    if (t === ELEMENT_NODE) serializeElement(c as Element, scope, out, stubs);
+    else if (t === TEXT_NODE || t === CDATA_SECTION_NODE) out.s += escapeText(c.nodeValue ?? '');
+  }
+  out.s += `</${name}>`;
+}
+
+/**
+ * Appends `<name attributes` (namespace declarations added where a prefix in use is not
+ * bound in scope; the tag is left open) and returns the scope of the element's content.
+ */
+function openTag(name: string, ns: string | null, attrs: ArrayLike<AttrLike>, parentScope: Scope, out: Sink): Scope {
   let scope = parentScope;
-  const attrs = el.attributes as unknown as ArrayLike<AttrLike>;
   const n = attrs.length;
   for (let i = 0; i < n; i++) {
     const a = attrs[i]!;
@@ -93,10 +120,8 @@ function serializeElement(el: Element, parentScope: Scope, out: Sink, stubs: Rea
       scope[a.name === 'xmlns' ? '' : a.name.slice(6)] = a.value;
     }
   }
-  const name = el.nodeName;
   let head = `<${name}`;
   let extraDecls = '';
-  const ns = el.namespaceURI;
   if (ns) {
     const p = prefixOf(name);
     if (scope[p] !== ns) {
@@ -118,17 +143,101 @@ function serializeElement(el: Element, parentScope: Scope, out: Sink, stubs: Rea
     }
     head += ` ${a.name}="${escapeAttr(a.value)}"`;
   }
-  head += extraDecls;
-  let c: Node | null = el.firstChild;
-  if (!c) {
-    out.s += `${head}/>`;
-    return;
-  }
-  out.s += `${head}>`;
-  for (; c; c = c.nextSibling) {
-    const t = c.nodeType;
-    if (t === ELEMENT_NODE) serializeElement(c as Element, scope, out, stubs);
-    else if (t === TEXT_NODE || t === CDATA_SECTION_NODE) out.s += escapeText(c.nodeValue ?? '');
-  }
-  out.s += `</${name}>`;
+  out.s += head + extraDecls;
+  return scope;
 }
+
+/** Attributes a run-properties copy leaves out (see `copyCharProps` in text.ts). */
+const DROPPED_RUN_ATTRS: ReadonlySet<string> = new Set(['dirty', 'err', 'smtClean', 'smtId']);
+
+/** `a:rPr` (or `a:endParaRPr`) copied from `src` as `setParagraphs` builds it, with `sz` when given (hundredths of a point). */
+function writeRunProps(localName: 'rPr' | 'endParaRPr', src: Element | undefined, sz: number | undefined, scope: Scope, out: Sink): void {
+  const attrs: AttrLike[] = [];
+  if (src) {
+    const own = src.attributes as unknown as ArrayLike<AttrLike>;
+    for (let i = 0; i < own.length; i++) {
+      const a = own[i]!;
+      if (!DROPPED_RUN_ATTRS.has(a.name)) attrs.push({ name: a.name, value: a.value, namespaceURI: null });
+    }
+  } else attrs.push({ name: 'lang', value: 'en-US', namespaceURI: null });
+  attrs.push({ name: 'dirty', value: '0', namespaceURI: null });
+  if (sz !== undefined) {
+    const at = attrs.findIndex((a) => a.name === 'sz');
+    if (at >= 0) attrs[at] = { name: 'sz', value: String(sz), namespaceURI: null };
+    else attrs.push({ name: 'sz', value: String(sz), namespaceURI: null });
+  }
+  const name = `a:${localName}`;
+  const scope2 = openTag(name, NS.a, attrs, scope, out);
+  let any = false;
+  for (let c: Node | null = src ? src.firstChild : null; c; c = c.nextSibling) {
+    if (c.nodeType !== ELEMENT_NODE) continue;
+    const ln = (c as Element).localName;
+    if (ln === 'hlinkClick' || ln === 'hlinkMouseOver') continue;
+    if (!any) out.s += '>';
+    any = true;
+    serializeElement(c as Element, scope2, out, undefined);
+  }
+  out.s += any ? `</${name}>` : '/>';
+}
+
+/**
+ * Writes deferred paragraphs as the nodes `materializeParagraphs` would build for them
+ * (same elements, attributes and order), without building them.
+ */
+function serializeDeferred(m: DeferredParagraphs, scope: Scope, out: Sink): void {
+  // run properties are the same text for every run of one size: written once per size
+  const runText = new Map<number | undefined, string>();
+  const endText = new Map<number | undefined, string>();
+  const cached = (cache: Map<number | undefined, string>, localName: 'rPr' | 'endParaRPr', src: Element | undefined, sz: number | undefined, at: Scope): string => {
+    let t = cache.get(sz);
+    if (t === undefined) {
+      const sink: Sink = { s: '' };
+      writeRunProps(localName, src, sz, at, sink);
+      t = sink.s;
+      cache.set(sz, t);
+    }
+    return t;
+  };
+  let pPrText: string | undefined;
+  m.lines.forEach((segments, pi) => {
+    const sizes = m.sizes?.[pi];
+    let ri = 0;
+    const pScope = openTag('a:p', NS.a, NO_ATTRS, scope, out);
+    out.s += '>';
+    if (m.paraProps) {
+      if (pPrText === undefined) {
+        const sink: Sink = { s: '' };
+        const pPr = m.paraProps;
+        const attrs = Array.from(pPr.attributes as unknown as ArrayLike<AttrLike>).filter((a) => a.name !== 'lvl');
+        const inner = openTag(pPr.nodeName, pPr.namespaceURI, attrs, pScope, sink);
+        let c: Node | null = pPr.firstChild;
+        if (!c) sink.s += '/>';
+        else {
+          sink.s += '>';
+          for (; c; c = c.nextSibling) {
+            if (c.nodeType === ELEMENT_NODE) serializeElement(c as Element, inner, sink, undefined);
+            else if (c.nodeType === TEXT_NODE || c.nodeType === CDATA_SECTION_NODE) sink.s += escapeText(c.nodeValue ?? '');
+          }
+          sink.s += `</${pPr.nodeName}>`;
+        }
+        pPrText = sink.s;
+      }
+      out.s += pPrText;
+    }
+    segments.forEach((seg, i) => {
+      if (i > 0) {
+        const brScope = openTag('a:br', NS.a, NO_ATTRS, pScope, out);
+        out.s += `>${cached(runText, 'rPr', m.runProps, sizes?.runs[ri++], brScope)}</a:br>`;
+      }
+      if (seg === '') return;
+      const rScope = openTag('a:r', NS.a, NO_ATTRS, pScope, out);
+      out.s += `>${cached(runText, 'rPr', m.runProps, sizes?.runs[ri++], rScope)}`;
+      openTag('a:t', NS.a, NO_ATTRS, rScope, out);
+      out.s += `>${escapeText(seg)}</a:t></a:r>`;
+    });
+    out.s += cached(endText, 'endParaRPr', m.endProps, sizes?.end, pScope);
+    out.s += '</a:p>';
+  });
+}
+
+const NO_ATTRS: ArrayLike<AttrLike> = [];

@@ -9,6 +9,7 @@
  * size used as given: the fitter does not shrink that element below it (text still
  * overflowing is reported).
  */
+import { materializeParagraphs } from './text.js';
 import type { SlideFormat, TextFormat } from '../domain/content.js';
 import { NS, child, children, createElement, insertInOrder, type Element } from '../ooxml/xml.js';
 
@@ -56,6 +57,7 @@ function ensurePPr(p: Element): Element {
  */
 export function applyTextFormat(txBody: Element, f: TextFormat): void {
   const doc = txBody.ownerDocument!;
+  materializeParagraphs(doc, txBody);
   const algn = f.alignment ? ALIGN[f.alignment.toLowerCase()] : undefined;
   const color = f.color && /^[0-9a-fA-F]{6}$/.test(f.color.replace(/^#/, '')) ? f.color.replace(/^#/, '').toUpperCase() : undefined;
   for (const p of children(txBody, NS.a, 'p')) {

@@ -5,6 +5,7 @@
  */
 import { NS, child, children, createElement, insertInOrder, type Document, type Element } from '../ooxml/xml.js';
 import { cloneInto } from './clone.js';
+import { DEFERRED_PARAGRAPHS_NS, deferredMarker, deferredParagraphs, isDeferredMarker, markerModel, setMarkerModel, type DeferredParagraphs } from '../ooxml/deferred-paragraphs.js';
 
 /** Characters XML 1.0 forbids in text (§2.2 of XML 1.0): C0 controls other than tab/LF/CR, U+FFFE/U+FFFF, lone surrogates. */
 const ILLEGAL_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -82,39 +83,92 @@ function copyCharProps(doc: Document, src: Element | undefined, localName: 'rPr'
  * `\n` and `\v` inside a string become `a:br` line breaks. The text body's `a:bodyPr` and
  * `a:lstStyle` and the first paragraph's `a:pPr` (without its level) are kept.
  *
+ * The paragraphs are kept as a model (see `ooxml/deferred-paragraphs`) that the fitting
+ * code and the serializer read directly; {@link materializeParagraphs} turns them into
+ * nodes for code that edits them.
+ *
  * @param lines - paragraph texts; an empty list leaves one empty paragraph
  * @param formatFrom - another text body to take the paragraph and run formatting from
  *   (the template's, when `txBody` is a copy made without paragraphs)
  */
 export function setParagraphs(doc: Document, txBody: Element, lines: readonly string[], formatFrom?: Element): void {
-  const tpl = paragraphTemplate(formatFrom ?? txBody);
-  for (const p of children(txBody, NS.a, 'p')) txBody.removeChild(p);
+  const own = formatFrom ? undefined : deferredParagraphs(txBody);
+  // a model already fitted holds sizes its template elements do not: take them from nodes
+  if (own?.sizes) materializeParagraphs(doc, txBody);
+  const fromModel = formatFrom ? deferredParagraphs(formatFrom) : own?.sizes ? undefined : own;
+  const tpl = fromModel ? modelTemplate(fromModel) : paragraphTemplate(formatFrom ?? txBody);
+  removeParagraphs(txBody);
   const texts = lines.length ? lines : [''];
-  for (const line of texts) {
+  const model: DeferredParagraphs = {
+    paraProps: tpl.pPr,
+    runProps: tpl.rPr,
+    endProps: tpl.endParaRPr ?? tpl.rPr,
+    lines: texts.map((line) => xmlSafeText(line).split(LINE_BREAK)),
+  };
+  const marker = doc.createElementNS(DEFERRED_PARAGRAPHS_NS, 'sw:paragraphs');
+  setMarkerModel(marker, model);
+  txBody.appendChild(marker);
+}
+
+/** Line breaks inside a paragraph's text. */
+const LINE_BREAK = /\r\n|[\n\v\r]/;
+
+/** The formatting a model's paragraphs carry, as {@link paragraphTemplate} would read it from their nodes. */
+function modelTemplate(m: DeferredParagraphs): ParagraphTemplate {
+  const hasRun = m.lines.some((segs) => segs.some((s) => s !== ''));
+  return { pPr: m.paraProps, rPr: hasRun ? m.runProps : m.endProps, endParaRPr: m.endProps };
+}
+
+/** Removes a text body's paragraphs, nodes and model alike. */
+function removeParagraphs(txBody: Element): void {
+  for (const p of children(txBody, NS.a, 'p')) txBody.removeChild(p);
+  const marker = deferredMarker(txBody);
+  if (marker) txBody.removeChild(marker);
+}
+
+/**
+ * Turns a text body's deferred paragraphs (written by {@link setParagraphs}) into `a:p`
+ * nodes in their place, with the sizes fitting wrote; a body without a model is left
+ * alone. Call it before editing a body's paragraphs or runs as nodes.
+ */
+export function materializeParagraphs(doc: Document, txBody: Element): void {
+  const marker = deferredMarker(txBody);
+  const m = marker ? markerModel(marker) : undefined;
+  if (!marker || !m) return;
+  m.lines.forEach((segments, pi) => {
+    const sizes = m.sizes?.[pi];
+    let ri = 0;
+    const sized = (el: Element): Element => {
+      const sz = sizes?.runs[ri++];
+      if (sz !== undefined) el.setAttribute('sz', String(sz));
+      return el;
+    };
     const p = createElement(doc, NS.a, 'a:p');
-    if (tpl.pPr) {
-      const pPr = cloneInto(doc, tpl.pPr);
+    if (m.paraProps) {
+      const pPr = cloneInto(doc, m.paraProps);
       pPr.removeAttribute('lvl');
       p.appendChild(pPr);
     }
-    const segments = xmlSafeText(line).split(/\r\n|[\n\v\r]/);
     segments.forEach((seg, i) => {
       if (i > 0) {
         const br = createElement(doc, NS.a, 'a:br');
-        br.appendChild(copyCharProps(doc, tpl.rPr, 'rPr'));
+        br.appendChild(sized(copyCharProps(doc, m.runProps, 'rPr')));
         p.appendChild(br);
       }
       if (seg === '') return;
       const r = createElement(doc, NS.a, 'a:r');
-      r.appendChild(copyCharProps(doc, tpl.rPr, 'rPr'));
+      r.appendChild(sized(copyCharProps(doc, m.runProps, 'rPr')));
       const t = createElement(doc, NS.a, 'a:t');
       t.appendChild(doc.createTextNode(seg));
       r.appendChild(t);
       p.appendChild(r);
     });
-    p.appendChild(copyCharProps(doc, tpl.endParaRPr ?? tpl.rPr, 'endParaRPr'));
-    txBody.appendChild(p);
-  }
+    const end = copyCharProps(doc, m.endProps, 'endParaRPr');
+    if (sizes?.end !== undefined) end.setAttribute('sz', String(sizes.end));
+    p.appendChild(end);
+    txBody.insertBefore(p, marker);
+  });
+  txBody.removeChild(marker);
 }
 
 /**
@@ -131,8 +185,9 @@ export function setSlideNumberField(doc: Document, txBody: Element, slideNumber:
  * §21.1.2.2.4) of `type` showing `text`, in the formatting of the body's first paragraph.
  */
 function setFieldParagraph(doc: Document, txBody: Element, id: string, type: string, text: string): void {
+  materializeParagraphs(doc, txBody);
   const tpl = paragraphTemplate(txBody);
-  for (const p of children(txBody, NS.a, 'p')) txBody.removeChild(p);
+  removeParagraphs(txBody);
   const p = createElement(doc, NS.a, 'a:p');
   if (tpl.pPr) p.appendChild(cloneInto(doc, tpl.pPr));
   const fld = createElement(doc, NS.a, 'a:fld', { id, type });
@@ -160,6 +215,7 @@ export function hasSlideNumberField(txBody: Element): boolean {
  */
 export function setRunFont(doc: Document, txBody: Element, sizePt: number | undefined, typeface: string | undefined): void {
   if (sizePt === undefined && typeface === undefined) return;
+  materializeParagraphs(doc, txBody);
   const targets: Element[] = [];
   for (const p of children(txBody, NS.a, 'p')) {
     for (const r of children(p, NS.a)) {
@@ -190,7 +246,12 @@ export function plainText(el: Element): string {
   while (stack.length) {
     const e = stack.pop()!;
     if (e.localName === 't' && e.namespaceURI === NS.a) parts.push(e.textContent ?? '');
-    else if (e.localName === 'p' && e.namespaceURI === NS.a && parts.length) parts.push('\n');
+    else if (isDeferredMarker(e)) {
+      markerModel(e)?.lines.forEach((segs) => {
+        if (parts.length) parts.push('\n');
+        for (const seg of segs) if (seg !== '') parts.push(seg);
+      });
+    } else if (e.localName === 'p' && e.namespaceURI === NS.a && parts.length) parts.push('\n');
     const cs = children(e);
     for (let i = cs.length - 1; i >= 0; i--) stack.push(cs[i]!);
   }

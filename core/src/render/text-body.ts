@@ -9,6 +9,7 @@
  * Shared with text fitting: it yields the same input the renderer lays out.
  */
 import { NS, attr, attrNS, boolAttr, child, children, intAttr, parseXml, type Element } from '../ooxml/xml.js';
+import { deferredParagraphs } from '../ooxml/deferred-paragraphs.js';
 import type { Shape } from '../ooxml/pml/shapes.js';
 import { masterTextStyleFor } from '../ooxml/pml/text.js';
 import { resolveThemeFont, type Theme } from '../ooxml/pml/theme.js';
@@ -174,9 +175,15 @@ export function readTextBody(txBody: Element | undefined, src: TextStyleSources,
   if (!txBody) return body;
   const counters = new Map<number, number>();
   const styles = (src.levelStyles ??= []);
-  for (const p of children(txBody, NS.a, 'p')) {
-    const pPr = child(p, NS.a, 'pPr');
-    const level = Math.max(0, Math.min(8, intAttr(pPr, 'lvl', 0)));
+  // paragraphs written by generation may still be a model (ooxml/deferred-paragraphs):
+  // read as the nodes they stand for (level 0, the template's properties on every run)
+  const model = deferredParagraphs(txBody);
+  const nodes = model ? undefined : children(txBody, NS.a, 'p');
+  const count = model ? model.lines.length : nodes!.length;
+  for (let pi = 0; pi < count; pi++) {
+    const p = nodes?.[pi];
+    const pPr = model ? model.paraProps : child(p, NS.a, 'pPr');
+    const level = model ? 0 : Math.max(0, Math.min(8, intAttr(pPr, 'lvl', 0)));
     let style = styles[level];
     if (!style) {
       style = new LevelStyle(src, level);
@@ -191,7 +198,7 @@ export function readTextBody(txBody: Element | undefined, src: TextStyleSources,
     };
     const ownDefRPr = child(pPr, NS.a, 'defRPr');
 
-    const runProps = (rPr: Element | undefined): { font: TextRunInput['font']; color?: Rgba; run: Partial<TextRunInput> } => {
+    const runProps = (rPr: Element | undefined, szOverride?: number): { font: TextRunInput['font']; color?: Rgba; run: Partial<TextRunInput> } => {
       const own = (f: (e: Element) => string | undefined): string | undefined => {
         if (rPr) { const v = f(rPr); if (v !== undefined) return v; }
         if (ownDefRPr) return f(ownDefRPr);
@@ -202,7 +209,7 @@ export function readTextBody(txBody: Element | undefined, src: TextStyleSources,
       const face = own((e) => { const v = attr(child(e, NS.a, 'latin'), 'typeface'); return v ? v : undefined; }) ?? d.face;
       const lang = ownAttr('lang') ?? d.lang;
       const name = face ? resolveThemeFont(face, src.theme, lang) || src.defaultFace : src.defaultFace;
-      const szOwn = ownAttr('sz');
+      const szOwn = szOverride !== undefined ? String(szOverride) : ownAttr('sz');
       const sz = szOwn !== undefined && Number.isFinite(parseInt(szOwn, 10)) ? parseInt(szOwn, 10) : d.sz;
       let color = d.color;
       for (const e of [rPr, ownDefRPr]) {
@@ -231,7 +238,23 @@ export function readTextBody(txBody: Element | undefined, src: TextStyleSources,
     };
 
     const runs: TextRunInput[] = [];
-    for (const r of children(p, NS.a)) {
+    if (model) {
+      const sizes = model.sizes?.[pi];
+      const rPr = model.runProps ?? EN_US_RUN;
+      let ri = 0;
+      let plain: ReturnType<typeof runProps> | undefined;
+      const props = (): ReturnType<typeof runProps> => {
+        const sz = sizes?.runs[ri++];
+        return sz !== undefined ? runProps(rPr, sz) : (plain ??= runProps(rPr));
+      };
+      model.lines[pi]!.forEach((seg, i) => {
+        if (i > 0) runs.push({ text: '', font: props().font, lineBreak: true });
+        if (seg === '') return;
+        const rp = props();
+        runs.push({ text: seg, font: rp.font, color: rp.color ? rgbHex(rp.color) : undefined, alpha: rp.color?.a, ...rp.run });
+      });
+    }
+    for (const r of p ? children(p, NS.a) : []) {
       if (r.localName !== 'r' && r.localName !== 'fld' && r.localName !== 'br') continue;
       const rp = runProps(child(r, NS.a, 'rPr'));
       const hex = rp.color ? rgbHex(rp.color) : undefined;
@@ -252,7 +275,7 @@ export function readTextBody(txBody: Element | undefined, src: TextStyleSources,
       if (r.localName === 'fld' && attr(r, 'type') === 'slidenum' && options.slideNumber !== undefined) text = options.slideNumber;
       runs.push({ text, font: rp.font, color: hex, alpha: rp.color?.a, ...rp.run });
     }
-    const endRp = runProps(child(p, NS.a, 'endParaRPr'));
+    const endRp = model ? runProps(model.endProps ?? EN_US_RUN, model.sizes?.[pi]?.end) : runProps(child(p, NS.a, 'endParaRPr'));
     const spacing = (names: readonly string[]): Spacing | undefined => {
       const el = pChild(names);
       if (!el) return undefined;
@@ -448,6 +471,8 @@ export class LevelStyle {
 
 /** `a:solidFill` with `tx1`: text is tx1 unless something says otherwise. */
 const HLINK: Element = parseXml(`<a:solidFill xmlns:a="${NS.a}"><a:schemeClr val="hlink"/></a:solidFill>`, 'hyperlink colour').documentElement!;
+/** What a run copied without template properties carries (`setParagraphs`): `lang="en-US"`. */
+const EN_US_RUN: Element = parseXml(`<a:rPr xmlns:a="${NS.a}" lang="en-US" dirty="0"/>`, 'default run properties').documentElement!;
 const TX1: Element = parseXml(`<a:solidFill xmlns:a="${NS.a}"><a:schemeClr val="tx1"/></a:solidFill>`, 'default text colour').documentElement!;
 
 function rgbHex(c: Rgba): string {

@@ -14,7 +14,7 @@
  * - {@link writeZip} writes local headers, data and the central directory itself, with a
  *   fixed timestamp (1980-01-01) so the same parts always give the same bytes.
  */
-import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { crc32, deflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { PackageError } from '../errors.js';
 
 /** Compression methods of APPNOTE §4.4.5 that packages use. */
@@ -170,4 +170,59 @@ function compressedFor(e: ZipInput, level: number): CompressedEntry {
   if (e.store || e.bytes.length === 0) return { method: ZIP_STORE, data: e.bytes, crc32: crc, size: e.bytes.length };
   const d = deflateRawSync(e.bytes, { level });
   return { method: ZIP_DEFLATE, data: new Uint8Array(d.buffer, d.byteOffset, d.byteLength), crc32: crc, size: e.bytes.length };
+}
+
+/**
+ * Compresses part bytes on libuv's thread pool while the caller goes on building other
+ * parts, so that writing the zip ({@link writeZip}) finds them already compressed and only
+ * copies them. A deck's slides are compressed this way on the second core while the next
+ * slides are built.
+ *
+ * At most `concurrency` streams are in flight (each holds ~256 KiB of zlib state at
+ * level 6); the rest wait in order. A failed compression is simply not recorded:
+ * {@link writeZip} then compresses those bytes itself.
+ */
+export class DeflateAhead {
+  private readonly queue: Uint8Array[] = [];
+  private running = 0;
+  private idle: Array<() => void> = [];
+
+  /**
+   * @param level - DEFLATE level 1–9 (the level {@link writeZip} would use)
+   * @param concurrency - streams compressing at once
+   */
+  constructor(
+    private readonly level = 6,
+    private readonly concurrency = 2,
+  ) {}
+
+  /** Queues `bytes` (never mutated afterwards) for compression. */
+  add(bytes: Uint8Array): void {
+    if (bytes.length === 0 || deflatedOf.has(bytes)) return;
+    this.queue.push(bytes);
+    this.pump();
+  }
+
+  /** Resolves once everything queued so far has been compressed (or has failed). */
+  settle(): Promise<void> {
+    if (this.running === 0 && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  private pump(): void {
+    while (this.running < this.concurrency && this.queue.length > 0) {
+      const bytes = this.queue.shift()!;
+      this.running++;
+      deflateRaw(bytes, { level: this.level }, (err, out) => {
+        this.running--;
+        if (!err) deflatedOf.set(bytes, { data: new Uint8Array(out.buffer, out.byteOffset, out.byteLength) });
+        this.pump();
+        if (this.running === 0 && this.queue.length === 0) {
+          const waiting = this.idle;
+          this.idle = [];
+          for (const resolve of waiting) resolve();
+        }
+      });
+    }
+  }
 }

@@ -1,0 +1,86 @@
+/**
+ * Paragraphs of a DrawingML text body (ECMA-376 Part 1, §21.1.2: `a:p`, `a:r`, `a:br`,
+ * `a:endParaRPr`) kept as a small model until the part is written, instead of as a tree.
+ *
+ * Generation writes most text the same way: one paragraph per string, each run formatted
+ * like the template's first run. Building those paragraphs as xmldom nodes (a copy of the
+ * run properties with every child for every run), reading them back to measure the text
+ * and walking them again to serialize was the largest share of a deck's build time and
+ * garbage. The model holds the template's own (unchanged, shared) formatting elements and
+ * the strings; readers that understand it (text measuring, size writing, the generation
+ * serializer) use it directly, and anything that needs real nodes asks for them first
+ * (`materializeParagraphs` in generation), which builds exactly the tree the model stands
+ * for.
+ *
+ * In the tree the model is one marker element in {@link DEFERRED_PARAGRAPHS_NS} standing
+ * where the paragraphs go (after `a:bodyPr` and `a:lstStyle`).
+ */
+import type { Element } from './xml.js';
+
+/** Namespace of the marker element standing for deferred paragraphs. */
+export const DEFERRED_PARAGRAPHS_NS = 'urn:slidewright:generation:paragraphs';
+
+/**
+ * The paragraphs a text body will hold: paragraph `i` is `lines[i]` split at line breaks
+ * (`a:br` between the pieces; an empty piece writes no run), each run with properties
+ * {@link runProps}, each paragraph with {@link paraProps} (without `lvl`: level 0) and
+ * ending with {@link endProps}.
+ */
+export interface DeferredParagraphs {
+  /** The template's `a:pPr` to write (without its `lvl`) on every paragraph, if any. */
+  readonly paraProps: Element | undefined;
+  /**
+   * The template's run properties copied onto every run and break (as `a:rPr`, without
+   * hyperlinks, spell-check marks or `dirty`, plus `dirty="0"`); undefined writes
+   * `lang="en-US" dirty="0"`.
+   */
+  readonly runProps: Element | undefined;
+  /** The properties copied into every `a:endParaRPr` (same filtering as {@link runProps}). */
+  readonly endProps: Element | undefined;
+  /** Per paragraph, the texts between its line breaks (XML-safe already). */
+  readonly lines: readonly (readonly string[])[];
+  /**
+   * Sizes written on the runs and breaks of each paragraph, in document order, and on its
+   * end-of-paragraph properties, hundredths of a point (`sz`, ST_TextFontSize
+   * §20.1.10.83); unset until the text is fitted.
+   */
+  sizes?: Array<{ runs: number[]; end: number | undefined }>;
+}
+
+/** The marker element: an xmldom element carrying its model. */
+interface DeferredMarker extends Element {
+  deferredParagraphs?: DeferredParagraphs;
+}
+
+/** Whether `el` is a deferred-paragraphs marker. */
+export function isDeferredMarker(el: Element): boolean {
+  return el.namespaceURI === DEFERRED_PARAGRAPHS_NS;
+}
+
+/** The model a marker element stands for (undefined for any other element). */
+export function markerModel(el: Element): DeferredParagraphs | undefined {
+  return el.namespaceURI === DEFERRED_PARAGRAPHS_NS ? (el as DeferredMarker).deferredParagraphs : undefined;
+}
+
+/** Ties a model to its marker element (the model lives and dies with the tree). */
+export function setMarkerModel(el: Element, model: DeferredParagraphs): void {
+  (el as DeferredMarker).deferredParagraphs = model;
+}
+
+/** The deferred paragraphs of a text body (`p:txBody`/`a:txBody`), if it holds them. */
+export function deferredParagraphs(txBody: Element | undefined): DeferredParagraphs | undefined {
+  if (!txBody) return undefined;
+  for (let c = txBody.lastChild; c; c = c.previousSibling) {
+    if (c.nodeType === 1 && (c as Element).namespaceURI === DEFERRED_PARAGRAPHS_NS) return (c as DeferredMarker).deferredParagraphs;
+  }
+  return undefined;
+}
+
+/** The marker element of a text body, if it holds deferred paragraphs. */
+export function deferredMarker(txBody: Element | undefined): Element | undefined {
+  if (!txBody) return undefined;
+  for (let c = txBody.lastChild; c; c = c.previousSibling) {
+    if (c.nodeType === 1 && (c as Element).namespaceURI === DEFERRED_PARAGRAPHS_NS) return c as Element;
+  }
+  return undefined;
+}
