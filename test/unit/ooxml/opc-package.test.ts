@@ -37,3 +37,18 @@ t.test('refuses bytes that are not a zip at all', async (t) => {
   const err = await OpcPackage.open(new TextEncoder().encode('%PDF-1.4 hello')).catch((e: unknown) => e);
   t.equal((err as PackageError).code, 'not_zip');
 });
+
+t.test('part names read from the zip match case-insensitively (Part 2, §9.1.1.2), [Content_Types].xml included', async (t) => {
+  const { writeZip } = await import('../../../core/src/ooxml/opc/zip-codec.js');
+  const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
+  const bytes = writeZip([
+    { name: '[content_types].xml', bytes: enc('<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/ppt/presentation.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"/></Types>') },
+    { name: '_rels/.rels', bytes: enc('<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="ppt/presentation.xml"/></Relationships>') },
+    { name: 'PPT/Presentation.XML', bytes: enc('<p:presentation xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"/>') },
+  ]);
+  const pkg = await OpcPackage.open(bytes);
+  t.ok(pkg.hasPart('/ppt/presentation.xml'), 'found under another case');
+  t.equal(pkg.relatedPartName('/', RT.officeDocument), '/ppt/presentation.xml');
+  t.equal(pkg.contentType('/ppt/presentation.xml'), CT.presentationMain);
+  t.notOk(pkg.partNames().some((n) => n.toLowerCase() === '/[content_types].xml'), 'the content types part is not a part');
+});

@@ -7,11 +7,11 @@
  * container is inflated, before any XML is parsed. Afterwards every access is synchronous;
  * XML parts are parsed on first use and cached.
  */
-import JSZip from 'jszip';
 import { PackageError } from '../errors.js';
 import { NS, attr, children, decodeXmlBytes, parseXml, serializeXml, type Document, type XmlLimits, DEFAULT_XML_LIMITS } from '../xml.js';
 import { extensionOf, relativeTarget, relsPartName, resolveTarget, sourceOfRelsPart } from './part-names.js';
-import { inflateEntry, rememberDeflated, writeZip, ZIP_DEFLATE, type ZipInput } from './zip-codec.js';
+import { inflateEntry, rememberDeflated, writeZip, ZIP_DEFLATE, ZIP_STORE, type ZipInput } from './zip-codec.js';
+import { readZipEntries, type ZipEntry } from './zip-reader.js';
 
 /** Limits enforced while a package is opened. Sizes are bytes. */
 export interface PackageLimits {
@@ -75,42 +75,29 @@ export class OpcPackage {
    * Opens a package from its bytes.
    *
    * @throws PackageError — `empty`, `encrypted` (an OLE compound file: a password-protected
-   *   Office file or a legacy binary .ppt), `not_zip`, `zip_truncated`, `zip_unsupported`,
-   *   `too_many_parts`, `bad_entry_name`, `duplicate_entry`, `zip_bomb`, `missing_part`
-   *   (no `[Content_Types].xml`), `xml_*` for a hostile content-types part.
+   *   Office file or a legacy binary .ppt; or a zip with encrypted entries), `not_zip`,
+   *   `zip_truncated`, `zip_unsupported`, `too_many_parts`, `bad_entry_name`,
+   *   `duplicate_entry`, `zip_bomb` (sizes past the limits, or entries sharing bytes),
+   *   `missing_part` (no `[Content_Types].xml`), `xml_*` for a hostile content-types part.
    */
   static async open(bytes: Uint8Array, limits: PackageLimits = DEFAULT_PACKAGE_LIMITS): Promise<OpcPackage> {
     checkContainerSignature(bytes);
-    const declaredEntries = readEndOfCentralDirectoryCount(bytes);
-    if (declaredEntries !== undefined && declaredEntries > limits.maxEntries) {
-      throw new PackageError('too_many_parts', `the package has ${declaredEntries} entries; at most ${limits.maxEntries} are accepted`);
-    }
-    let zip: JSZip;
-    try {
-      zip = await JSZip.loadAsync(bytes, { checkCRC32: false, createFolders: false });
-    } catch (err) {
-      const msg = (err as Error).message ?? String(err);
-      if (/compression/i.test(msg)) throw new PackageError('zip_unsupported', `the zip uses an unsupported compression method (${msg})`);
-      throw new PackageError('zip_truncated', `the file is not a readable zip package (${msg})`);
-    }
-    const entries = Object.values(zip.files).filter((f) => !f.dir);
-    if (entries.length > limits.maxEntries) {
-      throw new PackageError('too_many_parts', `the package has ${entries.length} entries; at most ${limits.maxEntries} are accepted`);
-    }
-    if (declaredEntries !== undefined && declaredEntries !== Object.keys(zip.files).length) {
-      throw new PackageError('duplicate_entry', 'the zip lists the same entry name more than once');
-    }
+    // zip_truncated, too_many_parts (declared count, before any entry is read), encrypted, …
+    const entries = readZipEntries(bytes, { maxEntries: limits.maxEntries }).filter((e) => !e.isDirectory);
 
     const pkg = new OpcPackage(limits);
     let declaredTotal = 0;
     const seen = new Set<string>();
     for (const entry of entries) {
-      const raw = (entry as unknown as { unsafeOriginalName?: string }).unsafeOriginalName ?? entry.name;
+      const raw = entry.name;
       checkEntryName(raw);
       const lower = raw.toLowerCase();
       if (seen.has(lower)) throw new PackageError('duplicate_entry', `the zip holds "${raw}" twice (part names are case-insensitive)`);
       seen.add(lower);
-      declaredTotal += declaredSize(entry);
+      if (entry.method !== ZIP_STORE && entry.method !== ZIP_DEFLATE) {
+        throw new PackageError('zip_unsupported', `the zip uses an unsupported compression method (${entry.method} for ${JSON.stringify(raw.slice(0, 200))}; only STORE and DEFLATE are read)`);
+      }
+      declaredTotal += entry.uncompressedSize;
     }
     if (declaredTotal > limits.maxTotalUncompressedBytes) {
       throw new PackageError('zip_bomb', `the package declares ${declaredTotal} bytes uncompressed; at most ${limits.maxTotalUncompressedBytes} are accepted`);
@@ -119,12 +106,12 @@ export class OpcPackage {
     const budget = { remaining: limits.maxTotalUncompressedBytes };
     for (const entry of entries) {
       const data = inflateBounded(entry, limits, budget);
-      pkg.parts.set(`/${entry.name}`, data);
+      pkg.putPart(`/${entry.name}`, data);
     }
 
     const ctBytes = pkg.findPartBytes(CONTENT_TYPES_PART);
     if (!ctBytes) throw new PackageError('missing_part', 'the package has no [Content_Types].xml; it is not an Office Open XML file');
-    pkg.parts.delete(pkg.canonicalName(CONTENT_TYPES_PART)!);
+    pkg.dropPart(pkg.canonicalName(CONTENT_TYPES_PART)!);
     pkg.readContentTypes(parseXml(decodeXmlBytes(ctBytes), CONTENT_TYPES_PART, limits.xml));
     return pkg;
   }
@@ -420,18 +407,6 @@ function checkContainerSignature(bytes: Uint8Array): void {
   }
 }
 
-/** Entry count from the End of Central Directory record (APPNOTE 4.3.16), or undefined if absent/zip64. */
-function readEndOfCentralDirectoryCount(bytes: Uint8Array): number | undefined {
-  const min = Math.max(0, bytes.length - 22 - 0xffff);
-  for (let i = bytes.length - 22; i >= min; i--) {
-    if (bytes[i] === 0x50 && bytes[i + 1] === 0x4b && bytes[i + 2] === 0x05 && bytes[i + 3] === 0x06) {
-      const total = bytes[i + 10]! | (bytes[i + 11]! << 8);
-      return total === 0xffff ? undefined : total;
-    }
-  }
-  throw new PackageError('zip_truncated', 'the zip has no central directory (truncated or not a zip)');
-}
-
 function checkEntryName(name: string): void {
   const bad =
     name.length === 0 ||
@@ -444,37 +419,17 @@ function checkEntryName(name: string): void {
   if (bad) throw new PackageError('bad_entry_name', `the zip holds an entry with an unsafe name: ${JSON.stringify(name.slice(0, 200))}`);
 }
 
-function declaredSize(entry: JSZip.JSZipObject): number {
-  const data = (entry as unknown as { _data?: { uncompressedSize?: number } })._data;
-  return data?.uncompressedSize ?? 0;
-}
-
-function compressedSize(entry: JSZip.JSZipObject): number {
-  const data = (entry as unknown as { _data?: { compressedSize?: number } })._data;
-  return data?.compressedSize ?? 0;
-}
-
-/** jszip's record of an entry's stored data (internal, stable across 3.x). */
-interface StoredData {
-  compressedContent?: Uint8Array;
-  compression?: { magic?: string };
-}
-
 /**
  * Inflates one entry, stopping as soon as it passes the per-entry, total or ratio limit
- * (zlib's output cap: nothing past the limit is allocated).
+ * (zlib's output cap: nothing past the limit is allocated). An entry that declares 0 bytes
+ * uncompressed is an empty part, whatever data it holds.
  */
-function inflateBounded(entry: JSZip.JSZipObject, limits: PackageLimits, budget: { remaining: number }): Uint8Array {
-  const packed = Math.max(1, compressedSize(entry));
+function inflateBounded(entry: ZipEntry, limits: PackageLimits, budget: { remaining: number }): Uint8Array {
+  if (entry.uncompressedSize === 0) return new Uint8Array(0);
+  const packed = Math.max(1, entry.compressedSize);
   const cap = Math.min(limits.maxEntryUncompressedBytes, budget.remaining, Math.max(1024 * 1024, packed * limits.maxCompressionRatio));
-  const stored = (entry as unknown as { _data?: StoredData })._data;
-  const raw = stored?.compressedContent;
-  const magic = stored?.compression?.magic;
-  // jszip keeps no stored data for an empty entry (it holds an empty string instead)
-  if (!raw || magic === undefined) return new Uint8Array(0);
-  const method = magic.charCodeAt(0) | (magic.charCodeAt(1) << 8);
-  const data = inflateEntry(entry.name, method, raw, cap);
+  const data = inflateEntry(entry.name, entry.method, entry.data, cap);
   budget.remaining -= data.length;
-  if (method === ZIP_DEFLATE) rememberDeflated(data, raw);
+  if (entry.method === ZIP_DEFLATE) rememberDeflated(data, entry.data);
   return data;
 }

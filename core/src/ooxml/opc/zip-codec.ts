@@ -3,7 +3,7 @@
  * native zlib (ECMA-376 Part 2, Annex C: the package is a ZIP file, PKWARE APPNOTE 6.2
  * subset — methods 0 STORE and 8 DEFLATE, no encryption, no ZIP64 needed below 4 GiB).
  *
- * jszip reads the central directory; this module does the byte work around it:
+ * `zip-reader.ts` reads the central directory; this module does the byte work around it:
  *
  * - {@link inflateEntry} inflates one entry with a hard cap on its output, so a zip bomb
  *   stops at the cap instead of allocating what it claims.
