@@ -45,9 +45,16 @@ export interface TextStyleSources {
 export function shapeTextSources(shape: Shape, colorCtx: DrawColorContext): TextStyleSources {
   const near: Element[] = [];
   const bodyPrs: Element[] = [];
+  // a shape whose own list style says something has sources of its own; otherwise they are
+  // its placeholders', which every slide on the same layout shares
+  let shareable = true;
   for (const s of shape.chain()) {
     const ls = child(s.txBody, NS.a, 'lstStyle');
-    if (ls) near.push(ls);
+    // an empty list style gives no level anything
+    if (ls && hasElementChild(ls)) {
+      if (s === shape) shareable = false;
+      near.push(ls);
+    }
     const bp = child(s.txBody, NS.a, 'bodyPr');
     if (bp) bodyPrs.push(bp);
   }
@@ -67,16 +74,64 @@ export function shapeTextSources(shape: Shape, colorCtx: DrawColorContext): Text
   const fontRef = child(child(shape.element, NS.p, 'style'), NS.a, 'fontRef');
   const idx = attr(fontRef, 'idx');
   const theme = shape.part.theme;
+  const fontRefFace = idx === 'major' ? '+mj-lt' : idx === 'minor' ? '+mn-lt' : undefined;
+  const fontRefColor = fontRef ? colorIn(fontRef, colorCtx) : undefined;
   return {
     near,
     far,
-    fontRefFace: idx === 'major' ? '+mj-lt' : idx === 'minor' ? '+mn-lt' : undefined,
-    fontRefColor: fontRef ? colorIn(fontRef, colorCtx) : undefined,
+    fontRefFace,
+    fontRefColor,
     bodyPrs,
     theme,
     colorCtx,
     defaultFace: resolveThemeFont(styleName === 'titleStyle' ? '+mj-lt' : '+mn-lt', theme) || 'Calibri',
+    levelStyles: shareable ? sharedLevelStyles(theme, near, far, fontRefFace, fontRefColor, colorCtx) : undefined,
   };
+}
+
+/**
+ * Level styles shared by every text body with the same style sources (the same template
+ * list styles, font reference and colour context): the placeholders of all slides on one
+ * layout resolve each outline level once. Kept per theme (so per opened template), at
+ * most {@link MAX_SHARED_STYLE_SETS} sets each.
+ */
+const sharedStyles = new WeakMap<Theme, Map<string, Array<LevelStyle | undefined>>>();
+const MAX_SHARED_STYLE_SETS = 512;
+/** Identities of the template elements and colour maps keying {@link sharedStyles}. */
+const identities = new WeakMap<object, number>();
+let nextIdentity = 1;
+
+function hasElementChild(e: Element): boolean {
+  for (let c = e.firstChild; c; c = c.nextSibling) if (c.nodeType === 1) return true;
+  return false;
+}
+
+function identity(o: object): number {
+  let id = identities.get(o);
+  if (id === undefined) {
+    id = nextIdentity++;
+    identities.set(o, id);
+  }
+  return id;
+}
+
+function sharedLevelStyles(theme: Theme, near: readonly Element[], far: readonly Element[], face: string | undefined, color: Rgba | undefined, ctx: DrawColorContext): Array<LevelStyle | undefined> {
+  let sets = sharedStyles.get(theme);
+  if (!sets) {
+    sets = new Map();
+    sharedStyles.set(theme, sets);
+  }
+  let key = `${face ?? ''}|${color ? `${color.r},${color.g},${color.b},${color.a}` : ''}|${identity(ctx.colorMap)}|${identity(ctx.theme)}|${ctx.phClr ? `${ctx.phClr.r},${ctx.phClr.g},${ctx.phClr.b},${ctx.phClr.a}` : ''}|`;
+  for (const e of near) key += `${identity(e)},`;
+  key += '|';
+  for (const e of far) key += `${identity(e)},`;
+  let styles = sets.get(key);
+  if (!styles) {
+    if (sets.size >= MAX_SHARED_STYLE_SETS) sets.clear();
+    styles = [];
+    sets.set(key, styles);
+  }
+  return styles;
 }
 
 /** Wingdings / Symbol bullet characters mapped to Unicode look-alikes. */
