@@ -31,7 +31,7 @@ import { PmlModel } from '../ooxml/pml/parts.js';
 import { GeneratedSlidePart } from './fit.js';
 import { finishSlide, measureShapeText, type FilledShape, type PaginationPlan } from './finish-slide.js';
 import { isTableOnly, pageSlideData } from './paginate.js';
-import { cloneDocument, cloneInto, cloneWithStubs } from './clone.js';
+import { cloneDocument, cloneInto, cloneRootWithStubs, cloneWithStubs } from './clone.js';
 import { serializeDocument } from './serialize.js';
 import { TemplateCache } from './template-cache.js';
 import { placeholderElement, placeholders, renumberDuplicateShapeIds, shapeIdStats, shapeTree, type PlaceholderShape } from './shapes.js';
@@ -140,6 +140,8 @@ const FIRST_MASTER_OR_LAYOUT_ID = 2_147_483_648;
  * stream set-up costs the main thread about what compressing in place does (bytes).
  */
 const DEFLATE_AHEAD_MIN_BYTES = 4096;
+/** Children of `p:sldMaster` that a deck edits (§19.3.1.42): the rest is written from the template. */
+const MASTER_EDITED_CHILDREN: ReadonlySet<string> = new Set(['sldLayoutIdLst']);
 /** First `p:sldId/@id` (ST_SlideId, §19.7.13: 256 ≤ id < 2^31). */
 const FIRST_SLIDE_ID = 256;
 
@@ -197,6 +199,8 @@ interface SourceSlideInfo {
 interface MasterRecord {
   outName: string;
   doc: Document;
+  /** Stand-ins in `doc` for the template's children written unchanged (see `cloneRootWithStubs`). */
+  stubs?: Map<Element, Element>;
   rels: RelOut[];
   /** Output layout part names, in the order they were first used. */
   layouts: string[];
@@ -728,14 +732,23 @@ class DeckWriter {
   }
 
   private copyMaster(src: TemplateSource, part: string, outName: string): void {
-    const doc = cloneDocument(src.pkg.getXml(part));
+    const srcDoc = src.pkg.getXml(part);
     const { rels, dropped } = this.copyRels(src, part, new Map());
-    removeDanglingReferences(doc, dropped);
-    renumberDuplicateShapeIds(doc);
-    const rec: MasterRecord = { outName, doc, rels, layouts: [] };
+    let doc: Document;
+    let stubs: Map<Element, Element> | undefined;
+    if (dropped.size === 0 && child(srcDoc.documentElement!, NS.p, 'sldLayoutIdLst') && !shapeIdStats(srcDoc).duplicates) {
+      // usual case: only the layout list changes; the rest is written from the template
+      ({ doc, stubs } = cloneRootWithStubs(srcDoc, MASTER_EDITED_CHILDREN));
+    } else {
+      doc = cloneDocument(srcDoc);
+      removeDanglingReferences(doc, dropped);
+      renumberDuplicateShapeIds(doc);
+    }
+    const rec: MasterRecord = { outName, doc, stubs, rels, layouts: [] };
     this.masters.push(rec);
     this.masterByOut.set(outName, rec);
-    this.out.setXml(outName, doc, CT.slideMaster);
+    // written by finish, once the deck's layouts are known
+    this.out.setBytes(outName, new Uint8Array(0), CT.slideMaster);
     this.record(() => {
       this.masters.splice(this.masters.indexOf(rec), 1);
       this.masterByOut.delete(outName);
@@ -867,6 +880,7 @@ class DeckWriter {
         el.setAttributeNS(NS.r, 'r:id', rid);
         lst.appendChild(el);
       }
+      out.setBytes(m.outName, utf8(serializeDocument(m.doc, m.stubs)), CT.slideMaster);
       out.setRels(m.outName, rels);
     }
 

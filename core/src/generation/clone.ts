@@ -153,3 +153,27 @@ function appendCopy(doc: Document, parent: Element, n: Node): void {
   else if (n.nodeType === TEXT_NODE) parent.appendChild(doc.createTextNode(n.nodeValue ?? ''));
   else if (n.nodeType === CDATA_SECTION_NODE) parent.appendChild(doc.createCDATASection(n.nodeValue ?? ''));
 }
+
+/**
+ * A copy of a part's root element in which only the children named in `keep` (local
+ * names) are copied; every other child is a stand-in for its source (see
+ * {@link cloneWithStubs}), written from the source by the serializer. For parts of which
+ * generation edits one list and nothing else (a slide master's `p:sldLayoutIdLst`).
+ */
+export function cloneRootWithStubs(src: Document, keep: ReadonlySet<string>): { doc: Document; stubs: Map<Element, Element> } {
+  const srcRoot = src.documentElement!;
+  const doc = src.implementation.createDocument(srcRoot.namespaceURI ?? null, srcRoot.nodeName, null);
+  const root = copyElement(doc, srcRoot);
+  doc.replaceChild(root, doc.documentElement!);
+  const stubs = new Map<Element, Element>();
+  for (let c = srcRoot.firstChild; c; c = c.nextSibling) {
+    if (c.nodeType !== ELEMENT_NODE || keep.has((c as Element).localName ?? '')) {
+      appendCopy(doc, root, c);
+      continue;
+    }
+    const stub = doc.createElementNS(STUB_NS, 'sw:part');
+    root.appendChild(stub);
+    stubs.set(stub, c as Element);
+  }
+  return { doc, stubs };
+}
