@@ -6,7 +6,7 @@
  * `fit.ts` measures the cells and writes the final sizes and row heights.
  */
 import type { GenerationOptions, Table } from '../domain/content.js';
-import { NS, attr, child, children, createElement, descendants, intAttr, path, removeChildren, type Document, type Element } from '../ooxml/xml.js';
+import { NS, attr, child, children, createElement, intAttr, path, removeChildren, type Document, type Element, type Node } from '../ooxml/xml.js';
 import { setRect, type Rect } from './shapes.js';
 import { setParagraphs, setRunFont } from './text.js';
 import { cloneInto } from './clone.js';
@@ -216,5 +216,22 @@ export function replaceTableContent(doc: Document, frame: Element, table: Table,
 
 /** The `a:tableStyleId` values used by the tables of a document. */
 export function tableStyleIds(doc: Document): string[] {
-  return descendants(doc, NS.a, 'tableStyleId').map((e) => (e.textContent ?? '').trim()).filter(Boolean);
+  const out: string[] = [];
+  const stack: Node[] = [];
+  for (let n = doc.lastChild; n; n = n.previousSibling) stack.push(n);
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.nodeType !== 1) continue;
+    const el = n as Element;
+    const local = el.localName;
+    if (local === 'tableStyleId' && el.namespaceURI === NS.a) {
+      const id = (el.textContent ?? '').trim();
+      if (id) out.push(id);
+      continue;
+    }
+    // text and table rows hold no style ids (§21.1.3: tableStyleId lives in a:tblPr)
+    if (local === 'txBody' || local === 'tr' || local === 'spPr' || local === 'style') continue;
+    for (let c = el.lastChild; c; c = c.previousSibling) stack.push(c);
+  }
+  return out;
 }

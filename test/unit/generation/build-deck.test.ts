@@ -535,3 +535,30 @@ t.test('a slide whose chart part is corrupt fails alone; the deck stays valid', 
   const lint = await lintPptx(writeTemp('bad-chart.pptx', result.bytes!));
   if (!lint.skipped) t.same(lint.errors, []);
 });
+
+t.test('table styles the slides use come with them from their template, also into another template\'s deck', async (t) => {
+  const files = new Map([
+    ['text', readFileSync(corpusPath('bench/pp_test_slides.pptx'))],
+    ['tables', readFileSync(corpusPath('bench/SlideWithTables.pptx'))],
+  ]);
+  const table: Table = { rows: [{ is_header: true, cells: [{ value: 'A' }, { value: 'B' }] }, { cells: [{ value: '1' }, { value: '2' }] }] };
+  const r = await buildDeck({
+    slides: [
+      { template_id: 'text', template_slide_id: 'text#1', source: { kind: 'slide', part_name: '/ppt/slides/slide1.xml' }, slide_data: { title: 'Text' }, options: {} },
+      { template_id: 'tables', template_slide_id: 'tables#3', source: { kind: 'slide', part_name: '/ppt/slides/slide3.xml' }, slide_data: { title: 'Table', content: [{ blocks: [{ type: 'table', table: { table } }] }] }, options: {} },
+    ],
+    templates: files,
+  });
+  t.same(r.errors, []);
+  const out = await OpcPackage.open(r.bytes!);
+  const src = await OpcPackage.open(files.get('tables')!);
+  const defined = (pkg: OpcPackage): Set<string> => {
+    const part = pkg.relatedPartName(pkg.relatedPartName('/', RT.officeDocument)!, RT.tableStyles);
+    return new Set(part ? descendants(pkg.getXml(part), NS.a, 'tblStyle').map((s) => attr(s, 'styleId') ?? '') : []);
+  };
+  const fromTemplate = defined(src);
+  const inDeck = defined(out);
+  const used = new Set(out.partsOfType(CT.slide).flatMap((p) => descendants(out.getXml(p), NS.a, 'tableStyleId').map((e) => (e.textContent ?? '').trim())));
+  t.ok(used.has('{00A15C55-8517-42AA-B614-E9B94910E393}'), 'the edited table and the untouched ones name their styles');
+  for (const id of used) if (fromTemplate.has(id)) t.ok(inDeck.has(id), `${id} is defined in the deck's tableStyles part`);
+});
