@@ -203,9 +203,14 @@ export class DeflateAhead {
     this.pump();
   }
 
-  /** Resolves once everything queued so far has been compressed (or has failed). */
+  /**
+   * Resolves once the streams in flight have finished. Parts still waiting are dropped
+   * from the queue: the caller is about to write, and compressing them in place then is
+   * no slower than waiting for the pool.
+   */
   settle(): Promise<void> {
-    if (this.running === 0 && this.queue.length === 0) return Promise.resolve();
+    this.queue.length = 0;
+    if (this.running === 0) return Promise.resolve();
     return new Promise((resolve) => this.idle.push(resolve));
   }
 
