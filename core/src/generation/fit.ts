@@ -19,7 +19,7 @@ import { NS, attr, child, children, createElement, intAttr, parseXml, type Eleme
 import { LayoutPart, ShapeTreePart, type MasterPart } from '../ooxml/pml/parts.js';
 import { IDENTITY, Shape, masterPlaceholderType, type PlaceholderRef } from '../ooxml/pml/shapes.js';
 import { shapeTextSources, readTextBody, type TextStyleSources } from '../render/text-body.js';
-import { isVerticalText, layoutText, EMU_PER_PT, type TextBodyInput, type TextLayout } from '../text/layout.js';
+import { isVerticalText, layoutText, EMU_PER_PT, type TextBodyInput, type TextLayout, type TextRunInput } from '../text/layout.js';
 import { defaultFontMetrics, type FontMetrics, type FontSpec, type ResolvedFace, type VerticalMetrics } from '../text/font-metrics.js';
 import { FACE_DATA } from '../text/metrics-data/fonts.js';
 
@@ -50,43 +50,63 @@ const FALLBACK_FAMILY = 'DejaVu Sans';
  * Text fitted this way fits in both; it may be a little smaller than needed in PowerPoint.
  */
 export class ConservativeMetrics implements FontMetrics {
-  private readonly fallbackName = new Map<string, boolean>();
-  /** Per font name and style: the wider advance of each code point, in em. */
-  private readonly ems = new Map<string, Array<Map<number, number> | undefined>>();
+  /** Per font name: whether it is measured conservatively, and its per-style tables. */
+  private readonly named = new Map<string, ConservativeName>();
 
   constructor(private readonly base: FontMetrics = defaultFontMetrics) {}
 
-  private inexact(name: string): boolean {
-    let v = this.fallbackName.get(name);
-    if (v === undefined) {
-      v = !this.base.resolve(name).exact;
-      this.fallbackName.set(name, v);
+  private namedOf(name: string): ConservativeName {
+    let n = this.named.get(name);
+    if (n === undefined) {
+      n = { inexact: !this.base.resolve(name).exact, ems: [], verticals: [] };
+      this.named.set(name, n);
     }
-    return v;
+    return n;
   }
 
   resolve(name: string): ResolvedFace {
     return this.base.resolve(name);
   }
 
+  /** The wider advance of a code point in the font and in the fallback, in em. */
   private em(cp: number, font: FontSpec): number {
-    const table = styleSlot(this.ems, font, () => new Map<number, number>());
-    let v = table.get(cp);
+    const unit = { ...font, size_pt: 1 };
+    return Math.max(this.base.advance(cp, unit), this.base.advance(cp, { ...unit, name: FALLBACK_FAMILY }));
+  }
+
+  /** The font's table of wider advances (in em), kept per name and style. */
+  private emsOf(n: ConservativeName, font: FontSpec): EmTable {
+    const i = (font.bold ? 1 : 0) | (font.italic ? 2 : 0);
+    return n.ems[i] ?? (n.ems[i] = { flat: new Float64Array(FLAT_CODE_POINTS).fill(NaN), other: new Map<number, number>() });
+  }
+
+  /** A code point's wider advance in em, from the table (measured on first use). */
+  private emIn(table: EmTable, cp: number, font: FontSpec): number {
+    if (cp < FLAT_CODE_POINTS) {
+      let v = table.flat[cp]!;
+      if (Number.isNaN(v)) {
+        v = this.em(cp, font);
+        table.flat[cp] = v;
+      }
+      return v;
+    }
+    let v = table.other.get(cp);
     if (v === undefined) {
-      const unit = { ...font, size_pt: 1 };
-      v = Math.max(this.base.advance(cp, unit), this.base.advance(cp, { ...unit, name: FALLBACK_FAMILY }));
-      table.set(cp, v);
+      v = this.em(cp, font);
+      table.other.set(cp, v);
     }
     return v;
   }
 
   advance(cp: number, font: FontSpec): number {
-    return this.inexact(font.name) ? this.em(cp, font) * font.size_pt : this.base.advance(cp, font);
+    const n = this.namedOf(font.name);
+    return n.inexact ? this.emIn(this.emsOf(n, font), cp, font) * font.size_pt : this.base.advance(cp, font);
   }
 
   measure(text: string, font: FontSpec): number {
-    if (!this.inexact(font.name)) return this.base.measure(text, font);
-    const table = styleSlot(this.ems, font, () => new Map<number, number>());
+    const n = this.namedOf(font.name);
+    if (!n.inexact) return this.base.measure(text, font);
+    const table = this.emsOf(n, font);
     let w = 0;
     for (let i = 0; i < text.length; i++) {
       let cp = text.charCodeAt(i);
@@ -94,13 +114,10 @@ export class ConservativeMetrics implements FontMetrics {
         cp = text.codePointAt(i)!;
         i++;
       }
-      const v = table.get(cp);
-      w += v !== undefined ? v : this.em(cp, font);
+      w += this.emIn(table, cp, font);
     }
     return w * font.size_pt;
   }
-
-  private readonly verticals = new Map<string, Array<VerticalMetrics | undefined>>();
 
   /**
    * Vertical metrics at 1 pt (they scale linearly with the size), cached per font name
@@ -108,19 +125,22 @@ export class ConservativeMetrics implements FontMetrics {
    * it and the fallback's.
    */
   private unitVertical(font: FontSpec): VerticalMetrics {
-    return styleSlot(this.verticals, font, () => {
-      let v: VerticalMetrics;
+    const n = this.namedOf(font.name);
+    const i = (font.bold ? 1 : 0) | (font.italic ? 2 : 0);
+    let v = n.verticals[i];
+    if (v === undefined) {
       const unit = { ...font, size_pt: 1 };
       const own = grown(this.base.vertical(unit), lineGapFactor(this.base.resolve(font.name).family, !!font.bold, !!font.italic));
-      if (!this.inexact(font.name)) v = own;
+      if (!n.inexact) v = own;
       else {
         const fb = grown(this.base.vertical({ ...unit, name: FALLBACK_FAMILY }), lineGapFactor(FALLBACK_FAMILY, !!font.bold, !!font.italic));
         const ascent = Math.max(own.ascent_pt, fb.ascent_pt);
         const descent = Math.max(own.descent_pt, fb.descent_pt);
         v = { ...own, ascent_pt: ascent, descent_pt: descent, lineHeight_pt: ascent + descent };
       }
-      return v;
-    });
+      n.verticals[i] = v;
+    }
+    return v;
   }
 
   vertical(font: FontSpec): VerticalMetrics {
@@ -136,23 +156,22 @@ export class ConservativeMetrics implements FontMetrics {
   }
 }
 
-/**
- * The value cached for a font's name and style (bit 0 bold, bit 1 italic), made by `make`
- * on first use: no key string is built per lookup.
- */
-function styleSlot<T>(cache: Map<string, Array<T | undefined>>, font: FontSpec, make: () => T): T {
-  let styles = cache.get(font.name);
-  if (!styles) {
-    styles = [];
-    cache.set(font.name, styles);
-  }
-  const i = (font.bold ? 1 : 0) | (font.italic ? 2 : 0);
-  let v = styles[i];
-  if (v === undefined) {
-    v = make();
-    styles[i] = v;
-  }
-  return v;
+/** Code points below this have their advances kept in a flat table, the others in a map. */
+const FLAT_CODE_POINTS = 0x800;
+
+/** Wider advances of one font name and style, in em (NaN in `flat`: not measured yet). */
+interface EmTable {
+  flat: Float64Array;
+  other: Map<number, number>;
+}
+
+/** What {@link ConservativeMetrics} keeps per font name. */
+interface ConservativeName {
+  /** True when the name has no exact metric twin: measured with the wider of it and the fallback. */
+  inexact: boolean;
+  /** Per style (bit 0 bold, bit 1 italic). */
+  ems: Array<EmTable | undefined>;
+  verticals: Array<VerticalMetrics | undefined>;
 }
 
 /** Vertical metrics with ascent and descent grown by `k`. */
@@ -257,8 +276,8 @@ function largestRun(body: TextBodyInput): number {
 
 /**
  * Fits the text of a top-level `p:sp` on a generated slide into its box and writes the
- * sizes. Vertical text (`bodyPr/@vert`) and shapes without a resolvable frame are left
- * as they are (reported as fitting).
+ * sizes ({@link fitBodySize}). Vertical text (`bodyPr/@vert`) is laid out along the box's
+ * height; shapes without a resolvable frame are left as they are (reported as fitting).
  */
 export function fitShapeText(part: GeneratedSlidePart, sp: Element, o: TextFitOptions): TextFitOutcome | undefined {
   const read = readShapeText(part, sp);
@@ -266,42 +285,136 @@ export function fitShapeText(part: GeneratedSlidePart, sp: Element, o: TextFitOp
   const { body, src, shape } = read;
   const vert = src.bodyPrs.map((b) => attr(b, 'vert')).find((v) => v !== undefined) ?? 'horz';
   const frame = o.box ?? shape.frame;
-  const templateSizePt = largestRun(body);
-  if (!frame) return { sizePt: templateSizePt, templateSizePt, fits: true, overflowPt: 0, neededPt: 0 };
-  // vertical text (§20.1.10.82 ST_TextVerticalType) runs along the box's height
-  const rotated = isVerticalText(vert);
-  const w = rotated ? frame.cy : frame.cx;
-  const h = rotated ? frame.cx : frame.cy;
-  if (!body.paragraphs.some((p) => p.runs.some((r) => !r.lineBreak && r.text.trim() !== ''))) {
+  if (!frame) {
+    const templateSizePt = largestRun(body);
     return { sizePt: templateSizePt, templateSizePt, fits: true, overflowPt: 0, neededPt: 0 };
   }
+  // vertical text (§20.1.10.82 ST_TextVerticalType) runs along the box's height
+  const rotated = isVerticalText(vert);
+  const fit = fitBodySize(body, rotated ? frame.cy : frame.cx, rotated ? frame.cx : frame.cy, o.minPt);
+  if (fit.k === undefined) return fit.outcome;
+  writeScaledSizes(child(sp, NS.p, 'txBody')!, body, fit.k);
+  resetFontScale(sp);
+  return fit.outcome;
+}
+
+/** Result of {@link fitBodySize}. */
+export interface BodyFit {
+  outcome: TextFitOutcome;
+  /** Factor every size is written at (undefined when the body holds no visible text: nothing to write). */
+  k: number | undefined;
+}
+
+/**
+ * The size a text body is written at to fit a box `w` EMU wide (along its lines) and `h`
+ * EMU high: the largest half-point size of its largest run at which the text fits
+ * {@link HEIGHT_SAFETY} of the height, measured with {@link fitMetrics}, never above the
+ * template's size and never below the minimum (unless the template's is smaller);
+ * unwrapped text also within the width.
+ *
+ * @param minSizePt - smallest size the largest run may shrink to, pt
+ */
+export function fitBodySize(body: TextBodyInput, w: number, h: number, minSizePt: number): BodyFit {
+  const templateSizePt = largestRun(body);
+  if (!body.paragraphs.some((p) => p.runs.some((r) => !r.lineBreak && r.text.trim() !== ''))) {
+    return { outcome: { sizePt: templateSizePt, templateSizePt, fits: true, overflowPt: 0, neededPt: 0 }, k: undefined };
+  }
   const box = { width_emu: w, height_emu: Math.floor(h * HEIGHT_SAFETY) };
-  const minPt = Math.min(o.minPt, templateSizePt);
-  // largest half-point size (of the largest run) at which the text fits: spacing given in
-  // points stays as written, as it does in the file
-  const fitsAt = (pt: number): boolean => layoutText(scaleBody(body, pt / templateSizePt), box, FIT_LAYOUT).overflow_pt <= 0.01;
+  const boxPt = box.height_emu / EMU_PER_PT;
+  const minPt = Math.min(minSizePt, templateSizePt);
+  // the body as the file holds it once the sizes are written: its own font scale and
+  // line-spacing reduction dropped; candidate sizes are laid out at a `sizeScale` (sizes
+  // rounded as written, spacing given in points as it stays in the file)
+  const written = (body.fontScale ?? 1) === 1 && (body.lnSpcReduction ?? 0) === 0 ? body : { ...body, fontScale: 1, lnSpcReduction: 0 };
+  // per scale laid out: the height the text needs (insets included; it does not depend on
+  // the box's height, so the final size's is one of these unless unwrapped text shrinks to
+  // its width), about how much the text could grow before a paragraph needs another line,
+  // and whether any layout broke a word between characters
+  const heights = new Map<number, number>();
+  const growth = new Map<number, number>();
+  let brokeWords = false;
+  const neededAt = (scale: number): number => {
+    let needed = heights.get(scale);
+    if (needed === undefined) {
+      const l = layoutText(written, box, scale === 1 ? FIT_LAYOUT : { ...FIT_LAYOUT, sizeScale: scale });
+      needed = l.totalHeight_pt;
+      heights.set(scale, needed);
+      growth.set(scale, growthRoom(l));
+      if (l.brokeWords) brokeWords = true;
+    }
+    return needed;
+  };
+  // the overflow test of a layout in `box` (TextLayout.overflow_pt ≤ 0.01)
+  const fitsAt = (pt: number): boolean => Math.max(0, neededAt(pt / templateSizePt) - boxPt) <= 0.01;
   let scale: number;
   let fits = true;
-  // at the template's size the layout is kept: it is the final one when the text fits
-  const atTemplate = layoutText(scaleBody(body, 1), box, FIT_LAYOUT);
-  if (atTemplate.overflow_pt <= 0.01) scale = 1;
-  else if (!fitsAt(minPt)) {
-    scale = minPt / templateSizePt;
-    fits = false;
-  } else {
-    let lo = Math.ceil(minPt / SIZE_STEP_PT);
+  if (fitsAt(templateSizePt)) scale = 1;
+  else {
+    // the largest half-point size (of the largest run) at which the text fits, above the
+    // minimum (what a plain bisection finds), searched from estimates
+    const lo = Math.ceil(minPt / SIZE_STEP_PT);
     let hi = Math.floor(templateSizePt / SIZE_STEP_PT);
     if (hi * SIZE_STEP_PT >= templateSizePt) hi--;
-    while (lo < hi) {
-      const mid = Math.ceil((lo + hi) / 2);
-      if (fitsAt(mid * SIZE_STEP_PT)) lo = mid;
-      else hi = mid - 1;
-    }
-    scale = Math.max(minPt, lo * SIZE_STEP_PT) / templateSizePt;
+    const insets = ((body.tIns_emu ?? 45720) + (body.bIns_emu ?? 45720)) / EMU_PER_PT;
+    const room = boxPt + 0.01 - insets;
+    const textAt = (pt: number): number => neededAt(pt / templateSizePt) - insets;
+    /**
+     * The size (in steps) at which the text would just fill the room. From the largest
+     * size known to fit: the text keeps its number of lines while it grows until a
+     * paragraph's last line is full, and meanwhile its height grows with the size. From
+     * the smallest size known not to fit (the template's at first): the height taken as
+     * growing with a power of the size, read from the two smallest sizes known not to fit
+     * (the square, about the line height times the number of lines, with only one).
+     */
+    const estimate = (good: number, bad: number, bad2: number): number => {
+      if (good > lo) {
+        const ptGood = good * SIZE_STEP_PT;
+        return (ptGood * Math.min(room / textAt(ptGood), growth.get(ptGood / templateSizePt) ?? Infinity)) / SIZE_STEP_PT;
+      }
+      const ptBad = bad <= hi ? bad * SIZE_STEP_PT : templateSizePt;
+      const hBad = textAt(ptBad);
+      let power = 2;
+      if (bad <= hi) {
+        const ptBad2 = bad2 <= hi ? bad2 * SIZE_STEP_PT : templateSizePt;
+        const read = Math.log(textAt(ptBad2) / hBad) / Math.log(ptBad2 / ptBad);
+        if (read > 0) power = Math.min(3, Math.max(0.5, read));
+      }
+      return (ptBad * Math.pow(room / hBad, 1 / power)) / SIZE_STEP_PT;
+    };
+    // the step found (lo: none above the minimum fits), undefined when not even the minimum fits
+    const estimated = (): number | undefined => {
+      // when even the minimum probably does not fit, that is checked first
+      const minFirst = !(room > 0 && estimate(lo, hi + 1, hi + 1) >= lo + 1);
+      if (minFirst && !fitsAt(minPt)) return undefined;
+      const found = largestFittingStep(lo, hi, (i) => fitsAt(i * SIZE_STEP_PT), estimate);
+      return found === lo && !minFirst && !fitsAt(minPt) ? undefined : found;
+    };
+    const bisected = (): number | undefined => {
+      if (!fitsAt(minPt)) return undefined;
+      let a = lo;
+      let b = hi;
+      while (a < b) {
+        const mid = Math.ceil((a + b) / 2);
+        if (fitsAt(mid * SIZE_STEP_PT)) a = mid;
+        else b = mid - 1;
+      }
+      return a;
+    };
+    // the estimated search finds what the bisection finds where the text's height never
+    // shrinks as its size grows; elsewhere (words broken between characters: they are at
+    // every larger size too; fonts of different heights within a paragraph) the bisection
+    // decides, over the layouts already made
+    const searchable = evenLineHeights(body) && !brokeWords;
+    let step = searchable ? estimated() : bisected();
+    if (searchable && brokeWords) step = bisected();
+    if (step === undefined) {
+      scale = minPt / templateSizePt;
+      fits = false;
+    } else scale = Math.max(minPt, step * SIZE_STEP_PT) / templateSizePt;
   }
   if (body.wrap === false) {
     // unwrapped text (`wrap="none"`) must also fit the width: widths scale with the size
-    const one = layoutText(scaleBody(body, 1), { width_emu: w, height_emu: h }, { metrics: fitMetrics });
+    const one = layoutText(written, { width_emu: w, height_emu: h }, { metrics: fitMetrics });
     const inner = (w - (body.lIns_emu ?? 91440) - (body.rIns_emu ?? 91440)) / EMU_PER_PT;
     const widest = Math.max(0, ...one.lines.map((l) => l.width_pt + (l.fragments[0]?.x_pt ?? 0) - (body.lIns_emu ?? 91440) / EMU_PER_PT));
     if (widest > inner && widest > 0) {
@@ -314,11 +427,88 @@ export function fitShapeText(part: GeneratedSlidePart, sp: Element, o: TextFitOp
   let target = Math.floor((templateSizePt * scale + 1e-6) / SIZE_STEP_PT) * SIZE_STEP_PT;
   target = scale >= 1 ? templateSizePt : Math.max(minPt, Math.min(templateSizePt, target));
   const k = target / templateSizePt;
-  writeScaledSizes(child(sp, NS.p, 'txBody')!, body, k);
-  resetFontScale(sp);
   // the box without the safety margin only changes the overflow, which is 0 when it fits
-  const final = k === 1 && fits ? atTemplate : layoutText(scaleBody(body, k), { width_emu: w, height_emu: h }, FIT_LAYOUT);
-  return { sizePt: target, templateSizePt, fits, overflowPt: fits ? 0 : round1(final.overflow_pt), neededPt: final.totalHeight_pt };
+  const neededPt = neededAt(k);
+  return { outcome: { sizePt: target, templateSizePt, fits, overflowPt: fits ? 0 : round1(Math.max(0, neededPt - h / EMU_PER_PT)), neededPt }, k };
+}
+
+/**
+ * Whether all lines of each paragraph are equally high at any size: the paragraph's text
+ * is in one size and in fonts of one ascent and descent (its bullet is only ever on its
+ * first line, an empty line's font is its own). Then, as long as no word is broken between
+ * characters, the text's height never shrinks as its size grows: lines break greedily, so
+ * wider text never needs fewer lines, and each line grows with the size.
+ */
+function evenLineHeights(body: TextBodyInput): boolean {
+  for (const p of body.paragraphs) {
+    let first: TextRunInput | undefined;
+    let unit: VerticalMetrics | undefined;
+    for (const r of p.runs) {
+      if (r.lineBreak || r.text === '') continue;
+      if (first === undefined) {
+        first = r;
+        continue;
+      }
+      const small = r.cap === 'small';
+      if (small !== (first.cap === 'small') || r.font.size_pt !== first.font.size_pt) return false;
+      if (r.font === first.font) continue;
+      unit ??= fitMetrics.vertical({ ...first.font, size_pt: 1 });
+      const v = fitMetrics.vertical({ ...r.font, size_pt: 1 });
+      if (v.ascent_pt !== unit.ascent_pt || v.descent_pt !== unit.descent_pt) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * About how much wider a laid-out text could grow before a paragraph needs another line:
+ * the least, over its paragraphs, of the room left on the last line against the width of
+ * the paragraph's text (Infinity without text).
+ */
+function growthRoom(l: TextLayout): number {
+  let least = Infinity;
+  let width = 0;
+  for (let i = 0; i < l.lines.length; i++) {
+    const line = l.lines[i]!;
+    width += line.width_pt;
+    const next = l.lines[i + 1];
+    if (next !== undefined && next.paragraph === line.paragraph) continue;
+    if (width > 0) least = Math.min(least, 1 + Math.max(0, line.avail_pt - line.width_pt) / width);
+    width = 0;
+  }
+  return least;
+}
+
+/** Probes of {@link largestFittingStep} made at estimated steps before it bisects. */
+const ESTIMATED_PROBES = 3;
+
+/**
+ * The largest step in `(lo, hi]` at which `fits` holds, or `lo` when it holds at none:
+ * what a bisection of `(lo, hi]` finds when `fits` holds up to some step and at none
+ * above it (as text fits up to some size). The first {@link ESTIMATED_PROBES} probes are
+ * at the steps `estimate` gives for the answer, the others bisect: an estimate within a
+ * step of the answer costs two probes, poor ones at most three more than a bisection.
+ * Every probe is strictly between the largest step known to fit (`good`; `lo` while none
+ * is) and the smallest known not to (`bad`; `hi + 1` while none is).
+ *
+ * @param estimate - the answer's estimate from `good`, `bad` and the step known not to fit
+ *   before `bad` (`bad2`; `hi + 1` while there is none); its floor is probed, NaN bisects
+ */
+export function largestFittingStep(lo: number, hi: number, fits: (step: number) => boolean, estimate: (good: number, bad: number, bad2: number) => number): number {
+  let good = lo;
+  let bad = hi + 1;
+  let bad2 = hi + 1;
+  for (let probes = 0; bad - good > 1; probes++) {
+    let step = probes < ESTIMATED_PROBES ? Math.floor(estimate(good, bad, bad2)) : NaN;
+    if (Number.isNaN(step)) step = Math.floor((good + bad) / 2);
+    step = Math.min(bad - 1, Math.max(good + 1, step));
+    if (fits(step)) good = step;
+    else {
+      bad2 = bad;
+      bad = step;
+    }
+  }
+  return good;
 }
 
 /**
@@ -490,7 +680,8 @@ export function measureTable(part: ShapeTreePart, tbl: Element): TableMeasure {
         let need = 0;
         for (const c of row) {
           if (c.rowSpan !== 1) continue;
-          const l: TextLayout = layoutText(scaleBody(c.body, scale), { width_emu: c.width, height_emu: 0 }, FIT_LAYOUT);
+          // the cell bodies' font scale and line-spacing reduction are already dropped
+          const l: TextLayout = layoutText(c.body, { width_emu: c.width, height_emu: 0 }, scale === 1 ? FIT_LAYOUT : { ...FIT_LAYOUT, sizeScale: scale });
           need = Math.max(need, l.totalHeight_pt);
         }
         // 1 % and a quarter point of slack per row: applications round line heights up

@@ -129,17 +129,35 @@ export function resolveFace(name: string): ResolvedFace {
   return { family: DEFAULT_FAMILY, widthScale: 1, exact: false };
 }
 
-/** A face with its advances unpacked into a lookup table. */
+/**
+ * Code points below this are looked up in a flat table (Latin, Greek, Cyrillic, Hebrew,
+ * Arabic and their punctuation: nearly all text), the others in a map.
+ */
+const FLAT_CODE_POINTS = 0x800;
+
+/** A face with its advances unpacked into lookup tables. */
 class Face {
-  readonly widths = new Map<number, number>();
+  /** Advances (font units) of the code points below {@link FLAT_CODE_POINTS}; -1 where the face has no glyph. */
+  private readonly flat = new Float64Array(FLAT_CODE_POINTS).fill(-1);
+  private readonly widths = new Map<number, number>();
   constructor(readonly data: FaceMetricsData) {
     for (const run of data.runs) {
       const first = run[0]!;
       for (let i = 1; i < run.length; i++) {
         const w = run[i]!;
-        if (w >= 0) this.widths.set(first + i - 1, w);
+        const cp = first + i - 1;
+        if (w < 0) continue;
+        if (cp < FLAT_CODE_POINTS) this.flat[cp] = w;
+        else this.widths.set(cp, w);
       }
     }
+  }
+
+  /** Advance of a code point in font units, or -1 when the face has no glyph for it. */
+  width(cp: number): number {
+    if (cp < FLAT_CODE_POINTS) return this.flat[cp]!;
+    const w = this.widths.get(cp);
+    return w === undefined ? -1 : w;
   }
 }
 
@@ -183,38 +201,56 @@ function cjkAdvanceEm(cp: number): number {
   return (cp >= 0xff61 && cp <= 0xffdc) || (cp >= 0xffe8 && cp <= 0xffee) ? 0.5 : 1;
 }
 
+/** A font name as the shipped metrics measure it: the face it resolves to, per style. */
+interface NamedFace {
+  resolved: ResolvedFace;
+  /** The family's faces by style (bit 0 bold, bit 1 italic), unpacked on first use. */
+  styles: Array<Face | undefined>;
+}
+
 /** The shipped-data implementation of {@link FontMetrics}. */
 export class ShippedFontMetrics implements FontMetrics {
-  private readonly resolved = new Map<string, ResolvedFace>();
+  private readonly named = new Map<string, NamedFace>();
+
+  private namedFace(name: string): NamedFace {
+    let n = this.named.get(name);
+    if (!n) {
+      n = { resolved: resolveFace(name), styles: [] };
+      this.named.set(name, n);
+    }
+    return n;
+  }
+
+  /** The face of a font name's style. */
+  private styleFace(n: NamedFace, font: FontSpec): Face {
+    const i = (font.bold ? 1 : 0) | (font.italic ? 2 : 0);
+    return n.styles[i] ?? (n.styles[i] = face(n.resolved.family, !!font.bold, !!font.italic));
+  }
 
   resolve(name: string): ResolvedFace {
-    let r = this.resolved.get(name);
-    if (!r) {
-      r = resolveFace(name);
-      this.resolved.set(name, r);
-    }
-    return r;
+    return this.namedFace(name).resolved;
   }
 
   advance(cp: number, font: FontSpec): number {
-    const r = this.resolve(font.name);
-    const f = face(r.family, !!font.bold, !!font.italic);
-    const w = f.widths.get(cp);
-    if (w !== undefined) return (w / f.data.unitsPerEm) * font.size_pt * r.widthScale;
+    const n = this.namedFace(font.name);
+    const r = n.resolved;
+    const f = this.styleFace(n, font);
+    const w = f.width(cp);
+    if (w >= 0) return (w / f.data.unitsPerEm) * font.size_pt * r.widthScale;
     if (isCjk(cp)) return cjkAdvanceEm(cp) * font.size_pt;
     if (cp === 0xa0) return this.advance(0x20, font);
     const fb = face(DEFAULT_FAMILY, !!font.bold, !!font.italic);
-    const w2 = fb.widths.get(cp);
-    if (w2 !== undefined) return (w2 / fb.data.unitsPerEm) * font.size_pt;
+    const w2 = fb.width(cp);
+    if (w2 >= 0) return (w2 / fb.data.unitsPerEm) * font.size_pt;
     if (cp < 0x20 || (cp >= 0x200b && cp <= 0x200f) || cp === 0xfeff) return 0;
     return 0.6 * font.size_pt;
   }
 
   measure(text: string, font: FontSpec): number {
     // the face is resolved once per string; characters it lacks take the per-code-point path
-    const r = this.resolve(font.name);
-    const f = face(r.family, !!font.bold, !!font.italic);
-    const k = (font.size_pt * r.widthScale) / f.data.unitsPerEm;
+    const n = this.namedFace(font.name);
+    const f = this.styleFace(n, font);
+    const k = (font.size_pt * n.resolved.widthScale) / f.data.unitsPerEm;
     let w = 0;
     for (let i = 0; i < text.length; i++) {
       let cp = text.charCodeAt(i);
@@ -222,15 +258,14 @@ export class ShippedFontMetrics implements FontMetrics {
         cp = text.codePointAt(i)!;
         i++;
       }
-      const adv = f.widths.get(cp);
-      w += adv !== undefined ? adv * k : this.advance(cp, font);
+      const adv = f.width(cp);
+      w += adv >= 0 ? adv * k : this.advance(cp, font);
     }
     return w;
   }
 
   vertical(font: FontSpec): VerticalMetrics {
-    const r = this.resolve(font.name);
-    const d = face(r.family, !!font.bold, !!font.italic).data;
+    const d = this.styleFace(this.namedFace(font.name), font).data;
     const k = font.size_pt / d.unitsPerEm;
     const ascent = d.winAscent * k;
     const descent = d.winDescent * k;

@@ -132,6 +132,8 @@ export interface LayoutLine {
   height_pt: number;
   /** Width of the text on the line (trailing spaces excluded), pt. */
   width_pt: number;
+  /** Width the line's text may take (the inner width less the line's start and the right margin), pt. */
+  avail_pt: number;
   fragments: LineFragment[];
 }
 
@@ -160,114 +162,309 @@ export interface LayoutOptions {
   /** Extra line spacing reduction (fraction) added to the body's lnSpcReduction. */
   extraLnSpcReduction?: number;
   /**
+   * Lays the text out as if every run, bullet and end-of-paragraph size were written at
+   * `sizeScale` times its size: rounded to hundredths of a point and at least 1 pt, as a
+   * size written into the file (`a:rPr/@sz`) is. Unlike the body's fontScale and
+   * {@link LayoutOptions.extraScale} (which still apply on top), spacing given in points
+   * stays as it is; spacing given as a percentage follows the sizes. 1 (the default)
+   * takes the sizes exactly as they are. Text fitting measures candidate sizes with it
+   * instead of copying the body at each size.
+   */
+  sizeScale?: number;
+  /**
    * Only measure: lines get their positions, heights and widths but no fragments (what
    * text fitting needs; drawing needs the fragments).
    */
   measureOnly?: boolean;
 }
 
-interface Piece {
-  text: string;
-  font: FontSpec;
+// Kinds of pieces (break opportunities): spaces may hang at the end of a line, words glue
+// together, CJK characters break anywhere, breaks end the line.
+const WORD = 0;
+const SPACE = 1;
+const CJK = 2;
+const BREAK = 3;
+
+/**
+ * A run's text split into pieces: maximal stretches of word or of space characters, CJK
+ * characters one by one. The split does not depend on sizes, so it is kept (while the
+ * run's text and capitalisation stay the same) and reused by the next layouts of the same
+ * body: text fitting lays one body out at several sizes, table fitting every cell.
+ */
+interface RunSplit {
+  /** The run, its text and its capitalisation the split was made from. */
   run: TextRunInput;
-  width: number;
-  /** Break opportunity kind: 'space' pieces may hang at the end of a line; 'word' pieces glue together. */
-  kind: 'word' | 'space' | 'cjk' | 'break';
+  text: string;
+  cap: TextRunInput['cap'];
+  texts: string[];
+  kinds: number[];
+  /** Characters (code points) of each piece: letter spacing is added once per character. */
+  counts: number[];
+  /** The run's font at the last size it was laid out at, and the font it was made from. */
+  font?: FontSpec;
+  fontOf?: FontSpec;
 }
 
-function scaled(font: FontSpec, k: number): FontSpec {
-  return k === 1 ? font : { ...font, size_pt: Math.max(1, Math.round(font.size_pt * k * 100) / 100) };
+/** Per paragraph, per run: the splits of a body's runs (undefined for line breaks and runs not split yet). */
+type BodySplits = Array<Array<RunSplit | undefined> | undefined>;
+
+/** How many recently laid-out bodies keep their runs' splits. */
+const RECENT_BODIES = 32;
+const recentBodies: Array<TextBodyInput | undefined> = [];
+const recentSplits: BodySplits[] = [];
+let recentNext = 0;
+
+/** The kept splits of a body's runs (by identity of the body object), or a fresh place for them. */
+function splitsFor(body: TextBodyInput): BodySplits {
+  for (let i = 0; i < recentBodies.length; i++) if (recentBodies[i] === body) return recentSplits[i]!;
+  const splits: BodySplits = [];
+  recentBodies[recentNext] = body;
+  recentSplits[recentNext] = splits;
+  recentNext = (recentNext + 1) % RECENT_BODIES;
+  return splits;
 }
 
 function displayText(run: TextRunInput): string {
   return run.cap === 'all' || run.cap === 'small' ? run.text.toUpperCase() : run.text;
 }
 
-/** Splits runs into words, spaces and CJK characters, each measured. */
-function piecesOf(p: ParagraphInput, k: number, m: FontMetrics): Piece[] {
-  const out: Piece[] = [];
-  for (const run of p.runs) {
-    const font = scaled(run.cap === 'small' ? { ...run.font, size_pt: run.font.size_pt * 0.8 } : run.font, k);
-    if (run.lineBreak) {
-      out.push({ text: '', font, run, width: 0, kind: 'break' });
-      continue;
-    }
-    const text = TAB_OR_BREAK.test(run.text) ? displayText(run).replace(/[\t]/g, '    ').replace(/[\r\n\v]/g, ' ') : displayText(run);
-    const spc = (run.spacing_pt ?? 0) * k;
-    // one pass over the UTF-16 units: a piece is a maximal stretch of one kind (CJK: one character)
-    let start = 0;
-    let count = 0;
-    let curKind: Piece['kind'] = 'word';
-    const flush = (end: number): void => {
-      if (end > start) {
-        const t = text.slice(start, end);
-        out.push({ text: t, font, run, width: m.measure(t, font) + (spc === 0 ? 0 : spc * count), kind: curKind });
-      }
-      start = end;
-      count = 0;
-    };
-    for (let i = 0; i < text.length; ) {
-      let cp = text.charCodeAt(i);
-      let len = 1;
-      if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < text.length) {
-        cp = text.codePointAt(i)!;
-        len = 2;
-      }
-      const kind: Piece['kind'] = cp === 0x20 || cp === 0x3000 ? 'space' : cp >= 0x1100 && isCjk(cp) ? 'cjk' : 'word';
-      if (kind === 'cjk') {
-        flush(i);
-        curKind = 'cjk';
-        count = 1;
-        flush(i + len);
-        curKind = 'word';
-      } else {
-        if (kind !== curKind) flush(i);
-        curKind = kind;
-        count++;
-      }
-      i += len;
-    }
-    flush(text.length);
-  }
-  return out;
-}
-
-/** The visible pieces of a line (line breaks dropped) without its trailing spaces. */
-function trimTrailingSpaces(pieces: Piece[]): Piece[] {
-  const visible = pieces.some((x) => x.kind === 'break') ? pieces.filter((x) => x.kind !== 'break') : pieces;
-  let end = visible.length;
-  while (end > 0 && visible[end - 1]!.kind === 'space') end--;
-  return end === visible.length ? visible : visible.slice(0, end);
-}
-
-/** Characters piecesOf rewrites before splitting (tab → four spaces, line ends → space). */
+/** Characters the split rewrites first (tab → four spaces, line ends → space). */
 const TAB_OR_BREAK = /[\t\r\n\v]/;
 
-/** Splits a too-long word piece into parts no wider than `avail` (at least one character each). */
-function breakWord(piece: Piece, avail: number, m: FontMetrics): Piece[] {
-  const parts: Piece[] = [];
-  let cur = '';
-  let curW = 0;
-  const spc = (piece.run.spacing_pt ?? 0);
-  for (const ch of piece.text) {
-    const w = m.measure(ch, piece.font) + spc;
-    if (cur && curW + w > avail) {
-      parts.push({ ...piece, text: cur, width: curW });
-      cur = '';
-      curW = 0;
+/** Splits a run's displayed text into words, spaces and CJK characters in one pass over its UTF-16 units. */
+function splitRun(run: TextRunInput): RunSplit {
+  const texts: string[] = [];
+  const kinds: number[] = [];
+  const counts: number[] = [];
+  const text = TAB_OR_BREAK.test(run.text) ? displayText(run).replace(/[\t]/g, '    ').replace(/[\r\n\v]/g, ' ') : displayText(run);
+  let start = 0;
+  let count = 0;
+  let cur = WORD;
+  for (let i = 0; i < text.length; ) {
+    let cp = text.charCodeAt(i);
+    let len = 1;
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < text.length) {
+      cp = text.codePointAt(i)!;
+      len = 2;
     }
-    cur += ch;
-    curW += w;
+    const kind = cp === 0x20 || cp === 0x3000 ? SPACE : cp >= 0x1100 && isCjk(cp) ? CJK : WORD;
+    if (kind === CJK) {
+      if (i > start) {
+        texts.push(text.slice(start, i));
+        kinds.push(cur);
+        counts.push(count);
+      }
+      texts.push(text.slice(i, i + len));
+      kinds.push(CJK);
+      counts.push(1);
+      start = i + len;
+      count = 0;
+      cur = WORD;
+    } else {
+      if (kind !== cur) {
+        if (i > start) {
+          texts.push(text.slice(start, i));
+          kinds.push(cur);
+          counts.push(count);
+        }
+        start = i;
+        count = 0;
+      }
+      cur = kind;
+      count++;
+    }
+    i += len;
   }
-  if (cur) parts.push({ ...piece, text: cur, width: curW });
-  return parts;
+  if (text.length > start) {
+    texts.push(text.slice(start));
+    kinds.push(cur);
+    counts.push(count);
+  }
+  return { run, text: run.text, cap: run.cap, texts, kinds, counts };
 }
+
+/** A size times `k` as written into a file: hundredths of a point, at least 1 pt. */
+function writtenSize(pt: number, k: number): number {
+  return Math.max(1, Math.round(pt * k * 100) / 100);
+}
+
+/** `font` with its size written at `s`, then times the font scale `k` (each rounded as written). */
+function sized(font: FontSpec, s: number, k: number): FontSpec {
+  let size = s === 1 ? font.size_pt : writtenSize(font.size_pt, s);
+  if (k !== 1) size = writtenSize(size, k);
+  return size === font.size_pt ? font : { ...font, size_pt: size };
+}
+
+/**
+ * A run's font as laid out: its size written at `s`, small capitals at 0.8 of it, then
+ * times the font scale `k`. The font object made for a size is kept on the run's split
+ * and reused while the run's font and the size stay the same.
+ */
+function runFont(run: TextRunInput, split: RunSplit, s: number, k: number): FontSpec {
+  const base = run.font;
+  let size = s === 1 ? base.size_pt : writtenSize(base.size_pt, s);
+  if (run.cap === 'small') size *= 0.8;
+  if (k !== 1) size = writtenSize(size, k);
+  if (size === base.size_pt) return base;
+  const last = split.font;
+  if (last !== undefined && split.fontOf === base && last.size_pt === size && last.name === base.name && last.bold === base.bold && last.italic === base.italic) return last;
+  const made = { ...base, size_pt: size };
+  split.font = made;
+  split.fontOf = base;
+  return made;
+}
+
+/** Font of a paragraph without runs or end-of-paragraph properties. */
+const DEFAULT_FONT: FontSpec = Object.freeze({ name: 'Calibri', size_pt: 18 });
 
 function spacingPts(s: Spacing | undefined, sizePt: number, k: number): number {
   if (!s) return 0;
   // spcPct of paragraph spacing is a share of the line (font size × 1.2, as PowerPoint and LibreOffice treat it).
   return 'pts' in s ? s.pts * k : (s.pct / 100) * sizePt * 1.2;
 }
+
+/** A typed array at least `need` long, keeping its contents. */
+function atLeast<T extends Float64Array | Int32Array | Uint8Array>(a: T, need: number, make: (n: number) => T): T {
+  if (need <= a.length) return a;
+  let n = a.length * 2;
+  while (n < need) n *= 2;
+  const b = make(n);
+  b.set(a);
+  return b;
+}
+
+/**
+ * Working storage of one paragraph's layout, kept between layouts (one per layout under
+ * way) so that measuring allocates next to nothing. Pieces are numbered; the pieces of a
+ * paragraph's runs come first, parts of broken words after them. Lines are stretches of
+ * `placed` (piece numbers in line order).
+ */
+class Scratch {
+  width = new Float64Array(64);
+  kind = new Uint8Array(64);
+  /** Index of the piece's run in the paragraph. */
+  run = new Int32Array(64);
+  /** Index of the piece in its run's split, or -1 - index into `parts` for a part of a broken word. */
+  seg = new Int32Array(64);
+  /** Pieces in use. */
+  size = 0;
+  /** Texts of broken-word parts (the first `partCount`). */
+  parts: string[] = [];
+  partCount = 0;
+  /** Per run of the paragraph: its font as laid out and its split (undefined for line breaks). */
+  fonts: FontSpec[] = [];
+  splits: Array<RunSplit | undefined> = [];
+  placed = new Int32Array(64);
+  placedLen = 0;
+  /** Pieces put back (a word moved to the next line, the rest of a broken word): last put back first taken. */
+  stack = new Int32Array(64);
+  stackLen = 0;
+  lineStart = new Int32Array(16);
+  lineX = new Float64Array(16);
+  lineAvail = new Float64Array(16);
+  lines = 0;
+  // the line metrics being gathered by take()
+  asc = 0;
+  desc = 0;
+  maxSize = 0;
+  lastFont: FontSpec | undefined = undefined;
+  /** The font last asked for its vertical metrics in this layout, and its ascent and descent. */
+  metricsFont: FontSpec | undefined = undefined;
+  metricsAscent = 0;
+  metricsDescent = 0;
+
+  add(kind: number, width: number, run: number, seg: number): void {
+    const i = this.size;
+    if (i === this.width.length) {
+      this.width = atLeast(this.width, i + 1, (n) => new Float64Array(n));
+      this.kind = atLeast(this.kind, i + 1, (n) => new Uint8Array(n));
+      this.run = atLeast(this.run, i + 1, (n) => new Int32Array(n));
+      this.seg = atLeast(this.seg, i + 1, (n) => new Int32Array(n));
+    }
+    this.width[i] = width;
+    this.kind[i] = kind;
+    this.run[i] = run;
+    this.seg[i] = seg;
+    this.size = i + 1;
+  }
+
+  place(i: number): void {
+    if (this.placedLen === this.placed.length) this.placed = atLeast(this.placed, this.placedLen + 1, (n) => new Int32Array(n));
+    this.placed[this.placedLen++] = i;
+  }
+
+  putBack(i: number): void {
+    if (this.stackLen === this.stack.length) this.stack = atLeast(this.stack, this.stackLen + 1, (n) => new Int32Array(n));
+    this.stack[this.stackLen++] = i;
+  }
+
+  /** Starts a line: the first of the paragraph at marL + indent, the others at marL. */
+  newLine(marL: number, indent: number, marR: number, innerW: number): void {
+    const li = this.lines;
+    if (li === this.lineStart.length) {
+      this.lineStart = atLeast(this.lineStart, li + 1, (n) => new Int32Array(n));
+      this.lineX = atLeast(this.lineX, li + 1, (n) => new Float64Array(n));
+      this.lineAvail = atLeast(this.lineAvail, li + 1, (n) => new Float64Array(n));
+    }
+    const startX = li === 0 ? marL + indent : marL;
+    this.lineStart[li] = this.placedLen;
+    this.lineX[li] = startX;
+    this.lineAvail[li] = Math.max(1, innerW - startX - marR);
+    this.lines = li + 1;
+  }
+
+  text(i: number): string {
+    const seg = this.seg[i]!;
+    return seg >= 0 ? this.splits[this.run[i]!]!.texts[seg]! : this.parts[-1 - seg]!;
+  }
+
+  /** Takes a font's ascent, descent and size into the line's (the font object repeats along a run). */
+  take(f: FontSpec, m: FontMetrics): void {
+    if (f === this.lastFont) return;
+    this.lastFont = f;
+    if (f !== this.metricsFont) {
+      const v = m.vertical(f);
+      this.metricsFont = f;
+      this.metricsAscent = v.ascent_pt;
+      this.metricsDescent = v.descent_pt;
+    }
+    if (this.metricsAscent > this.asc) this.asc = this.metricsAscent;
+    if (this.metricsDescent > this.desc) this.desc = this.metricsDescent;
+    if (f.size_pt > this.maxSize) this.maxSize = f.size_pt;
+  }
+
+  /**
+   * Splits the too-long word piece `i` into parts no wider than `avail` (at least one
+   * character each), added as new pieces; returns the number of the first.
+   */
+  breakWord(i: number, avail: number, m: FontMetrics, runs: readonly TextRunInput[]): number {
+    const from = this.size;
+    const run = this.run[i]!;
+    const font = this.fonts[run]!;
+    const spc = runs[run]!.spacing_pt ?? 0;
+    let cur = '';
+    let curW = 0;
+    for (const ch of this.text(i)) {
+      const w = m.measure(ch, font) + spc;
+      if (cur && curW + w > avail) {
+        this.parts[this.partCount++] = cur;
+        this.add(WORD, curW, run, -this.partCount);
+        cur = '';
+        curW = 0;
+      }
+      cur += ch;
+      curW += w;
+    }
+    if (cur) {
+      this.parts[this.partCount++] = cur;
+      this.add(WORD, curW, run, -this.partCount);
+    }
+    return from;
+  }
+}
+
+/** Storage free for the next layout (a layout started while another is under way makes its own). */
+let freeScratch: Scratch | undefined;
 
 /**
  * Lays out a text body in a box: wraps each paragraph by measured advance widths (breaks
@@ -283,8 +480,21 @@ function spacingPts(s: Spacing | undefined, sizePt: number, k: number): number {
  * @param box - the shape's text rectangle, EMU
  */
 export function layoutText(body: TextBodyInput, box: TextBox, options: LayoutOptions = {}): TextLayout {
+  const scratch = freeScratch ?? new Scratch();
+  freeScratch = undefined;
+  try {
+    return layoutWith(scratch, body, box, options);
+  } finally {
+    freeScratch = scratch;
+  }
+}
+
+function layoutWith(S: Scratch, body: TextBodyInput, box: TextBox, options: LayoutOptions): TextLayout {
   const m = options.metrics ?? defaultFontMetrics;
+  S.metricsFont = undefined;
   const k = (body.fontScale ?? 1) * (options.extraScale ?? 1);
+  const s = options.sizeScale ?? 1;
+  const measureOnly = !!options.measureOnly;
   const lnRed = (body.lnSpcReduction ?? 0) + (options.extraLnSpcReduction ?? 0);
   const lIns = (body.lIns_emu ?? 91440) / EMU_PER_PT;
   const rIns = (body.rIns_emu ?? 91440) / EMU_PER_PT;
@@ -299,126 +509,165 @@ export function layoutText(body: TextBodyInput, box: TextBox, options: LayoutOpt
   let y = 0;
   let brokeWords = false;
   let overflowX = 0;
-  body.paragraphs.forEach((p, pi) => {
+  const paragraphs = body.paragraphs;
+  const bodySplits = splitsFor(body);
+  for (let pi = 0; pi < paragraphs.length; pi++) {
+    const p = paragraphs[pi]!;
+    const runs = p.runs;
+    let splits = bodySplits[pi];
+    if (splits === undefined) {
+      splits = [];
+      bodySplits[pi] = splits;
+    }
+    S.splits = splits;
     const marL = (p.marL_emu ?? 0) / EMU_PER_PT;
     const indent = (p.indent_emu ?? 0) / EMU_PER_PT;
     const marR = (p.marR_emu ?? 0) / EMU_PER_PT;
-    const pieces = piecesOf(p, k, m);
-    const firstFont = scaled(p.runs.find((r) => !r.lineBreak && r.text !== '')?.font ?? p.endFont ?? p.runs[0]?.font ?? { name: 'Calibri', size_pt: 18 }, k);
+    // the paragraph's pieces, measured
+    S.size = 0;
+    S.partCount = 0;
+    let firstRun = -1;
+    let visible = false;
+    for (let ri = 0; ri < runs.length; ri++) {
+      const run = runs[ri]!;
+      if (run.lineBreak) {
+        S.fonts[ri] = run.font;
+        S.add(BREAK, 0, ri, 0);
+        continue;
+      }
+      if (firstRun < 0 && run.text !== '') firstRun = ri;
+      let split = splits[ri];
+      if (split === undefined || split.run !== run || split.text !== run.text || split.cap !== run.cap) {
+        split = splitRun(run);
+        splits[ri] = split;
+      }
+      const font = runFont(run, split, s, k);
+      S.fonts[ri] = font;
+      const spc = (run.spacing_pt ?? 0) * k;
+      const texts = split.texts;
+      for (let j = 0; j < texts.length; j++) {
+        S.add(split.kinds[j]!, m.measure(texts[j]!, font) + (spc === 0 ? 0 : spc * split.counts[j]!), ri, j);
+        visible = true;
+      }
+    }
+    const count = S.size;
+    const first = firstRun >= 0 ? runs[firstRun]! : undefined;
+    const firstFont =
+      first !== undefined ? (first.cap === 'small' ? sized(first.font, s, k) : S.fonts[firstRun]!) : p.endFont ? sized(p.endFont, s, k) : runs[0] ? sized(runs[0].font, s, k) : sized(DEFAULT_FONT, 1, k);
     const paraSize = firstFont.size_pt;
     if (pi > 0 || lines.length > 0) y += spacingPts(p.spaceBefore, paraSize, k);
-    // Group pieces into lines.
-    type Built = { pieces: Piece[]; startX: number; avail: number };
-    const built: Built[] = [];
-    let lineNo = 0;
-    const newLine = (): Built => {
-      const startX = lineNo === 0 ? marL + indent : marL;
-      const b: Built = { pieces: [], startX, avail: Math.max(1, innerW - startX - marR) };
-      lineNo++;
-      built.push(b);
-      return b;
-    };
-    let cur = newLine();
+    // group the pieces into lines
+    S.placedLen = 0;
+    S.stackLen = 0;
+    S.lines = 0;
+    S.newLine(marL, indent, marR, innerW);
     let bulletW = 0;
-    if (p.bullet && pieces.some((x) => x.kind !== 'break')) {
-      const bf = scaled(p.bullet.font, k);
-      bulletW = m.measure(p.bullet.text, bf);
+    let bulletFont: FontSpec | undefined;
+    if (p.bullet && visible) {
+      bulletFont = sized(p.bullet.font, s, k);
+      bulletW = m.measure(p.bullet.text, bulletFont);
       // A bullet sits at marL + indent; the text starts at marL (hanging indent), or after the bullet when that is further.
-      if (indent < 0) {
-        cur.startX = Math.max(marL, marL + indent + bulletW);
-      } else {
-        cur.startX = marL + indent + bulletW;
-      }
-      cur.avail = Math.max(1, innerW - cur.startX - marR);
+      const startX = indent < 0 ? Math.max(marL, marL + indent + bulletW) : marL + indent + bulletW;
+      S.lineX[0] = startX;
+      S.lineAvail[0] = Math.max(1, innerW - startX - marR);
     }
     let width = 0;
-    // pieces are taken in order; pieces put back (a word moved to the next line, the rest
-    // of a broken word) wait on a stack, last put back first taken
     let next = 0;
-    const putBack: Piece[] = [];
-    const unshift = (items: Piece[]): void => {
-      for (let i = items.length - 1; i >= 0; i--) putBack.push(items[i]!);
-    };
-    while (putBack.length || next < pieces.length) {
-      const piece = putBack.length ? putBack.pop()! : pieces[next++]!;
-      if (piece.kind === 'break') {
-        cur.pieces.push(piece);
-        cur = newLine();
+    while (S.stackLen > 0 || next < count) {
+      const i = S.stackLen > 0 ? S.stack[--S.stackLen]! : next++;
+      const kind = S.kind[i]!;
+      if (kind === BREAK) {
+        S.place(i);
+        S.newLine(marL, indent, marR, innerW);
         width = 0;
         continue;
       }
-      if (!wrap || piece.kind === 'space' || width + piece.width <= cur.avail + 1e-6) {
-        cur.pieces.push(piece);
-        width += piece.width;
+      const cur = S.lines - 1;
+      const avail = S.lineAvail[cur]!;
+      if (!wrap || kind === SPACE || width + S.width[i]! <= avail + 1e-6) {
+        S.place(i);
+        width += S.width[i]!;
         continue;
       }
-      // Does not fit. Words glue to a preceding word piece without a space (a word split across runs).
-      let glued: Piece[] = [];
-      while (cur.pieces.length && cur.pieces[cur.pieces.length - 1]!.kind === 'word' && piece.kind === 'word') {
-        glued.unshift(cur.pieces.pop()!);
+      // Does not fit. Words glue to the word pieces before them without a space (a word split across runs).
+      const begin = S.lineStart[cur]!;
+      let glued = S.placedLen;
+      if (kind === WORD) while (glued > begin && S.kind[S.placed[glued - 1]!] === WORD) glued--;
+      let hasOther = false;
+      for (let j = begin; j < glued; j++) {
+        const kj = S.kind[S.placed[j]!];
+        if (kj !== SPACE && kj !== BREAK) {
+          hasOther = true;
+          break;
+        }
       }
-      const hasOther = cur.pieces.some((x) => x.kind !== 'space' && x.kind !== 'break');
       if (hasOther) {
         // Move the word to a new line.
-        cur = newLine();
+        S.putBack(i);
+        for (let j = S.placedLen - 1; j >= glued; j--) S.putBack(S.placed[j]!);
+        S.placedLen = glued;
+        S.newLine(marL, indent, marR, innerW);
         width = 0;
-        glued.push(piece);
-        unshift(glued);
-        glued = [];
         continue;
       }
       // The word alone is wider than the line: break it between characters.
-      cur.pieces.push(...glued);
-      width = glued.reduce((s, x) => s + x.width, 0);
-      if (piece.kind === 'cjk') {
-        if (cur.pieces.length) {
-          cur = newLine();
+      width = 0;
+      for (let j = glued; j < S.placedLen; j++) width += S.width[S.placed[j]!]!;
+      if (kind === CJK) {
+        if (S.placedLen > begin) {
+          S.newLine(marL, indent, marR, innerW);
           width = 0;
         }
-        cur.pieces.push(piece);
-        width += piece.width;
+        S.place(i);
+        width += S.width[i]!;
         continue;
       }
       brokeWords = true;
-      const parts = breakWord(piece, Math.max(1, cur.avail - width), m);
-      const first = parts.shift()!;
-      if (width > 0 && first.width > cur.avail - width) {
-        cur = newLine();
+      const firstPart = S.breakWord(i, Math.max(1, avail - width), m, runs);
+      if (width > 0 && S.width[firstPart]! > avail - width) {
+        S.newLine(marL, indent, marR, innerW);
         width = 0;
-        unshift(breakWord(piece, cur.avail, m));
+        const from = S.breakWord(i, S.lineAvail[S.lines - 1]!, m, runs);
+        for (let j = S.size - 1; j >= from; j--) S.putBack(j);
         continue;
       }
-      cur.pieces.push(first);
-      cur = newLine();
+      const end = S.size;
+      S.place(firstPart);
+      S.newLine(marL, indent, marR, innerW);
       width = 0;
-      unshift(parts);
+      for (let j = end - 1; j > firstPart; j--) S.putBack(j);
     }
     // Place the lines.
     const lineSpacing = p.lineSpacing;
-    built.forEach((b, li) => {
-      // ascent and descent of the line's largest fonts (the font object repeats along a run)
-      let asc = 0;
-      let desc = 0;
-      let maxSize = 0;
+    const lineCount = S.lines;
+    for (let li = 0; li < lineCount; li++) {
+      const begin = S.lineStart[li]!;
+      const end = li + 1 < lineCount ? S.lineStart[li + 1]! : S.placedLen;
+      // ascent and descent of the line's largest fonts; the last piece that is not a space
+      S.asc = 0;
+      S.desc = 0;
+      S.maxSize = 0;
+      S.lastFont = undefined;
       let visibleCount = 0;
-      let lastFont: FontSpec | undefined;
-      const take = (f: FontSpec): void => {
-        if (f === lastFont) return;
-        lastFont = f;
-        const v = m.vertical(f);
-        if (v.ascent_pt > asc) asc = v.ascent_pt;
-        if (v.descent_pt > desc) desc = v.descent_pt;
-        if (f.size_pt > maxSize) maxSize = f.size_pt;
-      };
-      for (const x of b.pieces) {
-        if (x.kind === 'break') continue;
+      let last = -1;
+      let hasBreak = false;
+      for (let j = begin; j < end; j++) {
+        const i = S.placed[j]!;
+        const kind = S.kind[i]!;
+        if (kind === BREAK) {
+          hasBreak = true;
+          continue;
+        }
         visibleCount++;
-        take(x.font);
+        if (kind !== SPACE) last = j;
+        S.take(S.fonts[S.run[i]!]!, m);
       }
-      if (visibleCount === 0) take(scaled(p.endFont ?? firstFont, p.endFont ? k : 1));
-      if (li === 0 && p.bullet && visibleCount) take(scaled(p.bullet.font, k));
+      if (visibleCount === 0) S.take(p.endFont ? sized(p.endFont, s, k) : firstFont, m);
+      if (li === 0 && bulletFont && visibleCount) S.take(bulletFont, m);
+      let asc = S.asc;
+      const desc = S.desc;
       // Single spacing: the font's ascent + descent, at least 1.2 × the size (PowerPoint's line pitch).
-      const extraLead = Math.max(0, 1.2 * maxSize - (asc + desc));
+      const extraLead = Math.max(0, 1.2 * S.maxSize - (asc + desc));
       asc += extraLead;
       let h = asc + desc;
       let ascUsed = asc;
@@ -435,65 +684,70 @@ export function layoutText(body: TextBodyInput, box: TextBox, options: LayoutOpt
       const baseline = top + ascUsed;
       y += h;
       // Width without trailing spaces (line breaks hold no width).
-      const trimmed = trimTrailingSpaces(b.pieces);
       let textW = 0;
-      for (const x of trimmed) textW += x.width;
-      overflowX = Math.max(overflowX, textW - b.avail);
-      if (options.measureOnly) {
-        lines.push({ paragraph: pi, baseline_pt: baseline, top_pt: top, height_pt: h, width_pt: textW, fragments: [] });
-        return;
+      for (let j = begin; j <= last; j++) {
+        const i = S.placed[j]!;
+        if (S.kind[i] !== BREAK) textW += S.width[i]!;
+      }
+      const avail = S.lineAvail[li]!;
+      overflowX = Math.max(overflowX, textW - avail);
+      if (measureOnly) {
+        lines.push({ paragraph: pi, baseline_pt: baseline, top_pt: top, height_pt: h, width_pt: textW, avail_pt: avail, fragments: [] });
+        continue;
       }
       const align = p.align ?? 'l';
-      const avail = b.avail;
       let off = 0;
       // Alignment is absolute (as PowerPoint and LibreOffice draw rtl paragraphs with algn="l").
-      const effAlign = align;
-      if (effAlign === 'ctr') off = (avail - textW) / 2;
-      else if (effAlign === 'r') off = avail - textW;
-      if (!wrap && effAlign !== 'l') {
+      if (align === 'ctr') off = (avail - textW) / 2;
+      else if (align === 'r') off = avail - textW;
+      if (!wrap && align !== 'l') {
         // Unwrapped text is aligned inside the box even when wider than it.
-        off = effAlign === 'ctr' ? (avail - textW) / 2 : avail - textW;
+        off = align === 'ctr' ? (avail - textW) / 2 : avail - textW;
       }
-      const justify = (align === 'just' && li < built.length - 1 && !b.pieces.some((x) => x.kind === 'break')) || align === 'dist';
-      const spaces = trimmed.filter((x) => x.kind === 'space').length;
+      const justify = (align === 'just' && li < lineCount - 1 && !hasBreak) || align === 'dist';
+      let spaces = 0;
+      for (let j = begin; j <= last; j++) if (S.kind[S.placed[j]!] === SPACE) spaces++;
       const extra = justify && spaces > 0 && textW < avail ? (avail - textW) / spaces : 0;
       const frags: LineFragment[] = [];
-      const fragRuns: Array<TextRunInput | undefined> = [];
-      let x = lIns + b.startX + off;
-      if (li === 0 && p.bullet && visibleCount) {
-        const bf = scaled(p.bullet.font, k);
+      let lastRun: TextRunInput | undefined;
+      let x = lIns + S.lineX[li]! + off;
+      if (li === 0 && bulletFont && p.bullet && visibleCount) {
         // The bullet stays at marL + indent; centred or right-aligned text moves it along with the text.
-        const bx = lIns + marL + indent + (effAlign === 'l' ? 0 : off);
-        frags.push({ text: p.bullet.text, x_pt: bx, width_pt: bulletW, font: bf, color: p.bullet.color, rise_pt: 0, spacing_pt: 0, bullet: true });
-        fragRuns.push(undefined);
+        const bx = lIns + marL + indent + (align === 'l' ? 0 : off);
+        frags.push({ text: p.bullet.text, x_pt: bx, width_pt: bulletW, font: bulletFont, color: p.bullet.color, rise_pt: 0, spacing_pt: 0, bullet: true });
       }
-      for (const piece of trimmed) {
-        const last = frags[frags.length - 1];
-        const rise = ((piece.run.baseline_pct ?? 0) / 100) * piece.font.size_pt;
-        if (last && fragRuns[fragRuns.length - 1] === piece.run) {
-          last.text += piece.text;
-          last.width_pt += piece.width + (piece.kind === 'space' ? extra : 0);
+      for (let j = begin; j <= last; j++) {
+        const i = S.placed[j]!;
+        const kind = S.kind[i]!;
+        if (kind === BREAK) continue;
+        const run = runs[S.run[i]!]!;
+        const font = S.fonts[S.run[i]!]!;
+        const w = S.width[i]! + (kind === SPACE ? extra : 0);
+        const prev = frags[frags.length - 1];
+        if (prev && lastRun === run) {
+          prev.text += S.text(i);
+          prev.width_pt += w;
         } else {
           frags.push({
-            text: piece.text,
+            text: S.text(i),
             x_pt: x,
-            width_pt: piece.width + (piece.kind === 'space' ? extra : 0),
-            font: piece.font,
-            color: piece.run.color,
-            alpha: piece.run.alpha,
-            underline: piece.run.underline,
-            strike: piece.run.strike,
-            rise_pt: rise,
-            spacing_pt: (piece.run.spacing_pt ?? 0) * k,
+            width_pt: w,
+            font,
+            color: run.color,
+            alpha: run.alpha,
+            underline: run.underline,
+            strike: run.strike,
+            rise_pt: ((run.baseline_pct ?? 0) / 100) * font.size_pt,
+            spacing_pt: (run.spacing_pt ?? 0) * k,
           });
-          fragRuns.push(piece.run);
+          lastRun = run;
         }
-        x += piece.width + (piece.kind === 'space' ? extra : 0);
+        x += w;
       }
-      lines.push({ paragraph: pi, baseline_pt: baseline, top_pt: top, height_pt: h, width_pt: textW, fragments: frags });
-    });
+      lines.push({ paragraph: pi, baseline_pt: baseline, top_pt: top, height_pt: h, width_pt: textW, avail_pt: avail, fragments: frags });
+    }
     y += spacingPts(p.spaceAfter, paraSize, k);
-  });
+  }
   // Space after the last paragraph does not count towards the text height.
   const lastLine = lines[lines.length - 1];
   const textHeight = lastLine ? lastLine.top_pt + lastLine.height_pt : 0;

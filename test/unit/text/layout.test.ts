@@ -124,3 +124,96 @@ t.test('fitText finds the largest size that fits, or the overflow at the minimum
   close(t, never.overflow_pt, 20 * LINE10 - 30, 'overflow at the minimum');
   t.ok(defaultFontMetrics.vertical(arial(10)).lineHeight_pt > 0);
 });
+
+/** A copy of a body with every run, bullet and end-of-paragraph size written at `k` (hundredths, ≥ 1 pt). */
+function writtenAt(body: TextBodyInput, k: number): TextBodyInput {
+  const sz = (v: number): number => Math.max(1, Math.round(v * k * 100) / 100);
+  return {
+    ...body,
+    paragraphs: body.paragraphs.map((p) => ({
+      ...p,
+      runs: p.runs.map((r) => ({ ...r, font: { ...r.font, size_pt: sz(r.font.size_pt) } })),
+      bullet: p.bullet ? { ...p.bullet, font: { ...p.bullet.font, size_pt: sz(p.bullet.font.size_pt) } } : undefined,
+      endFont: p.endFont ? { ...p.endFont, size_pt: sz(p.endFont.size_pt) } : undefined,
+    })),
+  };
+}
+
+/** Bodies exercising what sizes touch: bullets, small capitals, letter spacing, spacing in points and percent, breaks, CJK, long words. */
+function sizedBodies(): TextBodyInput[] {
+  const f = (size_pt: number, name = 'Calibri') => ({ name, size_pt });
+  const words = 'Revenue grew strongly across every region this quarter driven by enterprise contracts'.split(' ');
+  const text = (n: number, from = 0): string => Array.from({ length: n }, (_, i) => words[(i + from) % words.length]).join(' ');
+  return [
+    { paragraphs: [para(text(30), 28)] },
+    {
+      paragraphs: [1, 2, 3, 4, 5].map((i) => ({
+        runs: [{ text: text(6 + i, i), font: f(25.2) }],
+        bullet: { text: '•', font: f(25.2 * 0.9, 'Arial') },
+        marL_emu: 342900,
+        indent_emu: -342900,
+        lineSpacing: i % 2 ? { pct: 90 } : { pts: 30 },
+        spaceBefore: i % 2 ? { pts: 10 } : { pct: 20 },
+        endFont: f(25.2),
+      })),
+    },
+    {
+      paragraphs: [
+        { runs: [{ text: text(8), font: f(32, 'Georgia'), cap: 'small', spacing_pt: 1.5 }, { text: '', font: f(32), lineBreak: true }, { text: `漢字かな交じり文 ${text(5)}`, font: f(20, 'Segoe UI') }], endFont: f(18) },
+        { runs: [], endFont: f(44) },
+        { runs: [{ text: 'Supercalifragilisticexpialidociousandthensomemoretomakeitlong', font: f(40) }] },
+      ],
+      fontScale: 1,
+      lnSpcReduction: 0,
+    },
+  ];
+}
+
+t.test('sizeScale lays text out as a copy with its sizes written at that scale, spacing in points unscaled', async (t) => {
+  let compared = 0;
+  for (const body of sizedBodies()) {
+    for (const width of [120, 300, 700]) {
+      const box = { width_emu: pt(width), height_emu: pt(200) };
+      for (const k of [1, 0.9, 0.75, 0.5, 17 / 28, 0.01]) {
+        for (const measureOnly of [false, true]) {
+          const want = layoutText(writtenAt(body, k), box, { measureOnly });
+          const got = layoutText(body, box, { sizeScale: k, measureOnly });
+          t.same(got, want, `width ${width}, scale ${k}${measureOnly ? ', measured' : ''}`);
+          compared++;
+        }
+      }
+    }
+  }
+  t.equal(compared, 108);
+});
+
+t.test('measuring gives the heights and widths drawing gives; laying out again (kept splits) gives the same', async (t) => {
+  for (const body of sizedBodies()) {
+    const box = { width_emu: pt(250), height_emu: pt(100) };
+    const drawn = layoutText(body, box);
+    const measured = layoutText(body, box, { measureOnly: true });
+    t.same(measured.lines.map((l) => ({ ...l, fragments: [] })), drawn.lines.map((l) => ({ ...l, fragments: [] })), 'lines without fragments');
+    t.same({ ...measured, lines: [] }, { ...drawn, lines: [] }, 'heights and overflows');
+    t.ok(measured.lines.every((l) => l.fragments.length === 0), 'no fragments when measuring');
+    t.same(layoutText(body, box, { sizeScale: 0.8 }), layoutText(writtenAt(body, 0.8), box), 'another size in between');
+    t.same(layoutText(body, box), drawn, 'again');
+  }
+});
+
+t.test('a body changed in place between layouts is laid out as changed', async (t) => {
+  const body: TextBodyInput = { paragraphs: [para('short', 20), para('another line here', 20)], ...noInsets };
+  const box = { width_emu: pt(200), height_emu: pt(100) };
+  const before = layoutText(body, box);
+  t.equal(before.lines.length, 2);
+  const fresh = (): TextBodyInput => ({ ...body, paragraphs: body.paragraphs.map((p) => ({ ...p, runs: p.runs.map((r) => ({ ...r, font: { ...r.font } })) })) });
+  body.paragraphs[0]!.runs[0]!.text = 'now a much longer first paragraph that has to wrap onto more lines';
+  t.same(layoutText(body, box), layoutText(fresh(), box), 'new text');
+  body.paragraphs[0]!.runs[0]!.cap = 'small';
+  t.same(layoutText(body, box), layoutText(fresh(), box), 'small capitals');
+  body.paragraphs[1]!.runs[0]!.font.name = 'Courier New';
+  t.same(layoutText(body, box, { sizeScale: 0.5 }), layoutText(writtenAt(fresh(), 0.5), box), 'font renamed in place');
+  body.paragraphs[1]!.runs.unshift({ text: '', font: arial(20), lineBreak: true });
+  t.same(layoutText(body, box), layoutText(fresh(), box), 'a run added');
+  body.paragraphs.reverse();
+  t.same(layoutText(body, box), layoutText(fresh(), box), 'paragraphs reordered');
+});
