@@ -192,7 +192,19 @@ export class JetStreamQueue implements JobQueue {
       await this.jsm.streams.update(config.name, config);
     } catch (err) {
       if (!/not found/i.test((err as Error).message)) throw err;
-      await this.jsm.streams.add(config);
+      try {
+        await this.jsm.streams.add(config);
+      } catch (addErr) {
+        // another process (a second core starting at the same moment) created it between
+        // our look and our add: NATS then refuses the add ("subjects overlap" / "name
+        // already in use"); the stream exists, so bring it to our configuration instead
+        try {
+          await this.jsm.streams.info(config.name);
+        } catch {
+          throw addErr;
+        }
+        await this.jsm.streams.update(config.name, config);
+      }
     }
   }
 
