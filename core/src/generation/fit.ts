@@ -404,9 +404,10 @@ export function fitBodySize(body: TextBodyInput, w: number, h: number, minSizePt
     // shrinks as its size grows; elsewhere (words broken between characters: they are at
     // every larger size too; fonts of different heights within a paragraph) the bisection
     // decides, over the layouts already made
-    const searchable = evenLineHeights(body) && !brokeWords;
-    let step = searchable ? estimated() : bisected();
-    if (searchable && brokeWords) step = bisected();
+    const estimable = evenLineHeights(body) && !brokeWords;
+    let step = estimable ? estimated() : bisected();
+    // a layout made while estimating may have broken a word: then the bisection decides
+    if (estimable && brokeWords) step = bisected();
     if (step === undefined) {
       scale = minPt / templateSizePt;
       fits = false;

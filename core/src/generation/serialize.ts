@@ -10,7 +10,7 @@
  */
 import type { Document, Element, Node } from '../ooxml/xml.js';
 import { STUB_NS } from './clone.js';
-import { DEFERRED_PARAGRAPHS_NS, markerModel, type DeferredParagraphs } from '../ooxml/deferred-paragraphs.js';
+import { DEFERRED_PARAGRAPHS_NS, keepsRunAttribute, keepsRunChild, markerModel, type DeferredParagraphs } from '../ooxml/deferred-paragraphs.js';
 import { NS } from '../ooxml/xml.js';
 
 const ELEMENT_NODE = 1;
@@ -92,18 +92,7 @@ function serializeElement(el: Element, parentScope: Scope, out: Sink, stubs: Rea
   }
   const name = el.nodeName;
   const scope = openTag(name, el.namespaceURI, el.attributes as unknown as ArrayLike<AttrLike>, parentScope, out);
-  let c: Node | null = el.firstChild;
-  if (!c) {
-    out.s += '/>';
-    return;
-  }
-  out.s += '>';
-  for (; c; c = c.nextSibling) {
-    const t = c.nodeType;
-    if (t === ELEMENT_NODE) serializeElement(c as Element, scope, out, stubs);
-    else if (t === TEXT_NODE || t === CDATA_SECTION_NODE) out.s += escapeText(c.nodeValue ?? '');
-  }
-  out.s += `</${name}>`;
+  writeContent(name, el, scope, out, stubs);
 }
 
 /**
@@ -147,9 +136,6 @@ function openTag(name: string, ns: string | null, attrs: ArrayLike<AttrLike>, pa
   return scope;
 }
 
-/** Attributes a run-properties copy leaves out (see `copyCharProps` in text.ts). */
-const DROPPED_RUN_ATTRS: ReadonlySet<string> = new Set(['dirty', 'err', 'smtClean', 'smtId']);
-
 /** `a:rPr` (or `a:endParaRPr`) copied from `src` as `setParagraphs` builds it, with `sz` when given (hundredths of a point). */
 function writeRunProps(localName: 'rPr' | 'endParaRPr', src: Element | undefined, sz: number | undefined, scope: Scope, out: Sink): void {
   const attrs: AttrLike[] = [];
@@ -157,7 +143,7 @@ function writeRunProps(localName: 'rPr' | 'endParaRPr', src: Element | undefined
     const own = src.attributes as unknown as ArrayLike<AttrLike>;
     for (let i = 0; i < own.length; i++) {
       const a = own[i]!;
-      if (!DROPPED_RUN_ATTRS.has(a.name)) attrs.push({ name: a.name, value: a.value, namespaceURI: null });
+      if (keepsRunAttribute(a.name)) attrs.push({ name: a.name, value: a.value, namespaceURI: null });
     }
   } else attrs.push({ name: 'lang', value: 'en-US', namespaceURI: null });
   attrs.push({ name: 'dirty', value: '0', namespaceURI: null });
@@ -168,14 +154,23 @@ function writeRunProps(localName: 'rPr' | 'endParaRPr', src: Element | undefined
   }
   const name = `a:${localName}`;
   const scope2 = openTag(name, NS.a, attrs, scope, out);
+  writeContent(name, src, scope2, out, undefined, (c) => c.nodeType === ELEMENT_NODE && keepsRunChild((c as Element).localName));
+}
+
+/**
+ * Closes an open tag `name` with the children of `src` that `keep` accepts (all when
+ * omitted): `/>` when there are none, else `>`, the children and the end tag.
+ */
+function writeContent(name: string, src: Element | undefined, scope: Scope, out: Sink, stubs?: ReadonlyMap<Element, Element>, keep?: (c: Node) => boolean): void {
   let any = false;
   for (let c: Node | null = src ? src.firstChild : null; c; c = c.nextSibling) {
-    if (c.nodeType !== ELEMENT_NODE) continue;
-    const ln = (c as Element).localName;
-    if (ln === 'hlinkClick' || ln === 'hlinkMouseOver') continue;
+    if (keep && !keep(c)) continue;
+    const t = c.nodeType;
+    if (t !== ELEMENT_NODE && t !== TEXT_NODE && t !== CDATA_SECTION_NODE) continue;
     if (!any) out.s += '>';
     any = true;
-    serializeElement(c as Element, scope2, out, undefined);
+    if (t === ELEMENT_NODE) serializeElement(c as Element, scope, out, stubs);
+    else out.s += escapeText(c.nodeValue ?? '');
   }
   out.s += any ? `</${name}>` : '/>';
 }
@@ -209,17 +204,7 @@ function serializeDeferred(m: DeferredParagraphs, scope: Scope, out: Sink): void
         const sink: Sink = { s: '' };
         const pPr = m.paraProps;
         const attrs = Array.from(pPr.attributes as unknown as ArrayLike<AttrLike>).filter((a) => a.name !== 'lvl');
-        const inner = openTag(pPr.nodeName, pPr.namespaceURI, attrs, pScope, sink);
-        let c: Node | null = pPr.firstChild;
-        if (!c) sink.s += '/>';
-        else {
-          sink.s += '>';
-          for (; c; c = c.nextSibling) {
-            if (c.nodeType === ELEMENT_NODE) serializeElement(c as Element, inner, sink, undefined);
-            else if (c.nodeType === TEXT_NODE || c.nodeType === CDATA_SECTION_NODE) sink.s += escapeText(c.nodeValue ?? '');
-          }
-          sink.s += `</${pPr.nodeName}>`;
-        }
+        writeContent(pPr.nodeName, pPr, openTag(pPr.nodeName, pPr.namespaceURI, attrs, pScope, sink), sink);
         pPrText = sink.s;
       }
       out.s += pPrText;

@@ -5,7 +5,7 @@
  */
 import { NS, child, children, createElement, insertInOrder, type Document, type Element } from '../ooxml/xml.js';
 import { cloneInto } from './clone.js';
-import { DEFERRED_PARAGRAPHS_NS, deferredMarker, deferredParagraphs, isDeferredMarker, markerModel, setMarkerModel, type DeferredParagraphs } from '../ooxml/deferred-paragraphs.js';
+import { DEFERRED_PARAGRAPHS_NS, deferredMarker, deferredParagraphs, keepsRunAttribute, keepsRunChild, markerModel, setMarkerModel, type DeferredParagraphs } from '../ooxml/deferred-paragraphs.js';
 
 /** Characters XML 1.0 forbids in text (§2.2 of XML 1.0): C0 controls other than tab/LF/CR, U+FFFE/U+FFFF, lone surrogates. */
 const ILLEGAL_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -66,13 +66,11 @@ function copyCharProps(doc: Document, src: Element | undefined, localName: 'rPr'
   }
   for (let i = 0; i < src.attributes.length; i++) {
     const a = src.attributes.item(i)!;
-    if (a.name === 'dirty' || a.name === 'err' || a.name === 'smtClean' || a.name === 'smtId') continue;
-    el.setAttribute(a.name, a.value);
+    if (keepsRunAttribute(a.name)) el.setAttribute(a.name, a.value);
   }
   el.setAttribute('dirty', '0');
   for (const c of children(src)) {
-    if (c.localName === 'hlinkClick' || c.localName === 'hlinkMouseOver') continue;
-    el.appendChild(cloneInto(doc, c));
+    if (keepsRunChild(c.localName)) el.appendChild(cloneInto(doc, c));
   }
   return el;
 }
@@ -92,11 +90,11 @@ function copyCharProps(doc: Document, src: Element | undefined, localName: 'rPr'
  *   (the template's, when `txBody` is a copy made without paragraphs)
  */
 export function setParagraphs(doc: Document, txBody: Element, lines: readonly string[], formatFrom?: Element): void {
-  const own = formatFrom ? undefined : deferredParagraphs(txBody);
   // a model already fitted holds sizes its template elements do not: take them from nodes
-  if (own?.sizes) materializeParagraphs(doc, txBody);
-  const fromModel = formatFrom ? deferredParagraphs(formatFrom) : own?.sizes ? undefined : own;
-  const tpl = fromModel ? modelTemplate(fromModel) : paragraphTemplate(formatFrom ?? txBody);
+  if (!formatFrom && deferredParagraphs(txBody)?.sizes) materializeParagraphs(doc, txBody);
+  const source = formatFrom ?? txBody;
+  const sourceModel = deferredParagraphs(source);
+  const tpl = sourceModel ? modelTemplate(sourceModel) : paragraphTemplate(source);
   removeParagraphs(txBody);
   const texts = lines.length ? lines : [''];
   const model: DeferredParagraphs = {
@@ -245,12 +243,13 @@ export function plainText(el: Element): string {
   const stack: Element[] = [el];
   while (stack.length) {
     const e = stack.pop()!;
+    const model = markerModel(e);
     if (e.localName === 't' && e.namespaceURI === NS.a) parts.push(e.textContent ?? '');
-    else if (isDeferredMarker(e)) {
-      markerModel(e)?.lines.forEach((segs) => {
+    else if (model) {
+      for (const segs of model.lines) {
         if (parts.length) parts.push('\n');
         for (const seg of segs) if (seg !== '') parts.push(seg);
-      });
+      }
     } else if (e.localName === 'p' && e.namespaceURI === NS.a && parts.length) parts.push('\n');
     const cs = children(e);
     for (let i = cs.length - 1; i >= 0; i--) stack.push(cs[i]!);

@@ -52,11 +52,6 @@ interface DeferredMarker extends Element {
   deferredParagraphs?: DeferredParagraphs;
 }
 
-/** Whether `el` is a deferred-paragraphs marker. */
-export function isDeferredMarker(el: Element): boolean {
-  return el.namespaceURI === DEFERRED_PARAGRAPHS_NS;
-}
-
 /** The model a marker element stands for (undefined for any other element). */
 export function markerModel(el: Element): DeferredParagraphs | undefined {
   return el.namespaceURI === DEFERRED_PARAGRAPHS_NS ? (el as DeferredMarker).deferredParagraphs : undefined;
@@ -67,20 +62,29 @@ export function setMarkerModel(el: Element, model: DeferredParagraphs): void {
   (el as DeferredMarker).deferredParagraphs = model;
 }
 
-/** The deferred paragraphs of a text body (`p:txBody`/`a:txBody`), if it holds them. */
-export function deferredParagraphs(txBody: Element | undefined): DeferredParagraphs | undefined {
-  if (!txBody) return undefined;
-  for (let c = txBody.lastChild; c; c = c.previousSibling) {
-    if (c.nodeType === 1 && (c as Element).namespaceURI === DEFERRED_PARAGRAPHS_NS) return (c as DeferredMarker).deferredParagraphs;
+/** The marker element of a text body, if it holds deferred paragraphs. */
+export function deferredMarker(txBody: Element | undefined): Element | undefined {
+  for (let c = txBody?.lastChild; c; c = c.previousSibling) {
+    if (c.nodeType === 1 && (c as Element).namespaceURI === DEFERRED_PARAGRAPHS_NS) return c as Element;
   }
   return undefined;
 }
 
-/** The marker element of a text body, if it holds deferred paragraphs. */
-export function deferredMarker(txBody: Element | undefined): Element | undefined {
-  if (!txBody) return undefined;
-  for (let c = txBody.lastChild; c; c = c.previousSibling) {
-    if (c.nodeType === 1 && (c as Element).namespaceURI === DEFERRED_PARAGRAPHS_NS) return c as Element;
-  }
-  return undefined;
+/** The deferred paragraphs of a text body (`p:txBody`/`a:txBody`), if it holds them. */
+export function deferredParagraphs(txBody: Element | undefined): DeferredParagraphs | undefined {
+  const marker = deferredMarker(txBody);
+  return marker ? markerModel(marker) : undefined;
+}
+
+/**
+ * Whether a run-properties copy keeps an attribute of its template: spell-check marks and
+ * `dirty` are left out (the copy is written `dirty="0"`).
+ */
+export function keepsRunAttribute(name: string): boolean {
+  return name !== 'dirty' && name !== 'err' && name !== 'smtClean' && name !== 'smtId';
+}
+
+/** Whether a run-properties copy keeps a child of its template: hyperlinks are left out. */
+export function keepsRunChild(localName: string | null): boolean {
+  return localName !== 'hlinkClick' && localName !== 'hlinkMouseOver';
 }

@@ -101,6 +101,10 @@ const MAX_SHARED_STYLE_SETS = 512;
 const identities = new WeakMap<object, number>();
 let nextIdentity = 1;
 
+function rgbaKey(c: Rgba | undefined): string {
+  return c ? `${c.r},${c.g},${c.b},${c.a}` : '';
+}
+
 function hasElementChild(e: Element): boolean {
   for (let c = e.firstChild; c; c = c.nextSibling) if (c.nodeType === 1) return true;
   return false;
@@ -121,7 +125,7 @@ function sharedLevelStyles(theme: Theme, near: readonly Element[], far: readonly
     sets = new Map();
     sharedStyles.set(theme, sets);
   }
-  let key = `${face ?? ''}|${color ? `${color.r},${color.g},${color.b},${color.a}` : ''}|${identity(ctx.colorMap)}|${identity(ctx.theme)}|${ctx.phClr ? `${ctx.phClr.r},${ctx.phClr.g},${ctx.phClr.b},${ctx.phClr.a}` : ''}|`;
+  let key = `${face ?? ''}|${rgbaKey(color)}|${identity(ctx.colorMap)}|${identity(ctx.theme)}|${rgbaKey(ctx.phClr)}|`;
   for (const e of near) key += `${identity(e)},`;
   key += '|';
   for (const e of far) key += `${identity(e)},`;
