@@ -75,6 +75,8 @@ export interface BuildDeckResult {
    * slide-size mismatches, ... (`slide_index` 0-based in the request, -1 for the deck).
    */
   warnings: SlideWarning[];
+  /** Slide parts compressed on the thread pool while later slides were built (the rest are compressed when the zip is written). */
+  slides_compressed_ahead?: number;
 }
 
 /** Why a slide could not be built; becomes a {@link SlideError}. */
@@ -228,6 +230,8 @@ export async function buildDeck(input: BuildDeckInput, onProgress?: (fraction: n
       errors.push({ slide_index: i, template_slide_id: spec.template_slide_id, code: f.code, message: f.message });
     }
     onProgress?.(((i + 1) / Math.max(1, n)) * 0.9);
+    // lets the slides compressing on the pool finish and the queued ones start
+    await writer.backgroundTurn();
   }
   if (writer.slideCount === 0) {
     onProgress?.(1);
@@ -235,7 +239,7 @@ export async function buildDeck(input: BuildDeckInput, onProgress?: (fraction: n
   }
   const bytes = await writer.finish();
   onProgress?.(1);
-  return { bytes, pages_generated: writer.slideCount, errors, warnings: writer.warnings };
+  return { bytes, pages_generated: writer.slideCount, errors, warnings: writer.warnings, slides_compressed_ahead: writer.slidesCompressedAhead };
 }
 
 function toFailure(err: unknown): SlideFailure {
@@ -275,6 +279,15 @@ class DeckWriter {
 
   get slideCount(): number {
     return this.slides.length;
+  }
+
+  get slidesCompressedAhead(): number {
+    return this.deflater.compressedAhead;
+  }
+
+  /** One turn of the event loop while slide parts are compressing on the pool (see {@link DeflateAhead.turn}). */
+  backgroundTurn(): Promise<void> {
+    return this.deflater.turn();
   }
 
   private async template(id: string): Promise<TemplateSource> {

@@ -54,6 +54,8 @@ export function parseXml(text: string, partName: string, limits: XmlLimits = DEF
   checkPrologAndDepth(text, partName, limits.maxDepth);
   let firstError: string | undefined;
   const parser = new DOMParser({
+    // no lineNumber/columnNumber on every node: two properties per node of every template kept in memory
+    locator: false,
     onError: (level, message) => {
       if (level !== 'warning' && firstError === undefined) firstError = message;
       if (level === 'fatalError') throw new PackageError('xml_malformed', `${partName} is not well-formed XML: ${message}`);

@@ -45,3 +45,23 @@ t.test('settle resolves at once when nothing is in flight; parts it drops from t
   for (let i = 0; i < 9; i++) t.ok(Buffer.from(await loaded.file(`p${i}.xml`)!.async('uint8array')).equals(Buffer.from(text)), `p${i}.xml reads back`);
   t.ok(zip.length < text.length, 'stored compressed');
 });
+
+t.test('a producer that gives the event loop a turn between parts has them compressed ahead; one that never does, only the first two', async (t) => {
+  const slide = new TextEncoder().encode('<a:p><a:r><a:rPr lang="en-US" sz="1800"/><a:t>Revenue and margin</a:t></a:r></a:p>'.repeat(200));
+  const busy = (ms: number): void => {
+    const end = performance.now() + ms;
+    while (performance.now() < end);
+  };
+  const produce = async (turns: boolean): Promise<number> => {
+    const ahead = new DeflateAhead();
+    for (let i = 0; i < 10; i++) {
+      ahead.add(new Uint8Array(slide));
+      busy(5); // building the next slide
+      if (turns) await ahead.turn();
+    }
+    await ahead.settle();
+    return ahead.compressedAhead;
+  };
+  t.equal(await produce(false), 2, 'without turns only the two streams started first are collected');
+  t.ok((await produce(true)) >= 8, 'with a turn after each part, nearly all of the 10 are compressed on the pool');
+});
