@@ -8,12 +8,19 @@
  * beside them the floor of merely loading the three files and writing one zip (jszip
  * load + DEFLATE write, no XML touched).
  *
- * Time: each side runs in its own child process (`--side`), `RUNS` times (default 10: the
- * first runs of every side are JIT warm-up), the best time counting. Memory: each side
+ * Time: each side runs in its own child process (`--side`), `RUNS` times (default 20: the
+ * first runs of every side are JIT warm-up, Slidewright's for ~10 decks), the best time counting. Memory: each side
  * again in a fresh process that generates the deck once, reporting its peak RSS (high-water
  * mark, `process.resourceUsage().maxRSS`) and how far that is above the RSS of the runtime
  * with the side's modules loaded, and only that side's (Node itself is ~40 MiB of either). Goals: Slidewright ≥
  * 20× faster than pptx-automizer with ≤ half its peak memory, and ≤ 3× the zip floor.
+ *
+ * Slidewright's processes get the young generation the service gives its CPU threads
+ * (`SLIDEWRIGHT_THREAD_YOUNG_GENERATION_MB`, 12 MiB: `--max-semi-space-size=4`), where decks
+ * are built; left to itself V8 grows it to 48 MiB, ~25 MiB of resident memory a deck build
+ * does not need. The one-deck memory is also reported with Node's default heap for both,
+ * with pptx-automizer given the same flag, and for a deck built in a worker thread exactly
+ * as the service does (the thread's own isolate included).
  *
  * The children run compiled JavaScript in plain `node`, as production does (`npm start`
  * runs tsc's output): the bench compiles itself and the engine with `tsconfig.bench.json`
@@ -28,6 +35,7 @@
  *   npx tsx bench/generate.bench.ts --side slidewright|automizer|floor
  */
 import { spawnSync } from 'node:child_process';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -36,9 +44,16 @@ import type { ISlide } from 'pptx-automizer';
 import type { DeckSlideSpec } from '../core/src/generation/build-deck.js';
 import type { SlideData } from '../core/src/domain/content.js';
 import { corpusPath, sharedDir } from '../test/helpers/corpus.js';
+import { THREAD_OLD_GENERATION_MB, THREAD_YOUNG_GENERATION_MB } from '../core/src/threads/heap-limits.js';
 
 const SLIDES = 100;
-const RUNS = Number(process.env.BENCH_RUNS ?? 10);
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+/**
+ * Node flag giving a process the young generation the service's CPU threads are created
+ * with (`resourceLimits.maxYoungGenerationSizeMb`, three semi-spaces): the engine is timed
+ * and measured as the service runs it.
+ */
+const SERVICE_HEAP_FLAG = `--max-semi-space-size=${THREAD_YOUNG_GENERATION_MB / 3}`;
 const TEXT = 'pp_test_slides.pptx';
 const TABLES = 'SlideWithTables.pptx';
 const ROOT = 'RootTemplate.pptx';
@@ -123,6 +138,7 @@ async function runFloor(files: Map<string, Uint8Array>): Promise<{ bytes: number
 }
 
 async function child(side: string): Promise<void> {
+  if (side === 'slidewright-thread') return childInThread(side);
   // each side's modules only (static imports would put every side's code in every process)
   if (side === 'automizer') await import('pptx-automizer');
   else if (side === 'floor') await import('jszip');
@@ -146,10 +162,31 @@ async function child(side: string): Promise<void> {
       runsMs.push(performance.now() - t0);
     }
     const res: SideResult = { side, bestMs: Math.min(...runsMs), runsMs, maxRssMiB: process.resourceUsage().maxRSS / 1024, baseRssMiB, bytes: last.bytes, slides: last.slides };
-    process.stdout.write(`RESULT ${JSON.stringify(res)}\n`);
+    if (isMainThread) process.stdout.write(`RESULT ${JSON.stringify(res)}\n`);
+    else parentPort!.postMessage(res);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The service's own path: the deck built in a worker thread created with the resource
+ * limits of `CpuPool`'s threads. The process's peak RSS then also holds the thread's own
+ * isolate, which the service pays once per thread, not per deck.
+ */
+async function childInThread(side: string): Promise<void> {
+  const baseRssMiB = process.memoryUsage().rss / 1024 / 1024;
+  const worker = new Worker(new URL(import.meta.url), {
+    argv: ['--side', 'slidewright-cold'],
+    workerData: { inThread: true },
+    resourceLimits: { maxOldGenerationSizeMb: THREAD_OLD_GENERATION_MB, maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB },
+  });
+  const res = await new Promise<SideResult>((resolve, reject) => {
+    worker.once('message', (m: SideResult) => resolve(m));
+    worker.once('error', reject);
+  });
+  await worker.terminate();
+  process.stdout.write(`RESULT ${JSON.stringify({ ...res, side, baseRssMiB, maxRssMiB: process.resourceUsage().maxRSS / 1024 })}\n`);
 }
 
 /** Compiles the bench and the engine to `dist-bench/` (plain JavaScript for the children). */
@@ -161,8 +198,8 @@ function compile(): string {
   return join(root, 'dist-bench', 'bench', 'generate.bench.js');
 }
 
-function spawnSide(script: string, side: string, runs = RUNS): SideResult {
-  const r = spawnSync(process.execPath, [script, '--side', side], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, SLIDEWRIGHT_SHARED_DIR: sharedDir, BENCH_RUNS: String(runs) } });
+function spawnSide(script: string, side: string, runs = RUNS, nodeFlags: string[] = []): SideResult {
+  const r = spawnSync(process.execPath, [...nodeFlags, script, '--side', side], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, SLIDEWRIGHT_SHARED_DIR: sharedDir, BENCH_RUNS: String(runs) } });
   const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT '));
   if (!line) throw new Error(`${side} failed (exit ${r.status}): ${r.stderr.slice(-2000)}`);
   return JSON.parse(line.slice(7)) as SideResult;
@@ -170,18 +207,27 @@ function spawnSide(script: string, side: string, runs = RUNS): SideResult {
 
 const sideArg = process.argv.indexOf('--side');
 if (sideArg >= 0) await child(process.argv[sideArg + 1]!);
-else {
+else if (isMainThread && !workerData) {
   const script = compile();
   const sides = ['slidewright', 'slidewright-cold', 'automizer', 'floor'];
-  const timed = sides.map((side) => spawnSide(script, side));
+  // Slidewright with the heap its service threads have; the others as they come
+  const flagsOf = (side: string): string[] => (side.startsWith('slidewright') ? [SERVICE_HEAP_FLAG] : []);
+  const timed = sides.map((side) => spawnSide(script, side, RUNS, flagsOf(side)));
   // memory of generating the deck once, in a fresh process per side
-  const once = sides.map((side) => spawnSide(script, side, 1));
+  const once = sides.map((side) => spawnSide(script, side, 1, flagsOf(side)));
+  // the same, every side with Node's default heap, then pptx-automizer with Slidewright's
+  const onceDefault = spawnSide(script, 'slidewright-cold', 1);
+  const amServiceHeap = spawnSide(script, 'automizer', 1, [SERVICE_HEAP_FLAG]);
+  const inThread = spawnSide(script, 'slidewright-thread', 1);
   const [sw, cold, am, fl] = timed as [SideResult, SideResult, SideResult, SideResult];
   const amOnce = once[2]!;
   const row = (r: SideResult, m: SideResult): string =>
     `${r.side.padEnd(16)} best ${r.bestMs.toFixed(0).padStart(7)} ms  runs [${r.runsMs.map((x) => x.toFixed(0)).join(', ')}]  one deck: peak RSS ${m.maxRssMiB.toFixed(0).padStart(4)} MiB (${(m.maxRssMiB - m.baseRssMiB).toFixed(0)} MiB above the loaded runtime), after ${RUNS}: ${r.maxRssMiB.toFixed(0)} MiB  output ${(r.bytes / 1024).toFixed(0)} KiB${r.slides ? `, ${r.slides} slides` : ''}`;
-  console.log(`generate: ${SLIDES}-slide reference deck (${TEXT} slide 1 + ${TABLES} slides 1/3), best of ${RUNS}, each side in its own process (compiled JavaScript, plain node)`);
+  console.log(`generate: ${SLIDES}-slide reference deck (${TEXT} slide 1 + ${TABLES} slides 1/3), best of ${RUNS}, each side in its own process (compiled JavaScript, plain node; Slidewright with ${SERVICE_HEAP_FLAG}, the young generation of its service threads)`);
   timed.forEach((r, i) => console.log(`  ${row(r, once[i]!)}`));
+  const pct = (a: SideResult, b: SideResult): string => `${((a.maxRssMiB / b.maxRssMiB) * 100).toFixed(0)} %`;
+  console.log(`  one deck, peak RSS with Node's default heap: Slidewright ${onceDefault.maxRssMiB.toFixed(0)} MiB (${pct(onceDefault, amOnce)} of pptx-automizer's); pptx-automizer with ${SERVICE_HEAP_FLAG}: ${amServiceHeap.maxRssMiB.toFixed(0)} MiB (Slidewright ${pct(once[1]!, amServiceHeap)} of it)`);
+  console.log(`  one deck built in a worker thread as the service builds it (the thread's isolate included): peak RSS ${inThread.maxRssMiB.toFixed(0)} MiB, ${pct(inThread, amOnce)} of pptx-automizer's`);
   // the median of the runs after the first half (warm-up) as well: best-of rewards one lucky run
   const warmMedian = (r: SideResult): number => {
     const rest = r.runsMs.slice(Math.floor(r.runsMs.length / 2)).sort((a, b) => a - b);

@@ -39,6 +39,8 @@ export interface Config {
   maxUploadBytes: number;
   /** Worker threads for CPU-heavy work (zip, XML, rendering). */
   workerThreads: number;
+  /** Young generation (V8 new space: two semi-spaces and new large objects) of each worker thread, MiB. */
+  threadYoungGenerationMb: number;
   /** Jobs of each kind one process runs at once. */
   jobConcurrency: number;
   /** NATS server(s) with JetStream, e.g. `nats://nats:4222` (comma-separated for a cluster); undefined = in-process queue. */
@@ -84,6 +86,7 @@ interface RawEnv {
   SLIDEWRIGHT_ORG_WEBHOOKS?: string;
   SLIDEWRIGHT_MAX_UPLOAD_BYTES: number;
   SLIDEWRIGHT_WORKER_THREADS?: number;
+  SLIDEWRIGHT_THREAD_YOUNG_GENERATION_MB: number;
   SLIDEWRIGHT_JOB_CONCURRENCY: number;
   NATS_URL?: string;
   REDIS_URL?: string;
@@ -117,6 +120,7 @@ const schema = {
     SLIDEWRIGHT_ORG_WEBHOOKS: { type: 'string', pattern: '^\\s*[^=,\\s]+=https?://[^,\\s]+(\\s*,\\s*[^=,\\s]+=https?://[^,\\s]+)*\\s*$' },
     SLIDEWRIGHT_MAX_UPLOAD_BYTES: { type: 'integer', minimum: 1, default: 10485760 },
     SLIDEWRIGHT_WORKER_THREADS: { type: 'integer', minimum: 1, maximum: 64 },
+    SLIDEWRIGHT_THREAD_YOUNG_GENERATION_MB: { type: 'integer', minimum: 3, maximum: 768, default: 12 },
     SLIDEWRIGHT_JOB_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 64, default: 2 },
     NATS_URL: { type: 'string' },
     REDIS_URL: { type: 'string' },
@@ -172,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     ),
     maxUploadBytes: raw.SLIDEWRIGHT_MAX_UPLOAD_BYTES,
     workerThreads: raw.SLIDEWRIGHT_WORKER_THREADS ?? 2,
+    threadYoungGenerationMb: raw.SLIDEWRIGHT_THREAD_YOUNG_GENERATION_MB,
     jobConcurrency: raw.SLIDEWRIGHT_JOB_CONCURRENCY,
     natsUrl: raw.NATS_URL,
     redisUrl: raw.REDIS_URL,

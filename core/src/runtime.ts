@@ -107,7 +107,7 @@ export async function createCoreRuntime(config: Readonly<Config>, log: Logger = 
   const secret =
     config.signingSecret ?? (role === 'worker' ? randomBytes(24).toString('base64url') : await persistentSecret(join(config.dataDir, 'signing-secret')));
   const signer = new UrlSigner(secret, config.publicUrl, config.urlTtlSeconds);
-  const cpu = new CpuPool(config.workerThreads);
+  const cpu = new CpuPool(config.workerThreads, config.threadYoungGenerationMb);
   const webhooks = new WebhookNotifier({ secret: config.webhookSecret ?? secret, orgDefaults: config.orgWebhooks, log: log.child({ component: 'webhooks' }) });
   const deps: ServiceDeps = { config, state, blobs, queue, signer, cpu, webhooks, log };
 

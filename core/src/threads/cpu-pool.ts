@@ -9,28 +9,23 @@ import type { AnalyzeResult, BuildResult, ChartInventoryResult, CpuTask, Inspect
 import type { ChartUpdateSpec } from '../generation/charts/deck-update.js';
 import type { AnalysisOptions } from '../analysis/analyze.js';
 import type { DeckSlideSpec } from '../generation/build-deck.js';
-
-/**
- * Largest old-generation heap of a CPU thread, MiB: bounded so a hostile file fails its task,
- * not the process. 2048, not less: V8 grows a heap whose bound is under 2 GiB by a factor of
- * at most 1.3–2 between full collections, and by 4 from 2 GiB on, and the work here (parsed
- * XML trees, laid-out text, drawing) keeps enough alive that the smaller factor doubled the
- * time spent collecting garbage when rendering previews (`npm run bench -- render`).
- */
-export const THREAD_OLD_GENERATION_MB = 2048;
+import { THREAD_OLD_GENERATION_MB, THREAD_YOUNG_GENERATION_MB } from './heap-limits.js';
 
 export class CpuPool {
   private readonly pool: Piscina;
 
-  /** @param threads - worker threads (≥ 1) */
-  constructor(threads: number) {
+  /**
+   * @param threads - worker threads (≥ 1)
+   * @param youngGenerationMb - young generation of each thread, MiB (see {@link THREAD_YOUNG_GENERATION_MB})
+   */
+  constructor(threads: number, youngGenerationMb = THREAD_YOUNG_GENERATION_MB) {
     const entry = import.meta.url.endsWith('.ts') ? './cpu-task.dev.mjs' : './cpu-task.js';
     this.pool = new Piscina({
       filename: fileURLToPath(new URL(entry, import.meta.url)),
       minThreads: 1,
       maxThreads: Math.max(1, threads),
       idleTimeout: 60_000,
-      resourceLimits: { maxOldGenerationSizeMb: THREAD_OLD_GENERATION_MB },
+      resourceLimits: { maxOldGenerationSizeMb: THREAD_OLD_GENERATION_MB, maxYoungGenerationSizeMb: youngGenerationMb },
     });
   }
 
