@@ -23,7 +23,6 @@ import { PackageError } from '../ooxml/errors.js';
 import { CT, RT } from '../ooxml/opc/constants.js';
 import { OpcPackage, RELS_CONTENT_TYPE, type Relationship } from '../ooxml/opc/package.js';
 import { extensionOf, partFolder, relativeTarget, relsPartName } from '../ooxml/opc/part-names.js';
-import { DeflateAhead } from '../ooxml/opc/zip-codec.js';
 import { NS, attr, child, children, createElement, decodeXmlBytes, insertInOrder, intAttr, parseXml, type Document, type Element } from '../ooxml/xml.js';
 import { fillSlide, newSlideFromLayout, sortByPosition } from './fill-slide.js';
 import { blockFailure, hasChartBlocks, isChartFrame, SlideRichContent, type BlockErrorCode, type RichHost } from './charts/blocks.js';
@@ -75,8 +74,6 @@ export interface BuildDeckResult {
    * slide-size mismatches, ... (`slide_index` 0-based in the request, -1 for the deck).
    */
   warnings: SlideWarning[];
-  /** Slide parts compressed on the thread pool while later slides were built (the rest are compressed when the zip is written). */
-  slides_compressed_ahead?: number;
 }
 
 /** Why a slide could not be built; becomes a {@link SlideError}. */
@@ -137,11 +134,6 @@ const FONT_REL = `${OFFICE_REL}/font`;
 const SECTION_LIST_EXT_URI = '{521415D9-36F7-43E2-AB2F-B90AF26B5E84}';
 /** First id of `p:sldMasterId`/`p:sldLayoutId` (ST_SlideMasterId, §19.7.17: ≥ 2^31). */
 const FIRST_MASTER_OR_LAYOUT_ID = 2_147_483_648;
-/**
- * Slide parts at least this long are compressed ahead on the thread pool; below it the
- * stream set-up costs the main thread about what compressing in place does (bytes).
- */
-const DEFLATE_AHEAD_MIN_BYTES = 4096;
 /** Children of `p:sldMaster` that a deck edits (§19.3.1.42): the rest is written from the template. */
 const MASTER_EDITED_CHILDREN: ReadonlySet<string> = new Set(['sldLayoutIdLst']);
 /** First `p:sldId/@id` (ST_SlideId, §19.7.13: 256 ≤ id < 2^31). */
@@ -230,8 +222,6 @@ export async function buildDeck(input: BuildDeckInput, onProgress?: (fraction: n
       errors.push({ slide_index: i, template_slide_id: spec.template_slide_id, code: f.code, message: f.message });
     }
     onProgress?.(((i + 1) / Math.max(1, n)) * 0.9);
-    // lets the slides compressing on the pool finish and the queued ones start
-    await writer.backgroundTurn();
   }
   if (writer.slideCount === 0) {
     onProgress?.(1);
@@ -239,7 +229,7 @@ export async function buildDeck(input: BuildDeckInput, onProgress?: (fraction: n
   }
   const bytes = await writer.finish();
   onProgress?.(1);
-  return { bytes, pages_generated: writer.slideCount, errors, warnings: writer.warnings, slides_compressed_ahead: writer.slidesCompressedAhead };
+  return { bytes, pages_generated: writer.slideCount, errors, warnings: writer.warnings };
 }
 
 function toFailure(err: unknown): SlideFailure {
@@ -268,7 +258,6 @@ class DeckWriter {
   private tableStyles: Document | undefined;
   private readonly sizeWarned = new Set<string>();
   private journal: Array<() => void> | undefined;
-  private readonly deflater = new DeflateAhead();
 
   constructor(
     private readonly templates: ReadonlyMap<string, Uint8Array>,
@@ -281,14 +270,6 @@ class DeckWriter {
     return this.slides.length;
   }
 
-  get slidesCompressedAhead(): number {
-    return this.deflater.compressedAhead;
-  }
-
-  /** One turn of the event loop while slide parts are compressing on the pool (see {@link DeflateAhead.turn}). */
-  backgroundTurn(): Promise<void> {
-    return this.deflater.turn();
-  }
 
   private async template(id: string): Promise<TemplateSource> {
     const cached = this.opened.get(id);
@@ -562,11 +543,9 @@ class DeckWriter {
     for (const id of new Set([...tableStyleIds(doc), ...sourceStyleIds])) this.ensureTableStyle(src, id);
     if (!stubs) renumberDuplicateShapeIds(doc);
 
-    // written at once: the tree is garbage while young, which keeps large decks cheap;
-    // compressed on the thread pool while the next slides are built
+    // written at once: the tree is garbage while young, which keeps large decks cheap
     const slideBytes = utf8(serializeDocument(doc, stubs));
     this.out.setBytes(outSlide, slideBytes, CT.slide);
-    if (slideBytes.length >= DEFLATE_AHEAD_MIN_BYTES) this.deflater.add(slideBytes);
     this.writeRels(outSlide, rels);
     this.record(() => this.out.removePart(outSlide));
     this.slides.push(outSlide);
@@ -992,7 +971,6 @@ class DeckWriter {
       pkgRels.push({ id: `rId${prid++}`, type: r.type, external: false, targetPartName: name });
     }
     out.setRels('/', pkgRels);
-    await this.deflater.settle();
     return out.toBytes();
   }
 }

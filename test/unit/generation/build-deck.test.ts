@@ -145,23 +145,6 @@ t.test('templates reused from earlier builds give the same file, byte for byte, 
   t.same(second.warnings, fresh.warnings, 'same warnings');
 });
 
-t.test('slides are compressed on the thread pool while later slides are built', async (t) => {
-  // the bench's slide (title, bullets, a picture): ~8 KiB of XML, above the size worth sending to the pool
-  const bench = new Map([['text', readFileSync(corpusPath('bench/pp_test_slides.pptx'))]]);
-  const specs: DeckSlideSpec[] = Array.from({ length: 30 }, (_, i) => ({
-    template_id: 'text',
-    template_slide_id: 'text#slide1',
-    source: { kind: 'slide', part_name: '/ppt/slides/slide1.xml' },
-    slide_data: { title: `Slide ${i + 1}`, content: [{ blocks: [bullets(`Point one of ${i + 1}`, 'Point two')] }] },
-    options: {},
-  }));
-  const r = await buildDeck({ slides: specs, templates: bench });
-  t.same(r.errors, []);
-  t.ok((r.slides_compressed_ahead ?? 0) >= 15, `${r.slides_compressed_ahead} of 30 slides compressed ahead (without a turn of the event loop per slide only 2 would be)`);
-  const pkg = await openDeck(r.bytes);
-  t.equal(pkg.partNames().filter((n) => /^\/ppt\/slides\/slide\d+\.xml$/.test(n)).length, 30, 'every slide is in the file');
-});
-
 t.test("docProps/app.xml counts the deck's slides and lists none of the template's slide titles", async (t) => {
   // poi-layouts-showcase's app.xml says 10 slides, 1 note and lists its slide titles
   const specs = [1, 2, 3].map((n) => slide(POI, 'slide', n, { title: `Generated ${n}` }));

@@ -13,9 +13,13 @@
  *   template into a generated deck), so unchanged parts are never re-compressed.
  * - {@link writeZip} writes local headers, data and the central directory itself, with a
  *   fixed timestamp (1980-01-01) so the same parts always give the same bytes.
+ *
+ * Compression runs on the calling thread. Node's asynchronous zlib was tried for slides
+ * (compressed on libuv's pool while the next ones were built): per call its stream set-up
+ * and callbacks cost the calling thread about what deflating a 16–30 KB slide does, and
+ * the process ~25 % more CPU per deck in all.
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import { crc32, deflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { PackageError } from '../errors.js';
 
 /** Compression methods of APPNOTE §4.4.5 that packages use. */
@@ -171,87 +175,4 @@ function compressedFor(e: ZipInput, level: number): CompressedEntry {
   if (e.store || e.bytes.length === 0) return { method: ZIP_STORE, data: e.bytes, crc32: crc, size: e.bytes.length };
   const d = deflateRawSync(e.bytes, { level });
   return { method: ZIP_DEFLATE, data: new Uint8Array(d.buffer, d.byteOffset, d.byteLength), crc32: crc, size: e.bytes.length };
-}
-
-/**
- * Compresses part bytes on libuv's thread pool while the caller goes on building other
- * parts, so that writing the zip ({@link writeZip}) finds them already compressed and only
- * copies them. A deck's slides are compressed this way on the second core while the next
- * slides are built.
- *
- * At most `concurrency` streams are in flight (each holds ~256 KiB of zlib state at
- * level 6); the rest wait in order. Two is the default: a stream needs two turns of the
- * event loop (its data, then the finishing flush, each a job on the pool), so with one
- * turn per part two streams keep pace with the parts. A failed compression is simply not recorded: {@link writeZip}
- * then compresses those bytes itself. The producer must give the event loop a turn between
- * parts ({@link turn}), or nothing past the first stream starts.
- */
-export class DeflateAhead {
-  private readonly queue: Uint8Array[] = [];
-  private running = 0;
-  private idle: Array<() => void> = [];
-  private finished = 0;
-
-  /**
-   * @param level - DEFLATE level 1–9 (the level {@link writeZip} would use)
-   * @param concurrency - streams compressing at once
-   */
-  constructor(
-    private readonly level = 6,
-    private readonly concurrency = 2,
-  ) {}
-
-  /** Queues `bytes` (never mutated afterwards) for compression. */
-  add(bytes: Uint8Array): void {
-    if (bytes.length === 0 || deflatedOf.has(bytes)) return;
-    this.queue.push(bytes);
-    this.pump();
-  }
-
-  /**
-   * Lets the event loop turn once when compression is under way, and resolves at once
-   * otherwise. A finished stream is only collected, and the next queued part only started,
-   * on a turn of the event loop: a producer that builds parts in one run of promise jobs
-   * never gives it one, and would find nearly every part still queued at {@link settle}.
-   * Calling this between parts (~10 µs a turn) keeps the pool busy on the other core.
-   */
-  turn(): Promise<void> {
-    return this.running > 0 ? nextTurn() : Promise.resolve();
-  }
-
-  /** Parts compressed on the pool so far (not counting those written by {@link writeZip} itself). */
-  get compressedAhead(): number {
-    return this.finished;
-  }
-
-  /**
-   * Resolves once the streams in flight have finished. Parts still waiting are dropped
-   * from the queue: the caller is about to write, and compressing them in place then is
-   * no slower than waiting for the pool.
-   */
-  settle(): Promise<void> {
-    this.queue.length = 0;
-    if (this.running === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idle.push(resolve));
-  }
-
-  private pump(): void {
-    while (this.running < this.concurrency && this.queue.length > 0) {
-      const bytes = this.queue.shift()!;
-      this.running++;
-      deflateRaw(bytes, { level: this.level }, (err, out) => {
-        this.running--;
-        if (!err) {
-          deflatedOf.set(bytes, { data: new Uint8Array(out.buffer, out.byteOffset, out.byteLength) });
-          this.finished++;
-        }
-        this.pump();
-        if (this.running === 0 && this.queue.length === 0) {
-          const waiting = this.idle;
-          this.idle = [];
-          for (const resolve of waiting) resolve();
-        }
-      });
-    }
-  }
 }
