@@ -12,11 +12,28 @@ const TEXT_NODE = 3;
 const CDATA_SECTION_NODE = 4;
 
 /**
+ * Stand-ins for all the children of a source element (`sw:children`, see {@link cloneInto}'s
+ * `contentUnedited`), written by the serializer as the source's children: stub → source.
+ * Module-wide rather than per document, so copies of a copy keep them.
+ */
+const childrenStubs = new WeakMap<Element, Element>();
+
+/** The source element whose children the stand-in `el` is written as, if it is one. */
+export function childrenStubSource(el: Element): Element | undefined {
+  return childrenStubs.get(el);
+}
+
+/**
  * A deep copy of `src` owned by `doc` (which may be `src`'s own document).
  *
  * @param prune - descendants for which it returns true are left out (with their subtrees)
+ * @param contentUnedited - descendants for which it returns true are copied with their
+ *   attributes only, their children replaced by one stand-in the serializer writes from the
+ *   source: for elements read for their attributes whose content nothing edits (a table
+ *   cell's `a:tcPr`, whose borders and fill are most of a cell). Their children must not
+ *   be read from the copy, nor the source changed afterwards.
  */
-export function cloneInto(doc: Document, src: Element, prune?: (el: Element) => boolean): Element {
+export function cloneInto(doc: Document, src: Element, prune?: (el: Element) => boolean, contentUnedited?: (el: Element) => boolean): Element {
   const root = copyElement(doc, src);
   const stack: Array<[Node, Element]> = [];
   for (let c = src.lastChild; c; c = c.previousSibling) stack.push([c, root]);
@@ -27,7 +44,13 @@ export function cloneInto(doc: Document, src: Element, prune?: (el: Element) => 
       if (prune && prune(node as Element)) continue;
       const el = copyElement(doc, node as Element);
       parent.appendChild(el);
-      for (let c = node.lastChild; c; c = c.previousSibling) stack.push([c, el]);
+      const standsFor = childrenStubs.get(node as Element);
+      if (standsFor) childrenStubs.set(el, standsFor);
+      else if (contentUnedited && node.firstChild && contentUnedited(node as Element)) {
+        const stub = doc.createElementNS(STUB_NS, 'sw:children');
+        el.appendChild(stub);
+        childrenStubs.set(stub, node as Element);
+      } else for (let c = node.lastChild; c; c = c.previousSibling) stack.push([c, el]);
     } else if (node.nodeType === TEXT_NODE) {
       parent.appendChild(doc.createTextNode(node.nodeValue ?? ''));
     } else if (node.nodeType === CDATA_SECTION_NODE) {

@@ -9,7 +9,7 @@
  * a deck has hundreds of slides.
  */
 import type { Document, Element, Node } from '../ooxml/xml.js';
-import { STUB_NS } from './clone.js';
+import { STUB_NS, childrenStubSource } from './clone.js';
 import { DEFERRED_PARAGRAPHS_NS, keepsRunAttribute, keepsRunChild, markerModel, type DeferredParagraphs } from '../ooxml/deferred-paragraphs.js';
 import { NS } from '../ooxml/xml.js';
 
@@ -65,6 +65,9 @@ interface AttrLike {
  */
 const stubText = new WeakMap<Element, string>();
 
+/** Serialized children of source elements written in place of `sw:children` stand-ins (see `cloneInto`), by source element. */
+const childrenText = new WeakMap<Element, string>();
+
 /**
  * `s` made one flat string in place. V8 keeps a string built by `+=` as a tree of its
  * pieces (a rope) and copies every piece again each time an enclosing string is encoded;
@@ -83,19 +86,37 @@ interface Sink {
 }
 
 function serializeElement(el: Element, parentScope: Scope, out: Sink, stubs: ReadonlyMap<Element, Element> | undefined): void {
-  if (stubs && el.namespaceURI === STUB_NS) {
-    const src = stubs.get(el);
-    if (!src) return;
-    // a source shape sits under a copy of its own ancestors, so its text never changes
-    let text = stubText.get(src);
-    if (text === undefined) {
-      const sink: Sink = { s: '' };
-      serializeElement(src, parentScope, sink, undefined);
-      text = flattened(sink.s);
-      stubText.set(src, text);
+  if (el.namespaceURI === STUB_NS) {
+    const src = stubs?.get(el);
+    if (src) {
+      // a source shape sits under a copy of its own ancestors, so its text never changes
+      let text = stubText.get(src);
+      if (text === undefined) {
+        const sink: Sink = { s: '' };
+        serializeElement(src, parentScope, sink, undefined);
+        text = flattened(sink.s);
+        stubText.set(src, text);
+      }
+      out.s += text;
+      return;
     }
-    out.s += text;
-    return;
+    const parent = childrenStubSource(el);
+    if (parent) {
+      // the children of a source element, under a copy of that element
+      let text = childrenText.get(parent);
+      if (text === undefined) {
+        const sink: Sink = { s: '' };
+        for (let c: Node | null = parent.firstChild; c; c = c.nextSibling) {
+          if (c.nodeType === ELEMENT_NODE) serializeElement(c as Element, parentScope, sink, undefined);
+          else if (c.nodeType === TEXT_NODE || c.nodeType === CDATA_SECTION_NODE) sink.s += escapeText(c.nodeValue ?? '');
+        }
+        text = flattened(sink.s);
+        childrenText.set(parent, text);
+      }
+      out.s += text;
+      return;
+    }
+    if (stubs) return;
   }
   const model = el.namespaceURI === DEFERRED_PARAGRAPHS_NS ? markerModel(el) : undefined;
   if (model) {

@@ -133,6 +133,11 @@ function isParagraph(el: Element): boolean {
   return el.localName === 'p' && el.namespaceURI === NS.a;
 }
 
+/** `a:tcPr` (§21.1.3.17): read for its margins, its borders and fill written as the template has them. */
+function isCellProperties(el: Element): boolean {
+  return el.localName === 'tcPr' && el.namespaceURI === NS.a;
+}
+
 const MERGE_ATTRS = ['gridSpan', 'rowSpan', 'hMerge', 'vMerge'] as const;
 
 /**
@@ -190,7 +195,7 @@ export function replaceTableContent(doc: Document, frame: Element, table: Table,
       let tc: Element;
       if (tmplCell) {
         // the template's paragraphs are not copied: only their formatting is reused
-        tc = cloneInto(doc, tmplCell, isParagraph);
+        tc = cloneInto(doc, tmplCell, isParagraph, isCellProperties);
         for (const a of MERGE_ATTRS) tc.removeAttribute(a);
         let txBody = child(tc, NS.a, 'txBody');
         if (!txBody) {

@@ -88,3 +88,32 @@ t.test('elements created with a prefix the root does not declare get a declarati
   t.ok(t2, 'a:t is in the DrawingML namespace after a round trip');
   t.equal(t2!.getAttributeNS(NS.r, 'id'), 'rId1');
 });
+
+t.test('table cells copied with their a:tcPr content left to the template serialize as full copies, also when copied again', async (t) => {
+  const { cloneInto, childrenStubSource } = await import('../../../core/src/generation/clone.js');
+  const isTcPr = (el: Element): boolean => el.localName === 'tcPr' && el.namespaceURI === NS.a;
+  let cells = 0;
+  let stood = 0;
+  for (const name of ['templates/poi-japanese-table.pptx', 'templates/onlyoffice-sample-en.pptx', 'bench/SlideWithTables.pptx']) {
+    const pkg = await OpcPackage.open(readFileSync(corpusPath(name)));
+    for (const part of pkg.partNames().filter((n) => /\/slides\/slide\d+\.xml$/.test(n))) {
+      const doc = pkg.getXml(part);
+      const full = cloneDocument(doc);
+      const lean = cloneDocument(doc);
+      const fullCells = descendants(full.documentElement!, NS.a, 'tc');
+      const leanCells = descendants(lean.documentElement!, NS.a, 'tc');
+      descendants(doc.documentElement!, NS.a, 'tc').forEach((tc, i) => {
+        const a = cloneInto(full, tc);
+        fullCells[i]!.parentNode!.replaceChild(a, fullCells[i]!);
+        // a copy of the lean copy must keep the stand-in (rows copied again, e.g. onto continuation slides)
+        const b = cloneInto(lean, cloneInto(lean, tc, undefined, isTcPr));
+        for (const el of descendants(b, STUB_NS, 'children')) if (childrenStubSource(el)) stood++;
+        leanCells[i]!.parentNode!.replaceChild(b, leanCells[i]!);
+        cells++;
+      });
+      t.equal(serializeDocument(lean), serializeDocument(full), `${name} ${part}`);
+    }
+  }
+  t.ok(cells > 20, `${cells} cells copied`);
+  t.ok(stood >= 18, `${stood} a:tcPr contents written from the template`);
+});
