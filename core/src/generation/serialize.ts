@@ -47,9 +47,18 @@ export function serializeDocument(doc: Document, stubs?: ReadonlyMap<Element, El
   return out.s;
 }
 
+/** Prefixes of the qualified names written so far: a part uses a few dozen names thousands of times. */
+const prefixes = new Map<string, string>();
+
 function prefixOf(qname: string): string {
-  const i = qname.indexOf(':');
-  return i === -1 ? '' : qname.slice(0, i);
+  let p = prefixes.get(qname);
+  if (p === undefined) {
+    const i = qname.indexOf(':');
+    p = i === -1 ? '' : qname.slice(0, i);
+    // names come from templates: bounded so a hostile part cannot grow the map without end
+    if (prefixes.size < 4096) prefixes.set(qname, p);
+  }
+  return p;
 }
 
 interface AttrLike {
@@ -142,7 +151,7 @@ function openTag(name: string, ns: string | null, attrs: ArrayLike<AttrLike>, pa
       scope[a.name === 'xmlns' ? '' : a.name.slice(6)] = a.value;
     }
   }
-  let head = `<${name}`;
+  let tag = `<${name}`;
   let extraDecls = '';
   if (ns) {
     const p = prefixOf(name);
@@ -163,9 +172,9 @@ function openTag(name: string, ns: string | null, attrs: ArrayLike<AttrLike>, pa
         extraDecls += ` xmlns:${p}="${escapeAttr(ans)}"`;
       }
     }
-    head += ` ${a.name}="${escapeAttr(a.value)}"`;
+    tag += ` ${a.name}="${escapeAttr(a.value)}"`;
   }
-  out.s += head + extraDecls;
+  out.s += extraDecls ? tag + extraDecls : tag;
   return scope;
 }
 
