@@ -61,6 +61,18 @@ function prefixOf(qname: string): string {
   return p;
 }
 
+/** End tags written so far, by qualified name (as {@link prefixes}: one string per name, not one per element). */
+const endTags = new Map<string, string>();
+
+function closeTag(qname: string): string {
+  let t = endTags.get(qname);
+  if (t === undefined) {
+    t = `</${qname}>`;
+    if (endTags.size < 4096) endTags.set(qname, t);
+  }
+  return t;
+}
+
 interface AttrLike {
   name: string;
   value: string;
@@ -214,7 +226,7 @@ function writeContent(name: string, src: Element | undefined, scope: Scope, out:
     if (t === ELEMENT_NODE) serializeElement(c as Element, scope, out, stubs);
     else out.s += escapeText(c.nodeValue ?? '');
   }
-  out.s += any ? `</${name}>` : '/>';
+  out.s += any ? closeTag(name) : '/>';
 }
 
 /**

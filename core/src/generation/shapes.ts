@@ -151,7 +151,8 @@ export function maxShapeId(doc: Document): number {
       const id = intAttr(el, 'id', 0);
       if (id > max && id < 0x7fffffff) max = id;
     }
-    for (const c of children(el)) stack.push(c);
+    // children walked as siblings: no array per element for a walk over every element of a slide
+    for (let c = el.lastChild; c; c = c.previousSibling) if (c.nodeType === 1) stack.push(c as Element);
   }
   return max;
 }
