@@ -15,9 +15,12 @@ export const THREAD_OLD_GENERATION_MB = 2048;
 /**
  * Young generation of a CPU thread by default, MiB (`SLIDEWRIGHT_THREAD_YOUNG_GENERATION_MB`):
  * V8 sizes it as three semi-spaces, so 12 gives 4 MiB semi-spaces instead of the 16 MiB V8
- * grows to on its own. A deck build keeps only its templates and the slide being written
- * alive (a 100-slide deck: ~15 MB live, ~40 MB allocated), so the larger young generation
- * buys few fewer scavenges and costs ~25 MiB of resident memory per thread (peak RSS of one
- * 100-slide deck: 106 → 82 MiB in a plain process; `npm run bench -- generate`).
+ * grows to on its own while the first templates are parsed. A deck build keeps only its
+ * templates and the slide being written alive (a 100-slide deck: ~15 MB live, ~40 MB
+ * allocated), so the larger one mostly holds garbage: ~25 MiB of resident memory per
+ * thread (peak RSS of one 100-slide deck 106 → 82 MiB). The price is ~4× as many
+ * scavenges, ~8 % of a warm deck's time; 18 or 24 MiB save no memory over 48 (the peak is
+ * set by the first scavenges' growth), so the choice is 12 or the default.
+ * `npm run bench -- generate` reports both.
  */
 export const THREAD_YOUNG_GENERATION_MB = 12;
