@@ -35,22 +35,33 @@ export function childrenStubSource(el: Element): Element | undefined {
  */
 export function cloneInto(doc: Document, src: Element, prune?: (el: Element) => boolean, contentUnedited?: (el: Element) => boolean): Element {
   const root = copyElement(doc, src);
-  const stack: Array<[Node, Element]> = [];
-  for (let c = src.lastChild; c; c = c.previousSibling) stack.push([c, root]);
+  // two parallel stacks (node to copy, parent of its copy): no pair allocated per node
+  const nodes: Node[] = [];
+  const parents: Element[] = [];
+  for (let c = src.lastChild; c; c = c.previousSibling) {
+    nodes.push(c);
+    parents.push(root);
+  }
   // children are pushed in reverse and popped in order, so appendChild keeps document order
-  while (stack.length) {
-    const [node, parent] = stack.pop()!;
+  while (nodes.length) {
+    const node = nodes.pop()!;
+    const parent = parents.pop()!;
     if (node.nodeType === ELEMENT_NODE) {
       if (prune && prune(node as Element)) continue;
       const el = copyElement(doc, node as Element);
       parent.appendChild(el);
-      const standsFor = childrenStubs.get(node as Element);
+      const standsFor = node.namespaceURI === STUB_NS ? childrenStubs.get(node as Element) : undefined;
       if (standsFor) childrenStubs.set(el, standsFor);
       else if (contentUnedited && node.firstChild && contentUnedited(node as Element)) {
         const stub = doc.createElementNS(STUB_NS, 'sw:children');
         el.appendChild(stub);
         childrenStubs.set(stub, node as Element);
-      } else for (let c = node.lastChild; c; c = c.previousSibling) stack.push([c, el]);
+      } else {
+        for (let c = node.lastChild; c; c = c.previousSibling) {
+          nodes.push(c);
+          parents.push(el);
+        }
+      }
     } else if (node.nodeType === TEXT_NODE) {
       parent.appendChild(doc.createTextNode(node.nodeValue ?? ''));
     } else if (node.nodeType === CDATA_SECTION_NODE) {
