@@ -36,7 +36,7 @@
  *   npx tsx bench/generate.bench.ts --side slidewright|automizer|floor
  */
 import { spawnSync } from 'node:child_process';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -179,7 +179,6 @@ async function childInThread(side: string): Promise<void> {
   const baseRssMiB = process.memoryUsage().rss / 1024 / 1024;
   const worker = new Worker(new URL(import.meta.url), {
     argv: ['--side', 'slidewright-cold'],
-    workerData: { inThread: true },
     resourceLimits: { maxOldGenerationSizeMb: THREAD_OLD_GENERATION_MB, maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB },
   });
   const res = await new Promise<SideResult>((resolve, reject) => {
@@ -208,7 +207,7 @@ function spawnSide(script: string, side: string, runs = RUNS, nodeFlags: string[
 
 const sideArg = process.argv.indexOf('--side');
 if (sideArg >= 0) await child(process.argv[sideArg + 1]!);
-else if (isMainThread && !workerData) {
+else {
   const script = compile();
   const sides = ['slidewright', 'slidewright-cold', 'automizer', 'floor'];
   // Slidewright with the heap its service threads have; the others as they come

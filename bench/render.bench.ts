@@ -28,7 +28,6 @@ import { OpcPackage } from '../core/src/ooxml/opc/package.js';
 import { PmlModel } from '../core/src/ooxml/pml/parts.js';
 import { renderSlide } from '../core/src/render/render-slide.js';
 import { CpuPool } from '../core/src/threads/cpu-pool.js';
-import { THREAD_YOUNG_GENERATION_MB } from '../core/src/threads/heap-limits.js';
 import { renderAcrossPool } from '../core/src/threads/render-split.js';
 import { corpusPath } from '../test/helpers/corpus.js';
 
@@ -98,8 +97,7 @@ const slides = probe.presentation.slides.length;
 console.log(`template ${basename(file)}: ${slides} slides → PNG ${widthPx}×${heightPx}; ${THREADS} worker threads`);
 
 // Warm-up both sides (module loading, font registration, threads started, LibreOffice profile creation).
-// the threads' young generation as the service configures it (SLIDEWRIGHT_THREAD_YOUNG_GENERATION_MB)
-const pool = new CpuPool(THREADS, Number(process.env.SLIDEWRIGHT_THREAD_YOUNG_GENERATION_MB ?? THREAD_YOUNG_GENERATION_MB));
+const pool = new CpuPool(THREADS);
 await throughPool(pool, bytes, slides);
 await oneThread(bytes);
 const work = mkdtempSync(join(tmpdir(), 'sw-bench-'));

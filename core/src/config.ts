@@ -5,6 +5,7 @@
  */
 import envSchema from 'env-schema';
 import { resolve } from 'node:path';
+import { THREAD_YOUNG_GENERATION_MB } from './threads/heap-limits.js';
 
 export interface Config {
   /** REST port. */
@@ -120,7 +121,7 @@ const schema = {
     SLIDEWRIGHT_ORG_WEBHOOKS: { type: 'string', pattern: '^\\s*[^=,\\s]+=https?://[^,\\s]+(\\s*,\\s*[^=,\\s]+=https?://[^,\\s]+)*\\s*$' },
     SLIDEWRIGHT_MAX_UPLOAD_BYTES: { type: 'integer', minimum: 1, default: 10485760 },
     SLIDEWRIGHT_WORKER_THREADS: { type: 'integer', minimum: 1, maximum: 64 },
-    SLIDEWRIGHT_THREAD_YOUNG_GENERATION_MB: { type: 'integer', minimum: 3, maximum: 768, default: 12 },
+    SLIDEWRIGHT_THREAD_YOUNG_GENERATION_MB: { type: 'integer', minimum: 3, maximum: 768, default: THREAD_YOUNG_GENERATION_MB },
     SLIDEWRIGHT_JOB_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 64, default: 2 },
     NATS_URL: { type: 'string' },
     REDIS_URL: { type: 'string' },

@@ -270,7 +270,6 @@ class DeckWriter {
     return this.slides.length;
   }
 
-
   private async template(id: string): Promise<TemplateSource> {
     const cached = this.opened.get(id);
     if (cached instanceof SlideFailure) throw cached;

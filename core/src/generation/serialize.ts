@@ -106,35 +106,29 @@ interface Sink {
   s: string;
 }
 
+/** The text `write` gives for a template element, written once and kept flat in `cache`. */
+function sourceText(cache: WeakMap<Element, string>, src: Element, write: (sink: Sink) => void): string {
+  let text = cache.get(src);
+  if (text === undefined) {
+    const sink: Sink = { s: '' };
+    write(sink);
+    text = flattened(sink.s);
+    cache.set(src, text);
+  }
+  return text;
+}
+
 function serializeElement(el: Element, parentScope: Scope, out: Sink, stubs: ReadonlyMap<Element, Element> | undefined): void {
   if (el.namespaceURI === STUB_NS) {
+    // a source stands under a copy of its own ancestors, so its text never changes
     const src = stubs?.get(el);
     if (src) {
-      // a source shape sits under a copy of its own ancestors, so its text never changes
-      let text = stubText.get(src);
-      if (text === undefined) {
-        const sink: Sink = { s: '' };
-        serializeElement(src, parentScope, sink, undefined);
-        text = flattened(sink.s);
-        stubText.set(src, text);
-      }
-      out.s += text;
+      out.s += sourceText(stubText, src, (sink) => serializeElement(src, parentScope, sink, undefined));
       return;
     }
     const parent = childrenStubSource(el);
     if (parent) {
-      // the children of a source element, under a copy of that element
-      let text = childrenText.get(parent);
-      if (text === undefined) {
-        const sink: Sink = { s: '' };
-        for (let c: Node | null = parent.firstChild; c; c = c.nextSibling) {
-          if (c.nodeType === ELEMENT_NODE) serializeElement(c as Element, parentScope, sink, undefined);
-          else if (c.nodeType === TEXT_NODE || c.nodeType === CDATA_SECTION_NODE) sink.s += escapeText(c.nodeValue ?? '');
-        }
-        text = flattened(sink.s);
-        childrenText.set(parent, text);
-      }
-      out.s += text;
+      out.s += sourceText(childrenText, parent, (sink) => writeChildren(parent, parentScope, sink));
       return;
     }
     if (stubs) return;
@@ -216,17 +210,26 @@ function writeRunProps(localName: 'rPr' | 'endParaRPr', src: Element | undefined
  * omitted): `/>` when there are none, else `>`, the children and the end tag.
  */
 function writeContent(name: string, src: Element | undefined, scope: Scope, out: Sink, stubs?: ReadonlyMap<Element, Element>, keep?: (c: Node) => boolean): void {
+  const any = src ? writeChildren(src, scope, out, stubs, keep, '>') : false;
+  out.s += any ? closeTag(name) : '/>';
+}
+
+/**
+ * Writes the element, text and CDATA children of `parent` that `keep` accepts (all when
+ * omitted), `before` ahead of the first one; true when there was one.
+ */
+function writeChildren(parent: Element, scope: Scope, out: Sink, stubs?: ReadonlyMap<Element, Element>, keep?: (c: Node) => boolean, before = ''): boolean {
   let any = false;
-  for (let c: Node | null = src ? src.firstChild : null; c; c = c.nextSibling) {
+  for (let c: Node | null = parent.firstChild; c; c = c.nextSibling) {
     if (keep && !keep(c)) continue;
     const t = c.nodeType;
     if (t !== ELEMENT_NODE && t !== TEXT_NODE && t !== CDATA_SECTION_NODE) continue;
-    if (!any) out.s += '>';
+    if (!any && before) out.s += before;
     any = true;
     if (t === ELEMENT_NODE) serializeElement(c as Element, scope, out, stubs);
     else out.s += escapeText(c.nodeValue ?? '');
   }
-  out.s += any ? closeTag(name) : '/>';
+  return any;
 }
 
 /**

@@ -5,7 +5,7 @@
  *
  * Geometry is in EMU (English Metric Units, 914 400 per inch, 12 700 per point).
  */
-import { NS, attr, child, children, createElement, intAttr, path, type Document, type Element } from '../ooxml/xml.js';
+import { NS, attr, child, children, createElement, descendants, intAttr, path, type Document, type Element } from '../ooxml/xml.js';
 
 /** A rectangle in EMU: offset (`a:off`) and extent (`a:ext`) of an `a:xfrm` (§20.1.7.6). */
 export interface Rect {
@@ -144,15 +144,9 @@ export function resolveRect(ph: PlaceholderShape, layoutPhs: readonly Placeholde
 /** Largest `p:cNvPr/@id` used anywhere in a document (shape ids are unique per slide, §19.3.1.12). */
 export function maxShapeId(doc: Document): number {
   let max = 0;
-  const stack: Element[] = [doc.documentElement!];
-  while (stack.length) {
-    const el = stack.pop()!;
-    if (el.localName === 'cNvPr' && el.namespaceURI === NS.p) {
-      const id = intAttr(el, 'id', 0);
-      if (id > max && id < 0x7fffffff) max = id;
-    }
-    // children walked as siblings: no array per element for a walk over every element of a slide
-    for (let c = el.lastChild; c; c = c.previousSibling) if (c.nodeType === 1) stack.push(c as Element);
+  for (const el of descendants(doc, NS.p, 'cNvPr')) {
+    const id = intAttr(el, 'id', 0);
+    if (id > max && id < 0x7fffffff) max = id;
   }
   return max;
 }

@@ -2,7 +2,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { NS, createElement, descendants, parseXml, serializeXml, type Element } from '../../../core/src/ooxml/xml.js';
-import { cloneDocument, cloneWithStubs, STUB_NS } from '../../../core/src/generation/clone.js';
+import { childrenStubSource, cloneDocument, cloneInto, cloneWithStubs, STUB_NS } from '../../../core/src/generation/clone.js';
 import { serializeDocument } from '../../../core/src/generation/serialize.js';
 import { corpusPath } from '../../helpers/corpus.js';
 
@@ -90,7 +90,6 @@ t.test('elements created with a prefix the root does not declare get a declarati
 });
 
 t.test('table cells copied with their a:tcPr content left to the template serialize as full copies, also when copied again', async (t) => {
-  const { cloneInto, childrenStubSource } = await import('../../../core/src/generation/clone.js');
   const isTcPr = (el: Element): boolean => el.localName === 'tcPr' && el.namespaceURI === NS.a;
   let cells = 0;
   let stood = 0;
