@@ -251,6 +251,12 @@ class DeckWriter {
   private readonly counters = new Map<string, number>();
   private readonly sharedBySource = new Map<string, string>();
   private readonly sharedByKey = new Map<string, string>();
+  /**
+   * Relationships parts written so far, by their XML: slides made from one template slide
+   * have the same relationships, so their parts share one byte array, which the zip writer
+   * compresses once.
+   */
+  private readonly relsBytes = new Map<string, Uint8Array>();
   private readonly masters: MasterRecord[] = [];
   private readonly masterByOut = new Map<string, MasterRecord>();
   private readonly slides: string[] = [];
@@ -556,7 +562,13 @@ class DeckWriter {
    * output parts are never read back, so no tree is built for them.
    */
   private writeRels(source: string, rels: readonly RelOut[]): void {
-    this.out.setBytes(relsPartName(source), utf8(relationshipsXml(source, rels)), RELS_CONTENT_TYPE);
+    const xml = relationshipsXml(source, rels);
+    let bytes = this.relsBytes.get(xml);
+    if (!bytes) {
+      bytes = utf8(xml);
+      this.relsBytes.set(xml, bytes);
+    }
+    this.out.setBytes(relsPartName(source), bytes, RELS_CONTENT_TYPE);
   }
 
   /** Facts about a source slide computed once however often the slide is used. */

@@ -54,7 +54,24 @@ export function resolveTarget(sourcePartName: string, target: string): string {
 
 /** Relative target from `sourcePartName`'s folder to `targetPartName`, as Office writes it (`../slideLayouts/slideLayout1.xml`). */
 export function relativeTarget(sourcePartName: string, targetPartName: string): string {
-  const from = partFolder(sourcePartName).split('/').filter(Boolean);
+  // the result depends on the source's folder only: every slide shares one entry per target
+  const folder = partFolder(sourcePartName);
+  const key = `${folder}\n${targetPartName}`;
+  let rel = relativeTargets.get(key);
+  if (rel === undefined) {
+    rel = computeRelativeTarget(folder, targetPartName);
+    // bounded: part names come from uploads
+    if (relativeTargets.size >= 4096) relativeTargets.clear();
+    relativeTargets.set(key, rel);
+  }
+  return rel;
+}
+
+/** Targets computed so far by {@link relativeTarget}, by source folder and target: a deck writes the same few hundreds of times. */
+const relativeTargets = new Map<string, string>();
+
+function computeRelativeTarget(folder: string, targetPartName: string): string {
+  const from = folder.split('/').filter(Boolean);
   const to = targetPartName.split('/').filter(Boolean);
   let common = 0;
   while (common < from.length && common < to.length - 1 && from[common] === to[common]) common++;

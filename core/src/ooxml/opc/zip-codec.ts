@@ -10,7 +10,9 @@
  * - Every inflated part remembers the compressed bytes it came from
  *   ({@link rememberDeflated}); {@link writeZip} copies those bytes unchanged when the
  *   same part bytes are written again (a layout, a theme or a picture carried from a
- *   template into a generated deck), so unchanged parts are never re-compressed.
+ *   template into a generated deck), so unchanged parts are never re-compressed; within
+ *   one zip, a byte array written as several entries (relationships parts of equal
+ *   content sharing one array) is compressed once.
  * - {@link writeZip} writes local headers, data and the central directory itself, with a
  *   fixed timestamp (1980-01-01) so the same parts always give the same bytes.
  *
@@ -107,9 +109,15 @@ export function writeZip(entries: readonly ZipInput[], level = 6): Uint8Array {
   const chunks: Uint8Array[] = [];
   const central: Uint8Array[] = [];
   let offset = 0;
+  // entries sharing one byte array (equal content) share its compressed form
+  const done = new Map<Uint8Array, CompressedEntry>();
   for (const e of entries) {
     const name = encoder.encode(e.name);
-    const c = compressedFor(e, level);
+    let c = done.get(e.bytes);
+    if (!c) {
+      c = compressedFor(e, level);
+      done.set(e.bytes, c);
+    }
     const flags = /[^\x20-\x7e]/.test(e.name) ? FLAG_UTF8 : 0;
     const local = new DataView(new ArrayBuffer(30));
     local.setUint32(0, LOCAL_HEADER, true);

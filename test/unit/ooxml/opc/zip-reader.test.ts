@@ -404,6 +404,25 @@ t.test('entries that share bytes are refused as a zip bomb', async (t) => {
   t.equal(codeOf(() => readZipEntries(z.bytes, LIMITS)), 'zip_bomb');
 });
 
+t.test('entries sharing one byte array are compressed once and each stands on its own', async (t) => {
+  const shared = enc.encode('<Relationships>' + '<Relationship Id="rId1"/>'.repeat(50) + '</Relationships>');
+  const parts = [
+    { name: 'ppt/slides/_rels/slide1.xml.rels', bytes: shared },
+    { name: 'ppt/slides/slide1.xml', bytes: enc.encode('<sld/>') },
+    { name: 'ppt/slides/_rels/slide2.xml.rels', bytes: shared },
+  ];
+  const zip = writeZip(parts);
+  const entries = readZipEntries(zip, LIMITS);
+  t.same(entries.map((e) => e.name), parts.map((p) => p.name));
+  // one local header and one copy of the data per entry (a reader that refuses shared data accepts it)
+  t.not(entries[0]!.data.byteOffset, entries[2]!.data.byteOffset);
+  t.same([...entries[0]!.data], [...entries[2]!.data], 'the same compressed stream');
+  for (const i of [0, 2]) t.same([...inflated(entries[i]!)], [...shared], `${entries[i]!.name} bytes`);
+  const file = join(t.testdir(), 'shared.zip');
+  writeFileSync(file, zip);
+  t.equal(execFileSync('python3', ['-c', 'import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).testzip())', file], { encoding: 'utf8' }).trim(), 'None');
+});
+
 t.test('round trip: what writeZip writes reads back, STORE and DEFLATE, empty entries', async (t) => {
   const parts = [
     { name: 'a.xml', bytes: enc.encode('<a>' + 'text '.repeat(1000) + '</a>') },
