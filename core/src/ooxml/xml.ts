@@ -10,10 +10,10 @@
  * producer happened to choose.
  */
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
-import type { Document, Element, Node } from '@xmldom/xmldom';
+import type { Attr, Document, Element, Node } from '@xmldom/xmldom';
 import { PackageError } from './errors.js';
 
-export type { Document, Element, Node };
+export type { Attr, Document, Element, Node };
 
 /** Namespace URIs used by PresentationML (ECMA-376 Part 1, §19) and DrawingML (§20, §21). */
 export const NS = {
