@@ -42,7 +42,7 @@ export function cloneInto(doc: Document, src: Element, prune?: (el: Element) => 
     nodes.push(c);
     parents.push(root);
   }
-  // children are pushed in reverse and popped in order, so appendChild keeps document order
+  // children are pushed in reverse and popped in order, so appending keeps document order
   while (nodes.length) {
     const node = nodes.pop()!;
     const parent = parents.pop()!;
@@ -262,7 +262,7 @@ export function cloneRootWithStubs(src: Document, keep: ReadonlySet<string>): { 
       continue;
     }
     const stub = doc.createElementNS(STUB_NS, 'sw:part');
-    root.appendChild(stub);
+    appendFresh(doc, root, stub);
     stubs.set(stub, c as Element);
   }
   return { doc, stubs };

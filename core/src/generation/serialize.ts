@@ -12,6 +12,7 @@ import type { Document, Element, Node } from '../ooxml/xml.js';
 import { STUB_NS, childrenStubSource } from './clone.js';
 import { DEFERRED_PARAGRAPHS_NS, keepsRunAttribute, keepsRunChild, markerModel, type DeferredParagraphs } from '../ooxml/deferred-paragraphs.js';
 import { NS } from '../ooxml/xml.js';
+import { BoundedMemo } from '../bounded-memo.js';
 
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
@@ -47,30 +48,17 @@ export function serializeDocument(doc: Document, stubs?: ReadonlyMap<Element, El
   return out.s;
 }
 
-/** Prefixes of the qualified names written so far: a part uses a few dozen names thousands of times. */
-const prefixes = new Map<string, string>();
+/** Prefixes and end tags by qualified name: a part uses a few dozen names thousands of times. */
+const prefixes = new BoundedMemo<string>();
+const endTags = new BoundedMemo<string>();
 
 function prefixOf(qname: string): string {
-  let p = prefixes.get(qname);
-  if (p === undefined) {
-    const i = qname.indexOf(':');
-    p = i === -1 ? '' : qname.slice(0, i);
-    // names come from templates: bounded so a hostile part cannot grow the map without end
-    if (prefixes.size < 4096) prefixes.set(qname, p);
-  }
-  return p;
+  // '' without a colon (indexOf -1)
+  return prefixes.get(qname) ?? prefixes.set(qname, qname.slice(0, Math.max(0, qname.indexOf(':'))));
 }
 
-/** End tags written so far, by qualified name (as {@link prefixes}: one string per name, not one per element). */
-const endTags = new Map<string, string>();
-
 function closeTag(qname: string): string {
-  let t = endTags.get(qname);
-  if (t === undefined) {
-    t = `</${qname}>`;
-    if (endTags.size < 4096) endTags.set(qname, t);
-  }
-  return t;
+  return endTags.get(qname) ?? endTags.set(qname, `</${qname}>`);
 }
 
 interface AttrLike {

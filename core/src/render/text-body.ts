@@ -15,6 +15,7 @@ import { masterTextStyleFor } from '../ooxml/pml/text.js';
 import { resolveThemeFont, type Theme } from '../ooxml/pml/theme.js';
 import type { BulletInput, ParagraphInput, Spacing, TextBodyInput, TextRunInput } from '../text/layout.js';
 import { colorIn, type DrawColorContext, type Rgba } from './color.js';
+import { BoundedMemo } from '../bounded-memo.js';
 
 /** Where a text body's inherited properties come from. */
 export interface TextStyleSources {
@@ -95,7 +96,7 @@ export function shapeTextSources(shape: Shape, colorCtx: DrawColorContext): Text
  * layout resolve each outline level once. Kept per theme (so per opened template), at
  * most {@link MAX_SHARED_STYLE_SETS} sets each.
  */
-const sharedStyles = new WeakMap<Theme, Map<string, Array<LevelStyle | undefined>>>();
+const sharedStyles = new WeakMap<Theme, BoundedMemo<Array<LevelStyle | undefined>>>();
 const MAX_SHARED_STYLE_SETS = 512;
 /** Identities of the template elements and colour maps keying {@link sharedStyles}. */
 const identities = new WeakMap<object, number>();
@@ -122,20 +123,14 @@ function identity(o: object): number {
 function sharedLevelStyles(theme: Theme, near: readonly Element[], far: readonly Element[], face: string | undefined, color: Rgba | undefined, ctx: DrawColorContext): Array<LevelStyle | undefined> {
   let sets = sharedStyles.get(theme);
   if (!sets) {
-    sets = new Map();
+    sets = new BoundedMemo(MAX_SHARED_STYLE_SETS);
     sharedStyles.set(theme, sets);
   }
   let key = `${face ?? ''}|${rgbaKey(color)}|${identity(ctx.colorMap)}|${identity(ctx.theme)}|${rgbaKey(ctx.phClr)}|`;
   for (const e of near) key += `${identity(e)},`;
   key += '|';
   for (const e of far) key += `${identity(e)},`;
-  let styles = sets.get(key);
-  if (!styles) {
-    if (sets.size >= MAX_SHARED_STYLE_SETS) sets.clear();
-    styles = [];
-    sets.set(key, styles);
-  }
-  return styles;
+  return sets.get(key) ?? sets.set(key, []);
 }
 
 /** Wingdings / Symbol bullet characters mapped to Unicode look-alikes. */

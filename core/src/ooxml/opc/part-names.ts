@@ -5,6 +5,7 @@
  * targets are URIs relative to the source part's folder, resolved per RFC 3986, with
  * `..` above the package root dropped.
  */
+import { BoundedMemo } from '../../bounded-memo.js';
 
 /** Folder of a part name, with a trailing slash: `/ppt/slides/slide1.xml` → `/ppt/slides/`. */
 export function partFolder(partName: string): string {
@@ -54,21 +55,14 @@ export function resolveTarget(sourcePartName: string, target: string): string {
 
 /** Relative target from `sourcePartName`'s folder to `targetPartName`, as Office writes it (`../slideLayouts/slideLayout1.xml`). */
 export function relativeTarget(sourcePartName: string, targetPartName: string): string {
-  // the result depends on the source's folder only: every slide shares one entry per target
+  // the answer depends on the source's folder only: every slide shares one per target
   const folder = partFolder(sourcePartName);
   const key = `${folder}\n${targetPartName}`;
-  let rel = relativeTargets.get(key);
-  if (rel === undefined) {
-    rel = computeRelativeTarget(folder, targetPartName);
-    // bounded: part names come from uploads
-    if (relativeTargets.size >= 4096) relativeTargets.clear();
-    relativeTargets.set(key, rel);
-  }
-  return rel;
+  return relativeTargets.get(key) ?? relativeTargets.set(key, computeRelativeTarget(folder, targetPartName));
 }
 
 /** Targets computed so far by {@link relativeTarget}, by source folder and target: a deck writes the same few hundreds of times. */
-const relativeTargets = new Map<string, string>();
+const relativeTargets = new BoundedMemo<string>();
 
 function computeRelativeTarget(folder: string, targetPartName: string): string {
   const from = folder.split('/').filter(Boolean);
