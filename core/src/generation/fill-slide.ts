@@ -159,7 +159,10 @@ export function fillSlide(ctx: FillContext): void {
   const isTextShape = (p: PlaceholderShape): boolean => p.shape.localName === 'sp';
 
   const fillText = (p: PlaceholderShape, lines: readonly string[], role: TextRole): void => {
-    setParagraphs(doc, ensureShapeTextBody(doc, p.shape), lines);
+    // the template shape's own formatting elements (a copy's are per slide): text
+    // measuring resolves them once for every slide made from the template
+    const source = ctx.sourceOf?.get(p.shape);
+    setParagraphs(doc, ensureShapeTextBody(doc, p.shape), lines, source ? child(source, NS.p, 'txBody') : undefined);
     // an empty text clears a template placeholder; on a new slide the placeholder goes
     if (lines.some((l) => l !== '')) filled.add(p.shape);
     used.add(p.shape);

@@ -18,7 +18,7 @@ import { deferredParagraphs } from '../ooxml/deferred-paragraphs.js';
 import { NS, attr, child, children, createElement, intAttr, parseXml, type Element } from '../ooxml/xml.js';
 import { LayoutPart, ShapeTreePart, type MasterPart } from '../ooxml/pml/parts.js';
 import { IDENTITY, Shape, masterPlaceholderType, type PlaceholderRef } from '../ooxml/pml/shapes.js';
-import { shapeTextSources, readTextBody, type TextStyleSources } from '../render/text-body.js';
+import { shapeTextSources, readTextBody, withSharedLevelStyles, type TextStyleSources } from '../render/text-body.js';
 import { isVerticalText, layoutText, EMU_PER_PT, type TextBodyInput, type TextLayout, type TextRunInput } from '../text/layout.js';
 import { defaultFontMetrics, type FontMetrics, type FontSpec, type ResolvedFace, type VerticalMetrics } from '../text/font-metrics.js';
 import { FACE_DATA } from '../text/metrics-data/fonts.js';
@@ -654,9 +654,9 @@ export function measureTable(part: ShapeTreePart, tbl: Element): TableMeasure {
       if (merged || !txBody) continue;
       const own = child(txBody, NS.a, 'lstStyle');
       const header = BOLD_HEADER && headerOn && ri === 0;
-      // cells without a list style of their own share their row kind's sources (and so
-      // the level styles resolved from them)
-      const src = own && children(own).length > 0 ? cellSources([own, ...(header ? [bold] : [])]) : header ? (headerSrc ??= cellSources([bold])) : (bodySrc ??= cellSources([]));
+      // cells without a list style of their own share their row kind's sources, and the
+      // level styles resolved from them with every table of the same template
+      const src = own && children(own).length > 0 ? cellSources([own, ...(header ? [bold] : [])]) : header ? (headerSrc ??= withSharedLevelStyles(cellSources([bold]))) : (bodySrc ??= withSharedLevelStyles(cellSources([])));
       const body = readTextBody(txBody, src);
       const tcPr = child(tc, NS.a, 'tcPr');
       body.lIns_emu = intAttr(tcPr, 'marL', 91440);

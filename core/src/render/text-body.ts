@@ -8,8 +8,8 @@
  *
  * Shared with text fitting: it yields the same input the renderer lays out.
  */
-import { NS, attr, attrNS, boolAttr, child, children, intAttr, parseXml, type Element } from '../ooxml/xml.js';
-import { deferredParagraphs } from '../ooxml/deferred-paragraphs.js';
+import { NS, attr, attrNS, boolAttr, child, children, intAttr, parseXml, type Document, type Element } from '../ooxml/xml.js';
+import { deferredParagraphs, type DeferredParagraphs } from '../ooxml/deferred-paragraphs.js';
 import type { Shape } from '../ooxml/pml/shapes.js';
 import { masterTextStyleFor } from '../ooxml/pml/text.js';
 import { resolveThemeFont, type Theme } from '../ooxml/pml/theme.js';
@@ -88,6 +88,15 @@ export function shapeTextSources(shape: Shape, colorCtx: DrawColorContext): Text
     defaultFace: resolveThemeFont(styleName === 'titleStyle' ? '+mj-lt' : '+mn-lt', theme) || 'Calibri',
     levelStyles: shareable ? sharedLevelStyles(theme, near, far, fontRefFace, fontRefColor, colorCtx) : undefined,
   };
+}
+
+/**
+ * `src` with level styles shared by every text body with the same sources (see
+ * {@link shapeTextSources}); for sources made of template elements only, such as a
+ * table's cells that have no list style of their own.
+ */
+export function withSharedLevelStyles(src: TextStyleSources): TextStyleSources {
+  return { ...src, levelStyles: sharedLevelStyles(src.theme, src.near, src.far, src.fontRefFace, src.fontRefColor, src.colorCtx) };
 }
 
 /**
@@ -229,166 +238,271 @@ export function readTextBody(txBody: Element | undefined, src: TextStyleSources,
   if (!txBody) return body;
   const counters = new Map<number, number>();
   const styles = (src.levelStyles ??= []);
+  const levelStyle = (level: number): LevelStyle => styles[level] ?? (styles[level] = new LevelStyle(src, level));
   // paragraphs written by generation may still be a model (ooxml/deferred-paragraphs):
-  // read as the nodes they stand for (level 0, the template's properties on every run)
+  // read as the nodes they stand for (level 0, the template's properties on every run),
+  // whose formatting every paragraph of every such body shares and is resolved once
   const model = deferredParagraphs(txBody);
-  const nodes = model ? undefined : children(txBody, NS.a, 'p');
-  const count = model ? model.lines.length : nodes!.length;
-  for (let pi = 0; pi < count; pi++) {
-    const p = nodes?.[pi];
-    const pPr = model ? model.paraProps : child(p, NS.a, 'pPr');
-    const level = model ? 0 : Math.max(0, Math.min(8, intAttr(pPr, 'lvl', 0)));
-    let style = styles[level];
-    if (!style) {
-      style = new LevelStyle(src, level);
-      styles[level] = style;
-    }
-    const lvl = style;
-    // the paragraph's own properties first, then its level's inherited ones
-    const pAttr = (name: string): string | undefined => attr(pPr, name) ?? lvl.attr(name);
-    const pChild = (names: readonly string[]): Element | undefined => {
-      if (pPr) for (const c of children(pPr, NS.a)) if (names.includes(c.localName ?? '')) return c;
-      return lvl.child(names);
-    };
-    const ownDefRPr = child(pPr, NS.a, 'defRPr');
-
-    const runProps = (rPr: Element | undefined, szOverride?: number): { font: TextRunInput['font']; color?: Rgba; run: Partial<TextRunInput> } => {
-      const own = (f: (e: Element) => string | undefined): string | undefined => {
-        if (rPr) { const v = f(rPr); if (v !== undefined) return v; }
-        if (ownDefRPr) return f(ownDefRPr);
-        return undefined;
-      };
-      const ownAttr = (name: string): string | undefined => (rPr ? attr(rPr, name) : undefined) ?? (ownDefRPr ? attr(ownDefRPr, name) : undefined);
-      const d = lvl.runDefaults;
-      const face = own((e) => { const v = attr(child(e, NS.a, 'latin'), 'typeface'); return v ? v : undefined; }) ?? d.face;
-      const lang = ownAttr('lang') ?? d.lang;
-      const name = face ? resolveThemeFont(face, src.theme, lang) || src.defaultFace : src.defaultFace;
-      const szOwn = szOverride !== undefined ? String(szOverride) : ownAttr('sz');
-      const sz = szOwn !== undefined && Number.isFinite(parseInt(szOwn, 10)) ? parseInt(szOwn, 10) : d.sz;
-      let color = d.color;
-      for (const e of [rPr, ownDefRPr]) {
-        if (!e) continue;
-        const c = fillColor(e, src.colorCtx);
-        if (c !== undefined) { color = c; break; }
-      }
-      const b = ownAttr('b');
-      const i = ownAttr('i');
-      const u = ownAttr('u') ?? d.u;
-      const strike = ownAttr('strike') ?? d.strike;
-      const cap = ownAttr('cap') ?? d.cap;
-      const baseline = ownAttr('baseline');
-      const spc = ownAttr('spc');
-      return {
-        font: { name, size_pt: (sz ?? 1800) / 100, bold: b !== undefined ? onOff(b) : d.bold, italic: i !== undefined ? onOff(i) : d.italic },
-        color: color === null ? { r: 0, g: 0, b: 0, a: 0 } : color ?? lvl.textColor(),
-        run: {
-          underline: u !== undefined && u !== 'none',
-          strike: strike !== undefined && strike !== 'noStrike',
-          baseline_pct: (baseline !== undefined ? intOr(baseline, 0) : d.baseline) / 1000,
-          spacing_pt: (spc !== undefined ? intOr(spc, 0) : d.spc) / 100,
-          cap: cap === 'all' ? 'all' : cap === 'small' ? 'small' : 'none',
-        },
-      };
-    };
-
-    const runs: TextRunInput[] = [];
-    if (model) {
+  if (model) {
+    const read = levelStyle(0).modelParagraphs(model, txBody.ownerDocument);
+    model.lines.forEach((segments, pi) => {
       const sizes = model.sizes?.[pi];
-      const rPr = model.runProps ?? EN_US_RUN;
+      const runs: TextRunInput[] = [];
       let ri = 0;
-      let plain: ReturnType<typeof runProps> | undefined;
-      const props = (): ReturnType<typeof runProps> => {
+      const runOf = (): ResolvedRun => {
         const sz = sizes?.runs[ri++];
-        return sz !== undefined ? runProps(rPr, sz) : (plain ??= runProps(rPr));
+        return sz !== undefined ? read.run.sized(sz) : read.run;
       };
-      model.lines[pi]!.forEach((seg, i) => {
-        if (i > 0) runs.push({ text: '', font: props().font, lineBreak: true });
-        if (seg === '') return;
-        const rp = props();
-        runs.push({ text: seg, font: rp.font, color: rp.color ? rgbHex(rp.color) : undefined, alpha: rp.color?.a, ...rp.run });
+      segments.forEach((seg, i) => {
+        if (i > 0) runs.push({ text: '', font: runOf().font, lineBreak: true });
+        if (seg !== '') runs.push(runOf().withText(seg));
       });
-    }
-    for (const r of p ? children(p, NS.a) : []) {
+      const end = sizes?.end !== undefined ? read.end.sized(sizes.end) : read.end;
+      body.paragraphs.push(read.paragraph.input(runs, end.font, 0, counters));
+    });
+    return body;
+  }
+  for (const p of children(txBody, NS.a, 'p')) {
+    const pPr = child(p, NS.a, 'pPr');
+    const level = Math.max(0, Math.min(8, intAttr(pPr, 'lvl', 0)));
+    const style = new ParagraphStyle(src, levelStyle(level), pPr);
+    const runs: TextRunInput[] = [];
+    for (const r of children(p, NS.a)) {
       if (r.localName !== 'r' && r.localName !== 'fld' && r.localName !== 'br') continue;
-      const rp = runProps(child(r, NS.a, 'rPr'));
-      const hex = rp.color ? rgbHex(rp.color) : undefined;
+      const rPr = child(r, NS.a, 'rPr');
+      const rp = style.runProps(rPr);
       if (r.localName === 'br') {
         runs.push({ text: '', font: rp.font, lineBreak: true });
         continue;
       }
       let text = child(r, NS.a, 't')?.textContent ?? '';
       // Hyperlinked runs show in the theme's hyperlink colour, underlined (as PowerPoint and LibreOffice draw them).
-      const rPrEl = child(r, NS.a, 'rPr');
-      if (child(rPrEl, NS.a, 'hlinkClick') && attrNS(child(rPrEl, NS.a, 'hlinkClick'), NS.r, 'id')) {
+      if (child(rPr, NS.a, 'hlinkClick') && attrNS(child(rPr, NS.a, 'hlinkClick'), NS.r, 'id')) {
         const link = colorIn(HLINK, src.colorCtx);
         if (link) {
-          runs.push({ text, font: rp.font, color: rgbHex(link), alpha: 1, ...rp.run, underline: true });
+          runs.push({ ...rp.withText(text), color: rgbHex(link), alpha: 1, underline: true });
           continue;
         }
       }
       if (r.localName === 'fld' && attr(r, 'type') === 'slidenum' && options.slideNumber !== undefined) text = options.slideNumber;
-      runs.push({ text, font: rp.font, color: hex, alpha: rp.color?.a, ...rp.run });
+      runs.push(rp.withText(text));
     }
-    const endRp = model ? runProps(model.endProps ?? EN_US_RUN, model.sizes?.[pi]?.end) : runProps(child(p, NS.a, 'endParaRPr'));
-    const spacing = (names: readonly string[]): Spacing | undefined => {
-      const el = pChild(names);
-      if (!el) return undefined;
-      const pct = child(el, NS.a, 'spcPct');
-      if (pct) return { pct: intAttr(pct, 'val', 100000) / 1000 };
-      const pts = child(el, NS.a, 'spcPts');
-      if (pts) return { pts: intAttr(pts, 'val', 0) / 100 };
-      return undefined;
-    };
-    const algnRaw = pAttr('algn') ?? 'l';
-    const para: ParagraphInput = {
-      runs,
-      align: (['l', 'ctr', 'r', 'just', 'dist'].includes(algnRaw) ? algnRaw : algnRaw === 'justLow' || algnRaw === 'thaiDist' ? 'just' : 'l') as ParagraphInput['align'],
-      marL_emu: Number(pAttr('marL') ?? 0),
-      indent_emu: Number(pAttr('indent') ?? 0),
-      marR_emu: Number(pAttr('marR') ?? 0),
-      lineSpacing: spacing(LN_SPC),
-      spaceBefore: spacing(SPC_BEF),
-      spaceAfter: spacing(SPC_AFT),
-      endFont: endRp.font,
-      rtl: pAttr('rtl') === '1',
-    };
-    // Bullets.
-    const hasText = runs.some((r) => !r.lineBreak && r.text.trim() !== '');
-    const kind = pChild(BULLET_KIND);
-    if (kind && kind.localName !== 'buNone' && hasText) {
-      const first = runs.find((r) => !r.lineBreak) ?? runs[0];
-      const firstFont = first?.font ?? endRp.font;
-      const buFontEl = pChild(BU_FONT);
-      const buFontName = buFontEl?.localName === 'buFont' ? resolveThemeFont(attr(buFontEl, 'typeface') ?? '', src.theme) : undefined;
-      const buClrEl = pChild(BU_CLR);
-      const buSzEl = pChild(BU_SZ);
-      let size = firstFont.size_pt;
-      if (buSzEl?.localName === 'buSzPct') size = (firstFont.size_pt * intAttr(buSzEl, 'val', 100000)) / 100000;
-      else if (buSzEl?.localName === 'buSzPts') size = intAttr(buSzEl, 'val', 1800) / 100;
-      const color = buClrEl?.localName === 'buClr' ? colorIn(buClrEl, src.colorCtx) : undefined;
-      let text = '';
-      if (kind.localName === 'buChar') text = mapBulletChar(attr(kind, 'char') ?? '•', buFontName);
-      else if (kind.localName === 'buAutoNum') {
-        const start = intAttr(kind, 'startAt', 1);
-        const n = counters.get(level) ?? start - 1;
-        counters.set(level, n + 1);
-        text = autoNumber(attr(kind, 'type') ?? 'arabicPeriod', n + 1);
-      } else text = '•';
-      // Deeper levels restart their numbering.
-      for (const l of [...counters.keys()]) if (l > level) counters.delete(l);
-      const symbolic = /wingdings|symbol|webdings/i.test(buFontName ?? '');
-      const bullet: BulletInput = {
-        text: text + (kind.localName === 'buAutoNum' ? ' ' : ''),
-        font: { name: symbolic || !buFontName ? firstFont.name : buFontName, size_pt: size, bold: kind.localName === 'buAutoNum' ? firstFont.bold : false },
-        color: color ? rgbHex(color) : first?.color,
-      };
-      para.bullet = bullet;
-    } else if (!kind || kind.localName !== 'buAutoNum') {
-      if (hasText) counters.delete(level);
-    }
-    body.paragraphs.push(para);
+    const end = style.runProps(child(p, NS.a, 'endParaRPr'));
+    body.paragraphs.push(style.input(runs, end.font, level, counters));
   }
   return body;
+}
+
+/**
+ * A run's resolved properties (font, colour, decoration): what every run with the same
+ * `a:rPr` under the same paragraph properties gets.
+ */
+class ResolvedRun {
+  private readonly hex: string | undefined;
+  /** Sized copies by `sz` (hundredths of a point); a body's runs use one or two sizes. */
+  private sizedCopies?: Map<number, ResolvedRun>;
+
+  constructor(
+    readonly font: TextRunInput['font'],
+    readonly color: Rgba | undefined,
+    private readonly decoration: Pick<TextRunInput, 'underline' | 'strike' | 'baseline_pct' | 'spacing_pt' | 'cap'>,
+  ) {
+    this.hex = color ? rgbHex(color) : undefined;
+  }
+
+  /** A layout run of `text` with these properties. */
+  withText(text: string): TextRunInput {
+    return { text, font: this.font, color: this.hex, alpha: this.color?.a, ...this.decoration };
+  }
+
+  /** The same properties at `sz` hundredths of a point (an explicit `sz` overrides any inherited one). */
+  sized(sz: number): ResolvedRun {
+    let copy = this.sizedCopies?.get(sz);
+    if (copy === undefined) {
+      copy = new ResolvedRun({ ...this.font, size_pt: sz / 100 }, this.color, this.decoration);
+      (this.sizedCopies ??= new Map()).set(sz, copy);
+    }
+    return copy;
+  }
+}
+
+/** How a paragraph's bullet is drawn, all but its text's size and number. */
+interface BulletStyle {
+  /** `a:buChar`, `a:buAutoNum` or `a:buBlip`. */
+  kind: Element;
+  /** The bullet's own typeface, theme reference resolved (`a:buFont`). */
+  fontName: string | undefined;
+  color: Rgba | undefined;
+  /** `a:buSzPct` / `a:buSzPts`, if any. */
+  size: Element | undefined;
+  /** The character drawn for `a:buChar` (symbol fonts mapped to Unicode look-alikes). */
+  char: string;
+  /** True when the bullet font is a symbol font (the bullet is drawn in the text's font). */
+  symbolic: boolean;
+}
+
+/**
+ * The properties of paragraphs with one `a:pPr` at one outline level: the paragraph's own
+ * properties first, then the level's inherited ones (§21.1.2.2.7).
+ */
+class ParagraphStyle {
+  private readonly ownDefRPr: Element | undefined;
+  private fields?: Omit<ParagraphInput, 'runs' | 'endFont' | 'bullet'>;
+  private bulletStyle?: BulletStyle | null;
+
+  constructor(private readonly src: TextStyleSources, private readonly lvl: LevelStyle, private readonly pPr: Element | undefined) {
+    this.ownDefRPr = child(pPr, NS.a, 'defRPr');
+  }
+
+  private pAttr(name: string): string | undefined {
+    return attr(this.pPr, name) ?? this.lvl.attr(name);
+  }
+
+  private pChild(names: readonly string[]): Element | undefined {
+    if (this.pPr) for (const c of children(this.pPr, NS.a)) if (names.includes(c.localName ?? '')) return c;
+    return this.lvl.child(names);
+  }
+
+  private spacing(names: readonly string[]): Spacing | undefined {
+    const el = this.pChild(names);
+    if (!el) return undefined;
+    const pct = child(el, NS.a, 'spcPct');
+    if (pct) return { pct: intAttr(pct, 'val', 100000) / 1000 };
+    const pts = child(el, NS.a, 'spcPts');
+    if (pts) return { pts: intAttr(pts, 'val', 0) / 100 };
+    return undefined;
+  }
+
+  /** The properties of a run with `rPr` (or of the end of the paragraph, `a:endParaRPr`). */
+  runProps(rPr: Element | undefined): ResolvedRun {
+    const ownDefRPr = this.ownDefRPr;
+    const src = this.src;
+    const own = (f: (e: Element) => string | undefined): string | undefined => {
+      if (rPr) { const v = f(rPr); if (v !== undefined) return v; }
+      if (ownDefRPr) return f(ownDefRPr);
+      return undefined;
+    };
+    const ownAttr = (name: string): string | undefined => (rPr ? attr(rPr, name) : undefined) ?? (ownDefRPr ? attr(ownDefRPr, name) : undefined);
+    const d = this.lvl.runDefaults;
+    const face = own((e) => { const v = attr(child(e, NS.a, 'latin'), 'typeface'); return v ? v : undefined; }) ?? d.face;
+    const lang = ownAttr('lang') ?? d.lang;
+    const name = face ? resolveThemeFont(face, src.theme, lang) || src.defaultFace : src.defaultFace;
+    const szOwn = ownAttr('sz');
+    const sz = szOwn !== undefined && Number.isFinite(parseInt(szOwn, 10)) ? parseInt(szOwn, 10) : d.sz;
+    let color = d.color;
+    for (const e of [rPr, ownDefRPr]) {
+      if (!e) continue;
+      const c = fillColor(e, src.colorCtx);
+      if (c !== undefined) { color = c; break; }
+    }
+    const b = ownAttr('b');
+    const i = ownAttr('i');
+    const u = ownAttr('u') ?? d.u;
+    const strike = ownAttr('strike') ?? d.strike;
+    const cap = ownAttr('cap') ?? d.cap;
+    const baseline = ownAttr('baseline');
+    const spc = ownAttr('spc');
+    return new ResolvedRun(
+      { name, size_pt: (sz ?? 1800) / 100, bold: b !== undefined ? onOff(b) : d.bold, italic: i !== undefined ? onOff(i) : d.italic },
+      color === null ? { r: 0, g: 0, b: 0, a: 0 } : color ?? this.lvl.textColor(),
+      {
+        underline: u !== undefined && u !== 'none',
+        strike: strike !== undefined && strike !== 'noStrike',
+        baseline_pct: (baseline !== undefined ? intOr(baseline, 0) : d.baseline) / 1000,
+        spacing_pt: (spc !== undefined ? intOr(spc, 0) : d.spc) / 100,
+        cap: cap === 'all' ? 'all' : cap === 'small' ? 'small' : 'none',
+      },
+    );
+  }
+
+  private bullet(): BulletStyle | null {
+    if (this.bulletStyle !== undefined) return this.bulletStyle;
+    const kind = this.pChild(BULLET_KIND);
+    if (!kind || kind.localName === 'buNone') return (this.bulletStyle = null);
+    const buFontEl = this.pChild(BU_FONT);
+    const fontName = buFontEl?.localName === 'buFont' ? resolveThemeFont(attr(buFontEl, 'typeface') ?? '', this.src.theme) : undefined;
+    const buClrEl = this.pChild(BU_CLR);
+    const buSzEl = this.pChild(BU_SZ);
+    this.bulletStyle = {
+      kind,
+      fontName,
+      color: buClrEl?.localName === 'buClr' ? colorIn(buClrEl, this.src.colorCtx) : undefined,
+      size: buSzEl?.localName === 'buSzPct' || buSzEl?.localName === 'buSzPts' ? buSzEl : undefined,
+      char: kind.localName === 'buChar' ? mapBulletChar(attr(kind, 'char') ?? '•', fontName) : '•',
+      symbolic: /wingdings|symbol|webdings/i.test(fontName ?? ''),
+    };
+    return this.bulletStyle;
+  }
+
+  /**
+   * The layout input of a paragraph of these properties holding `runs`. Auto-numbered
+   * bullets count on in `counters` (per outline level, shared by a body's paragraphs).
+   */
+  input(runs: TextRunInput[], endFont: TextRunInput['font'], level: number, counters: Map<number, number>): ParagraphInput {
+    if (!this.fields) {
+      const algnRaw = this.pAttr('algn') ?? 'l';
+      this.fields = {
+        align: (['l', 'ctr', 'r', 'just', 'dist'].includes(algnRaw) ? algnRaw : algnRaw === 'justLow' || algnRaw === 'thaiDist' ? 'just' : 'l') as ParagraphInput['align'],
+        marL_emu: Number(this.pAttr('marL') ?? 0),
+        indent_emu: Number(this.pAttr('indent') ?? 0),
+        marR_emu: Number(this.pAttr('marR') ?? 0),
+        lineSpacing: this.spacing(LN_SPC),
+        spaceBefore: this.spacing(SPC_BEF),
+        spaceAfter: this.spacing(SPC_AFT),
+        rtl: this.pAttr('rtl') === '1',
+      };
+    }
+    const f = this.fields;
+    const para: ParagraphInput = {
+      runs,
+      align: f.align,
+      marL_emu: f.marL_emu,
+      indent_emu: f.indent_emu,
+      marR_emu: f.marR_emu,
+      lineSpacing: f.lineSpacing,
+      spaceBefore: f.spaceBefore,
+      spaceAfter: f.spaceAfter,
+      endFont,
+      rtl: f.rtl,
+    };
+    const hasText = runs.some((r) => !r.lineBreak && r.text.trim() !== '');
+    const bu = this.bullet();
+    if (bu && hasText) {
+      const first = runs.find((r) => !r.lineBreak) ?? runs[0];
+      const firstFont = first?.font ?? endFont;
+      let size = firstFont.size_pt;
+      if (bu.size?.localName === 'buSzPct') size = (firstFont.size_pt * intAttr(bu.size, 'val', 100000)) / 100000;
+      else if (bu.size?.localName === 'buSzPts') size = intAttr(bu.size, 'val', 1800) / 100;
+      let text = bu.char;
+      const autoNum = bu.kind.localName === 'buAutoNum';
+      if (autoNum) {
+        const start = intAttr(bu.kind, 'startAt', 1);
+        const n = counters.get(level) ?? start - 1;
+        counters.set(level, n + 1);
+        text = autoNumber(attr(bu.kind, 'type') ?? 'arabicPeriod', n + 1);
+      }
+      // Deeper levels restart their numbering.
+      if (counters.size > 1 || !counters.has(level)) for (const l of [...counters.keys()]) if (l > level) counters.delete(l);
+      para.bullet = {
+        text: text + (autoNum ? ' ' : ''),
+        font: { name: bu.symbolic || !bu.fontName ? firstFont.name : bu.fontName, size_pt: size, bold: autoNum ? firstFont.bold : false },
+        color: bu.color ? rgbHex(bu.color) : first?.color,
+      };
+    } else if (!bu || bu.kind.localName !== 'buAutoNum') {
+      if (hasText) counters.delete(level);
+    }
+    return para;
+  }
+}
+
+/** Deferred paragraphs' formatting resolved once: the paragraph properties and the two run properties every paragraph of the model uses. */
+interface ModelParagraphRead {
+  readonly paraProps: Element | undefined;
+  readonly runProps: Element | undefined;
+  readonly endProps: Element | undefined;
+  readonly paragraph: ParagraphStyle;
+  readonly run: ResolvedRun;
+  readonly end: ResolvedRun;
 }
 
 /** ST_OnOff (§22.9.2.7): `1`, `true` and `on` are true. */
@@ -445,6 +559,9 @@ export class LevelStyle {
   private readonly childs = new Map<readonly string[], Element | undefined>();
   private defaults?: RunDefaults;
   private tx1?: Rgba;
+  /** Resolved deferred-paragraph formattings by their run properties (see {@link modelParagraphs}). */
+  private modelReads?: Map<Element | undefined, ModelParagraphRead[]>;
+  private modelReadCount = 0;
 
   constructor(private readonly src: TextStyleSources, level: number) {
     const lvlName = `lvl${level + 1}pPr`;
@@ -488,6 +605,39 @@ export class LevelStyle {
     return found;
   }
 
+  /**
+   * The formatting of deferred paragraphs at this level, resolved once per distinct
+   * template properties (the few a template's placeholders and cells use). Properties
+   * that belong to the text body's own document (`bodyDoc`, a slide being built) are
+   * resolved afresh and not kept: keeping them would keep the slide.
+   */
+  modelParagraphs(model: DeferredParagraphs, bodyDoc: Document | null): ModelParagraphRead {
+    const reads = (this.modelReads ??= new Map());
+    const same = reads.get(model.runProps);
+    if (same) for (const r of same) if (r.paraProps === model.paraProps && r.endProps === model.endProps) return r;
+    const own = (e: Element | undefined): boolean => e !== undefined && e.ownerDocument === bodyDoc;
+    const keep = !own(model.paraProps) && !own(model.runProps) && !own(model.endProps);
+    const paragraph = new ParagraphStyle(this.src, this, model.paraProps);
+    const read: ModelParagraphRead = {
+      paraProps: model.paraProps,
+      runProps: model.runProps,
+      endProps: model.endProps,
+      paragraph,
+      run: paragraph.runProps(model.runProps ?? EN_US_RUN),
+      end: paragraph.runProps(model.endProps ?? EN_US_RUN),
+    };
+    if (!keep) return read;
+    if (this.modelReadCount >= MAX_MODEL_READS) {
+      reads.clear();
+      this.modelReadCount = 0;
+    }
+    const list = reads.get(model.runProps);
+    if (list) list.push(read);
+    else reads.set(model.runProps, [read]);
+    this.modelReadCount++;
+    return read;
+  }
+
   /** The theme's text colour (`tx1` through the colour map). */
   textColor(): Rgba | undefined {
     this.tx1 ??= colorIn(TX1, this.src.colorCtx);
@@ -525,6 +675,12 @@ export class LevelStyle {
 
 /** `a:solidFill` with `tx1`: text is tx1 unless something says otherwise. */
 const HLINK: Element = parseXml(`<a:solidFill xmlns:a="${NS.a}"><a:schemeClr val="hlink"/></a:solidFill>`, 'hyperlink colour').documentElement!;
+/**
+ * Distinct deferred-paragraph formattings a level style keeps resolved (a table's cells
+ * may each have their own run properties); past it the style starts afresh.
+ */
+const MAX_MODEL_READS = 256;
+
 /** What a run copied without template properties carries (`setParagraphs`): `lang="en-US"`. */
 const EN_US_RUN: Element = parseXml(`<a:rPr xmlns:a="${NS.a}" lang="en-US" dirty="0"/>`, 'default run properties').documentElement!;
 const TX1: Element = parseXml(`<a:solidFill xmlns:a="${NS.a}"><a:schemeClr val="tx1"/></a:solidFill>`, 'default text colour').documentElement!;

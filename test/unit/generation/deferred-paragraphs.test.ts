@@ -70,8 +70,11 @@ t.test('deferred paragraphs serialize and read as the nodes they stand for', asy
         for (const pair of pairs(src)) {
           bodies++;
           const cell = pair.modelBody.namespaceURI === NS.a;
-          // table cells take their formatting from the template's cell (as tables.ts does)
-          const formatFrom = cell && li % 2 === 1 ? textBodies(src)[pair.index] : undefined;
+          // every other line set takes its formatting from the template's body, as
+          // tables.ts does for cells and fill-slide.ts for placeholders: the model then
+          // holds the template's elements, whose formatting readers resolve once for all
+          // slides (render/text-body.ts), so later pairs read through what earlier ones kept
+          const formatFrom = li % 2 === 1 ? textBodies(src)[pair.index] : undefined;
           setParagraphs(pair.model, pair.modelBody, lines, formatFrom);
           setParagraphs(pair.nodes, pair.nodesBody, lines, formatFrom);
           if (!deferredParagraphs(pair.modelBody)) t.fail(`${file} ${slidePart}: no model after setParagraphs`);
