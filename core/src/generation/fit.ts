@@ -14,11 +14,12 @@
  *
  * Geometry is EMU (12 700 per point); sizes are points.
  */
-import { deferredParagraphs } from '../ooxml/deferred-paragraphs.js';
+import { deferredParagraphs, type DeferredParagraphs } from '../ooxml/deferred-paragraphs.js';
+import { deferredRows } from '../ooxml/deferred-rows.js';
 import { NS, attr, child, children, createElement, intAttr, parseXml, type Element } from '../ooxml/xml.js';
 import { LayoutPart, ShapeTreePart, type MasterPart } from '../ooxml/pml/parts.js';
 import { IDENTITY, Shape, masterPlaceholderType, type PlaceholderRef } from '../ooxml/pml/shapes.js';
-import { shapeTextSources, readTextBody, withSharedLevelStyles, type TextStyleSources } from '../render/text-body.js';
+import { shapeTextSources, readDeferredTextBody, readTextBody, withSharedLevelStyles, type TextStyleSources } from '../render/text-body.js';
 import { isVerticalText, layoutText, EMU_PER_PT, type TextBodyInput, type TextLayout, type TextRunInput } from '../text/layout.js';
 import { defaultFontMetrics, type FontMetrics, type FontSpec, type ResolvedFace, type VerticalMetrics } from '../text/font-metrics.js';
 import { FACE_DATA } from '../text/metrics-data/fonts.js';
@@ -544,11 +545,7 @@ function round1(x: number): number {
 export function writeScaledSizes(txBody: Element, body: TextBodyInput, k: number): void {
   const model = deferredParagraphs(txBody);
   if (model) {
-    // paragraphs still a model: the sizes go where the serializer writes them
-    model.sizes = model.lines.map((_, pi) => {
-      const para = body.paragraphs[pi];
-      return { runs: para ? para.runs.map((r) => sizeValue(r.font.size_pt * k)) : [], end: para?.endFont ? sizeValue(para.endFont.size_pt * k) : undefined };
-    });
+    writeModelSizes(model, body, k);
     return;
   }
   const doc = txBody.ownerDocument!;
@@ -571,6 +568,17 @@ export function writeScaledSizes(txBody: Element, body: TextBodyInput, k: number
         r.setAttribute('sz', String(sizeValue(para.endFont.size_pt * k)));
       }
     }
+  });
+}
+
+/**
+ * {@link writeScaledSizes} for paragraphs still a model: the sizes go where the
+ * serializer writes them.
+ */
+function writeModelSizes(model: DeferredParagraphs, body: TextBodyInput, k: number): void {
+  model.sizes = model.lines.map((_, pi) => {
+    const para = body.paragraphs[pi];
+    return { runs: para ? para.runs.map((r) => sizeValue(r.font.size_pt * k)) : [], end: para?.endFont ? sizeValue(para.endFont.size_pt * k) : undefined };
   });
 }
 
@@ -597,8 +605,6 @@ function resetFontScale(sp: Element): void {
 
 /** A table as measured for fitting: per row, the height its text needs at a scale. */
 export interface TableMeasure {
-  /** `a:tr` elements in order. */
-  rows: Element[];
   /** Column widths, EMU. */
   widths: number[];
   /** Largest resolved cell run size, pt (the "template size" of the table's text). */
@@ -617,14 +623,30 @@ let boldLst: Element | undefined;
 /** Built-in table styles and most template styles bold the header row (`a:firstRow/a:tcTxStyle b="on"`). */
 const BOLD_HEADER = true;
 
+/** A row as measured: its cells' text and how to write its height. */
+interface MeasuredRow {
+  templateHeight: number;
+  cells: MeasuredCell[];
+  setHeight(h: number): void;
+}
+
+/** A cell's text as laid out for fitting, and how to write its sizes. */
+interface MeasuredCell {
+  body: TextBodyInput;
+  /** Width of the grid columns it spans, EMU. */
+  width: number;
+  rowSpan: number;
+  writeSizes(scale: number): void;
+}
+
 /**
- * Reads a table for fitting. Cell text resolves through the cell's own list style, then
- * the master's `otherStyle` and the presentation's `p:defaultTextStyle` (what a table
- * cell inherits, as the renderer reads it); header rows (the first row when
- * `a:tblPr/@firstRow` is on) are measured bold, as table styles draw them.
+ * Reads a table for fitting, its rows as nodes or still a model (`ooxml/deferred-rows`).
+ * Cell text resolves through the cell's own list style, then the master's `otherStyle`
+ * and the presentation's `p:defaultTextStyle` (what a table cell inherits, as the
+ * renderer reads it); header rows (the first row when `a:tblPr/@firstRow` is on) are
+ * measured bold, as table styles draw them.
  */
 export function measureTable(part: ShapeTreePart, tbl: Element): TableMeasure {
-  const rows = children(tbl, NS.a, 'tr');
   const widths = children(child(tbl, NS.a, 'tblGrid') ?? tbl, NS.a, 'gridCol').map((g) => intAttr(g, 'w', 0));
   const firstRow = attr(child(tbl, NS.a, 'tblPr'), 'firstRow');
   const headerOn = firstRow === '1' || firstRow === 'true';
@@ -641,45 +663,67 @@ export function measureTable(part: ShapeTreePart, tbl: Element): TableMeasure {
   const cellSources = (near: Element[]): TextStyleSources => ({ near, far, bodyPrs: [], theme, colorCtx, defaultFace: theme.minor.latin || 'Calibri' });
   let headerSrc: TextStyleSources | undefined;
   let bodySrc: TextStyleSources | undefined;
-  type CellText = { txBody: Element; body: TextBodyInput; width: number; rowSpan: number };
-  const cells: CellText[][] = rows.map((tr, ri) => {
-    const out: CellText[] = [];
-    let col = 0;
-    for (const tc of children(tr, NS.a, 'tc')) {
-      const span = Math.max(1, intAttr(tc, 'gridSpan', 1));
-      const merged = attr(tc, 'hMerge') === '1' || attr(tc, 'vMerge') === '1';
-      const txBody = child(tc, NS.a, 'txBody');
-      const w = widths.slice(col, col + span).reduce((a, b) => a + b, 0);
-      col += span;
-      if (merged || !txBody) continue;
-      const own = child(txBody, NS.a, 'lstStyle');
-      const header = BOLD_HEADER && headerOn && ri === 0;
-      // cells without a list style of their own share their row kind's sources, and the
-      // level styles resolved from them with every table of the same template
-      const src = own && children(own).length > 0 ? cellSources([own, ...(header ? [bold] : [])]) : header ? (headerSrc ??= withSharedLevelStyles(cellSources([bold]))) : (bodySrc ??= withSharedLevelStyles(cellSources([])));
-      const body = readTextBody(txBody, src);
-      const tcPr = child(tc, NS.a, 'tcPr');
-      body.lIns_emu = intAttr(tcPr, 'marL', 91440);
-      body.rIns_emu = intAttr(tcPr, 'marR', 91440);
-      body.tIns_emu = intAttr(tcPr, 'marT', 45720);
-      body.bIns_emu = intAttr(tcPr, 'marB', 45720);
-      body.fontScale = 1;
-      body.lnSpcReduction = 0;
-      out.push({ txBody, body, width: w, rowSpan: Math.max(1, intAttr(tc, 'rowSpan', 1)) });
-    }
-    return out;
-  });
+  /** The sources of a cell whose text body has list style `own`. */
+  const sourcesOf = (own: Element | undefined, header: boolean): TextStyleSources =>
+    // cells without a list style of their own share their row kind's sources, and the
+    // level styles resolved from them with every table of the same template
+    own && children(own).length > 0 ? cellSources([own, ...(header ? [bold] : [])]) : header ? (headerSrc ??= withSharedLevelStyles(cellSources([bold]))) : (bodySrc ??= withSharedLevelStyles(cellSources([])));
+  /** The cell's margins (§21.1.3.17 `a:tcPr` marL/marR/marT/marB) set on its body; the body's own font scale is not the cell's. */
+  const asCell = (body: TextBodyInput, tcPr: Element | undefined): TextBodyInput => {
+    body.lIns_emu = intAttr(tcPr, 'marL', 91440);
+    body.rIns_emu = intAttr(tcPr, 'marR', 91440);
+    body.tIns_emu = intAttr(tcPr, 'marT', 45720);
+    body.bIns_emu = intAttr(tcPr, 'marB', 45720);
+    body.fontScale = 1;
+    body.lnSpcReduction = 0;
+    return body;
+  };
+  const model = deferredRows(tbl);
+  let rows: MeasuredRow[];
+  if (model) {
+    // every cell spans one column and one row (merges are not carried into new rows)
+    const doc = tbl.ownerDocument;
+    rows = model.rows.map((row, ri) => ({
+      templateHeight: row.h,
+      setHeight: (h: number): void => {
+        row.h = h;
+      },
+      cells: row.cells.map((cell, ci) => {
+        const header = BOLD_HEADER && headerOn && ri === 0;
+        const tcPr = child(cell.template, NS.a, 'tcPr');
+        const src = sourcesOf(child(child(cell.template, NS.a, 'txBody'), NS.a, 'lstStyle'), header);
+        const body = asCell(readDeferredTextBody(cell.paragraphs, doc, src), tcPr);
+        return { body, width: widths[ci] ?? 0, rowSpan: 1, writeSizes: (scale: number) => writeModelSizes(cell.paragraphs, body, scale) };
+      }),
+    }));
+  } else {
+    rows = children(tbl, NS.a, 'tr').map((tr, ri) => {
+      const cells: MeasuredCell[] = [];
+      let col = 0;
+      for (const tc of children(tr, NS.a, 'tc')) {
+        const span = Math.max(1, intAttr(tc, 'gridSpan', 1));
+        const merged = attr(tc, 'hMerge') === '1' || attr(tc, 'vMerge') === '1';
+        const txBody = child(tc, NS.a, 'txBody');
+        const w = widths.slice(col, col + span).reduce((a, b) => a + b, 0);
+        col += span;
+        if (merged || !txBody) continue;
+        const header = BOLD_HEADER && headerOn && ri === 0;
+        const body = asCell(readTextBody(txBody, sourcesOf(child(txBody, NS.a, 'lstStyle'), header)), child(tc, NS.a, 'tcPr'));
+        cells.push({ body, width: w, rowSpan: Math.max(1, intAttr(tc, 'rowSpan', 1)), writeSizes: (scale: number) => writeScaledSizes(txBody, body, scale) });
+      }
+      return { templateHeight: intAttr(tr, 'h', 0), cells, setHeight: (h: number) => tr.setAttribute('h', String(h)) };
+    });
+  }
   let baseSizePt = 0;
-  for (const row of cells) for (const c of row) baseSizePt = Math.max(baseSizePt, largestRun(c.body));
+  for (const row of rows) for (const c of row.cells) baseSizePt = Math.max(baseSizePt, largestRun(c.body));
   return {
-    rows,
     widths,
     baseSizePt: baseSizePt || 18,
-    templateHeights: rows.map((tr) => intAttr(tr, 'h', 0)),
+    templateHeights: rows.map((r) => r.templateHeight),
     heightsAt(scale: number): number[] {
-      return cells.map((row) => {
+      return rows.map((row) => {
         let need = 0;
-        for (const c of row) {
+        for (const c of row.cells) {
           if (c.rowSpan !== 1) continue;
           // the cell bodies' font scale and line-spacing reduction are already dropped
           const l: TextLayout = layoutText(c.body, { width_emu: c.width, height_emu: 0 }, scale === 1 ? FIT_LAYOUT : { ...FIT_LAYOUT, sizeScale: scale });
@@ -690,10 +734,8 @@ export function measureTable(part: ShapeTreePart, tbl: Element): TableMeasure {
       });
     },
     write(scale: number, heights: number[]): void {
-      cells.forEach((row) => {
-        for (const c of row) writeScaledSizes(c.txBody, c.body, scale);
-      });
-      rows.forEach((tr, i) => tr.setAttribute('h', String(Math.max(1, Math.round(heights[i] ?? 0)))));
+      for (const row of rows) for (const c of row.cells) c.writeSizes(scale);
+      rows.forEach((row, i) => row.setHeight(Math.max(1, Math.round(heights[i] ?? 0))));
     },
   };
 }

@@ -11,6 +11,7 @@
 import type { Document, Element, Node } from '../ooxml/xml.js';
 import { STUB_NS, childrenStubSource } from './clone.js';
 import { DEFERRED_PARAGRAPHS_NS, keepsRunAttribute, keepsRunChild, markerModel, type DeferredParagraphs } from '../ooxml/deferred-paragraphs.js';
+import { DEFERRED_ROWS_NS, MERGE_ATTRS, rowsMarkerModel, type DeferredCell, type DeferredRows } from '../ooxml/deferred-rows.js';
 import { NS } from '../ooxml/xml.js';
 import { BoundedMemo } from '../bounded-memo.js';
 
@@ -124,6 +125,11 @@ function serializeElement(el: Element, parentScope: Scope, out: Sink, stubs: Rea
   const model = el.namespaceURI === DEFERRED_PARAGRAPHS_NS ? markerModel(el) : undefined;
   if (model) {
     serializeDeferred(model, parentScope, out);
+    return;
+  }
+  const rows = el.namespaceURI === DEFERRED_ROWS_NS ? rowsMarkerModel(el) : undefined;
+  if (rows) {
+    serializeRows(rows, parentScope, out);
     return;
   }
   const name = el.nodeName;
@@ -271,3 +277,103 @@ function serializeDeferred(m: DeferredParagraphs, scope: Scope, out: Sink): void
 }
 
 const NO_ATTRS: ArrayLike<AttrLike> = [];
+
+/**
+ * Writes deferred rows as the nodes `materializeRows` would build for them (same
+ * elements, attributes and order), without building them.
+ */
+function serializeRows(m: DeferredRows, scope: Scope, out: Sink): void {
+  for (const row of m.rows) {
+    const trScope = openTag('a:tr', NS.a, [{ name: 'h', value: String(row.h), namespaceURI: null }], scope, out);
+    out.s += '>';
+    for (const cell of row.cells) serializeCell(cell, trScope, out);
+    out.s += '</a:tr>';
+  }
+}
+
+/** A template cell's text before and after its paragraphs, and the scope they are written in. */
+interface CellFrame {
+  head: string;
+  tail: string;
+  paragraphScope: Scope;
+}
+
+/**
+ * The frames of template cells, written once: a template cell stands under a copy of its
+ * own table (or, for a table rewritten from its own rows, where those rows stood), so its
+ * text is the same every time.
+ */
+const cellFrames = new WeakMap<Element, CellFrame>();
+
+function serializeCell(cell: DeferredCell, scope: Scope, out: Sink): void {
+  const tc = cell.template;
+  if (!tc) {
+    const tcScope = openTag('a:tc', NS.a, NO_ATTRS, scope, out);
+    out.s += '>';
+    const txScope = openEmptyCellTextBody(tcScope, out);
+    serializeDeferred(cell.paragraphs, txScope, out);
+    out.s += '</a:txBody>';
+    openTag('a:tcPr', NS.a, NO_ATTRS, tcScope, out);
+    out.s += '/></a:tc>';
+    return;
+  }
+  let frame = cellFrames.get(tc);
+  if (!frame) {
+    frame = cellFrame(tc, scope);
+    cellFrames.set(tc, frame);
+  }
+  out.s += frame.head;
+  serializeDeferred(cell.paragraphs, frame.paragraphScope, out);
+  out.s += frame.tail;
+}
+
+/** `<a:txBody><a:bodyPr/><a:lstStyle/>` (the text body a cell without one gets); returns the paragraphs' scope. */
+function openEmptyCellTextBody(scope: Scope, out: Sink): Scope {
+  const txScope = openTag('a:txBody', NS.a, NO_ATTRS, scope, out);
+  out.s += '>';
+  openTag('a:bodyPr', NS.a, NO_ATTRS, txScope, out);
+  out.s += '/>';
+  openTag('a:lstStyle', NS.a, NO_ATTRS, txScope, out);
+  out.s += '/>';
+  return txScope;
+}
+
+function isParagraphNode(c: Node): boolean {
+  return c.nodeType === ELEMENT_NODE && (c as Element).localName === 'p' && (c as Element).namespaceURI === NS.a;
+}
+
+function cellFrame(tc: Element, scope: Scope): CellFrame {
+  const head: Sink = { s: '' };
+  const tail: Sink = { s: '' };
+  const attrs = Array.from(tc.attributes as unknown as ArrayLike<AttrLike>).filter((a) => !MERGE_ATTRS.includes(a.name));
+  const tcScope = openTag(tc.nodeName, tc.namespaceURI, attrs, scope, head);
+  head.s += '>';
+  let txBody: Element | undefined;
+  for (let c: Node | null = tc.firstChild; c && !txBody; c = c.nextSibling) {
+    if (c.nodeType === ELEMENT_NODE && (c as Element).localName === 'txBody' && c.namespaceURI === NS.a) txBody = c as Element;
+  }
+  let paragraphScope: Scope;
+  if (txBody) {
+    // children before the text body, the text body without its paragraphs (they are
+    // replaced; its a:bodyPr and a:lstStyle stay), then the children after it
+    let sink = head;
+    for (let c: Node | null = tc.firstChild; c; c = c.nextSibling) {
+      if (c === txBody) {
+        paragraphScope = openTag(txBody.nodeName, txBody.namespaceURI, txBody.attributes as unknown as ArrayLike<AttrLike>, tcScope, head);
+        if (!writeChildren(txBody, paragraphScope, head, undefined, (n) => !isParagraphNode(n), '>')) head.s += '>';
+        tail.s += closeTag(txBody.nodeName);
+        sink = tail;
+        continue;
+      }
+      if (c.nodeType === ELEMENT_NODE) serializeElement(c as Element, tcScope, sink, undefined);
+      else if (c.nodeType === TEXT_NODE || c.nodeType === CDATA_SECTION_NODE) sink.s += escapeText(c.nodeValue ?? '');
+    }
+  } else {
+    // a cell without a text body gets an empty one before its other children
+    paragraphScope = openEmptyCellTextBody(tcScope, head);
+    tail.s += '</a:txBody>';
+    writeChildren(tc, tcScope, tail);
+  }
+  tail.s += closeTag(tc.nodeName);
+  return { head: flattened(head.s), tail: flattened(tail.s), paragraphScope: paragraphScope! };
+}

@@ -7,8 +7,10 @@
  */
 import type { GenerationOptions, Table } from '../domain/content.js';
 import { NS, attr, child, children, createElement, intAttr, path, removeChildren, type Document, type Element, type Node } from '../ooxml/xml.js';
+import { setMarkerModel, DEFERRED_PARAGRAPHS_NS, type DeferredParagraphs } from '../ooxml/deferred-paragraphs.js';
+import { DEFERRED_ROWS_NS, MERGE_ATTRS, deferredRowsMarker, rowsMarkerModel, setRowsMarkerModel, type DeferredCell, type DeferredRows } from '../ooxml/deferred-rows.js';
 import { setRect, type Rect } from './shapes.js';
-import { setParagraphs, setRunFont } from './text.js';
+import { paragraphsModel } from './text.js';
 import { cloneInto } from './clone.js';
 
 /** `a:graphicData/@uri` of a table (§21.1.3). */
@@ -49,13 +51,76 @@ function splitWidths(totalCx: number, n: number): number[] {
   return out;
 }
 
-function newCellTextBody(doc: Document, text: string): Element {
+/** An empty cell text body (`a:bodyPr`, `a:lstStyle`) holding `paragraphs`. */
+function newCellTextBody(doc: Document, paragraphs: DeferredParagraphs): Element {
   const txBody = createElement(doc, NS.a, 'a:txBody');
   txBody.appendChild(createElement(doc, NS.a, 'a:bodyPr'));
   txBody.appendChild(createElement(doc, NS.a, 'a:lstStyle'));
-  txBody.appendChild(createElement(doc, NS.a, 'a:p'));
-  setParagraphs(doc, txBody, [text]);
+  appendParagraphs(doc, txBody, paragraphs);
   return txBody;
+}
+
+function appendParagraphs(doc: Document, txBody: Element, paragraphs: DeferredParagraphs): void {
+  const marker = doc.createElementNS(DEFERRED_PARAGRAPHS_NS, 'sw:paragraphs');
+  setMarkerModel(marker, paragraphs);
+  txBody.appendChild(marker);
+}
+
+/** Every run, break and end of paragraph of `m` at `sz` hundredths of a point. */
+function uniformSizes(m: DeferredParagraphs, sz: number): NonNullable<DeferredParagraphs['sizes']> {
+  return m.lines.map((segments) => {
+    const runs: number[] = [];
+    segments.forEach((seg, i) => {
+      if (i > 0) runs.push(sz);
+      if (seg !== '') runs.push(sz);
+    });
+    return { runs, end: sz };
+  });
+}
+
+/** Puts `model` where a table's rows go (before its `a:extLst`), replacing any rows or model it held. */
+function setRows(doc: Document, tbl: Element, model: DeferredRows): void {
+  for (const tr of children(tbl, NS.a, 'tr')) tbl.removeChild(tr);
+  const old = deferredRowsMarker(tbl);
+  if (old) tbl.removeChild(old);
+  const marker = doc.createElementNS(DEFERRED_ROWS_NS, 'sw:rows');
+  setRowsMarkerModel(marker, model);
+  const trailing = child(tbl, NS.a, 'extLst');
+  if (trailing) tbl.insertBefore(marker, trailing);
+  else tbl.appendChild(marker);
+}
+
+/**
+ * Turns a table's deferred rows (see `ooxml/deferred-rows`) into `a:tr` nodes in their
+ * place, with the heights and sizes fitting wrote; the cells' paragraphs stay a model
+ * (`materializeParagraphs` turns those into nodes). A table without a model is left alone.
+ */
+export function materializeRows(doc: Document, tbl: Element): void {
+  const marker = deferredRowsMarker(tbl);
+  const model = marker ? rowsMarkerModel(marker) : undefined;
+  if (!marker || !model) return;
+  for (const row of model.rows) {
+    const tr = createElement(doc, NS.a, 'a:tr', { h: row.h });
+    for (const cell of row.cells) tr.appendChild(materializeCell(doc, cell));
+    tbl.insertBefore(tr, marker);
+  }
+  tbl.removeChild(marker);
+}
+
+function materializeCell(doc: Document, cell: DeferredCell): Element {
+  if (!cell.template) {
+    const tc = createElement(doc, NS.a, 'a:tc');
+    tc.appendChild(newCellTextBody(doc, cell.paragraphs));
+    tc.appendChild(createElement(doc, NS.a, 'a:tcPr'));
+    return tc;
+  }
+  // the template's paragraphs are not copied: only their formatting is reused
+  const tc = cloneInto(doc, cell.template, isParagraph, isCellProperties);
+  for (const a of MERGE_ATTRS) tc.removeAttribute(a);
+  const txBody = child(tc, NS.a, 'txBody');
+  if (txBody) appendParagraphs(doc, txBody, cell.paragraphs);
+  else tc.insertBefore(newCellTextBody(doc, cell.paragraphs), tc.firstChild);
+  return tc;
 }
 
 /** Options for {@link buildTableFrame}. */
@@ -111,18 +176,17 @@ export function buildTableFrame(doc: Document, table: Table, rect: Rect, o: NewT
   const grid = createElement(doc, NS.a, 'a:tblGrid');
   for (const w of splitWidths(rect.cx, nCols)) grid.appendChild(createElement(doc, NS.a, 'a:gridCol', { w }));
   tbl.appendChild(grid);
-  for (const row of rows) {
-    const tr = createElement(doc, NS.a, 'a:tr', { h: rowH });
-    for (const text of row.cells) {
-      const tc = createElement(doc, NS.a, 'a:tc');
-      const txBody = newCellTextBody(doc, text);
-      if (cellPt !== undefined) setRunFont(doc, txBody, cellPt, undefined);
-      tc.appendChild(txBody);
-      tc.appendChild(createElement(doc, NS.a, 'a:tcPr'));
-      tr.appendChild(tc);
-    }
-    tbl.appendChild(tr);
-  }
+  const model: DeferredRows = {
+    rows: rows.map((row) => ({
+      h: rowH,
+      cells: row.cells.map((text): DeferredCell => {
+        const paragraphs = paragraphsModel([text], undefined);
+        if (cellPt !== undefined) paragraphs.sizes = uniformSizes(paragraphs, Math.round(cellPt * 100));
+        return { template: undefined, paragraphs };
+      }),
+    })),
+  };
+  setRows(doc, tbl, model);
   gd.appendChild(tbl);
   graphic.appendChild(gd);
   frame.appendChild(graphic);
@@ -138,8 +202,6 @@ function isCellProperties(el: Element): boolean {
   return el.localName === 'tcPr' && el.namespaceURI === NS.a;
 }
 
-const MERGE_ATTRS = ['gridSpan', 'rowSpan', 'hMerge', 'vMerge'] as const;
-
 /**
  * Replaces the rows of an existing table, keeping its `a:tblPr` (style, banding) and the
  * formatting of its rows and cells: new header rows copy the template's first row, body
@@ -153,6 +215,8 @@ const MERGE_ATTRS = ['gridSpan', 'rowSpan', 'hMerge', 'vMerge'] as const;
 export function replaceTableContent(doc: Document, frame: Element, table: Table, sourceFrame?: Element): void {
   const tbl = frameTable(frame);
   if (!tbl) return;
+  // without a source, the table's own rows are the template: as nodes
+  if (!sourceFrame) materializeRows(doc, tbl);
   const rows = normalizedRows(table);
   const nCols = rows[0]?.cells.length ?? 1;
   const ownRows = children(tbl, NS.a, 'tr');
@@ -182,39 +246,26 @@ export function replaceTableContent(doc: Document, frame: Element, table: Table,
     for (const w of widths) grid.appendChild(createElement(doc, NS.a, 'a:gridCol', { w }));
   }
 
-  for (const tr of ownRows) tbl.removeChild(tr);
-  const trailing = child(tbl, NS.a, 'extLst');
+  // cells stay the template's own cells around new paragraphs until the slide is
+  // written (ooxml/deferred-rows); a row's extLst (row id) is not copied: ids would repeat
   let totalH = 0;
   let bodyIndex = 0;
-  for (const row of rows) {
-    const tmpl = row.header ? (headerTmpl ?? bodyTmpls[0]) : bodyTmpls[bodyIndex++ % Math.max(1, bodyTmpls.length)];
-    const tr = createElement(doc, NS.a, 'a:tr', { h: intAttr(tmpl, 'h', DEFAULT_ROW_HEIGHT_EMU) });
-    const tmplCells = tmpl ? children(tmpl, NS.a, 'tc') : [];
-    row.cells.forEach((text, j) => {
-      const tmplCell = tmplCells[Math.min(j, tmplCells.length - 1)];
-      let tc: Element;
-      if (tmplCell) {
-        // the template's paragraphs are not copied: only their formatting is reused
-        tc = cloneInto(doc, tmplCell, isParagraph, isCellProperties);
-        for (const a of MERGE_ATTRS) tc.removeAttribute(a);
-        let txBody = child(tc, NS.a, 'txBody');
-        if (!txBody) {
-          txBody = newCellTextBody(doc, '');
-          tc.insertBefore(txBody, tc.firstChild);
-        }
-        setParagraphs(doc, txBody, [text], child(tmplCell, NS.a, 'txBody'));
-      } else {
-        tc = createElement(doc, NS.a, 'a:tc');
-        tc.appendChild(newCellTextBody(doc, text));
-        tc.appendChild(createElement(doc, NS.a, 'a:tcPr'));
-      }
-      tr.appendChild(tc);
-    });
-    // a row's extLst (row id) is not copied: ids would repeat
-    totalH += intAttr(tr, 'h', 0);
-    if (trailing) tbl.insertBefore(tr, trailing);
-    else tbl.appendChild(tr);
-  }
+  const model: DeferredRows = {
+    rows: rows.map((row) => {
+      const tmpl = row.header ? (headerTmpl ?? bodyTmpls[0]) : bodyTmpls[bodyIndex++ % Math.max(1, bodyTmpls.length)];
+      const h = intAttr(tmpl, 'h', DEFAULT_ROW_HEIGHT_EMU);
+      totalH += h;
+      const tmplCells = tmpl ? children(tmpl, NS.a, 'tc') : [];
+      return {
+        h,
+        cells: row.cells.map((text, j): DeferredCell => {
+          const template = tmplCells[Math.min(j, tmplCells.length - 1)];
+          return { template, paragraphs: paragraphsModel([text], template ? child(template, NS.a, 'txBody') : undefined) };
+        }),
+      };
+    }),
+  };
+  setRows(doc, tbl, model);
   const ext = path(frame, [NS.p, 'xfrm'], [NS.a, 'ext']);
   if (ext) ext.setAttribute('cy', String(totalH));
 }

@@ -92,21 +92,31 @@ function copyCharProps(doc: Document, src: Element | undefined, localName: 'rPr'
 export function setParagraphs(doc: Document, txBody: Element, lines: readonly string[], formatFrom?: Element): void {
   // a model already fitted holds sizes its template elements do not: take them from nodes
   if (!formatFrom && deferredParagraphs(txBody)?.sizes) materializeParagraphs(doc, txBody);
-  const source = formatFrom ?? txBody;
-  const sourceModel = deferredParagraphs(source);
-  const tpl = sourceModel ? modelTemplate(sourceModel) : paragraphTemplate(source);
+  const model = paragraphsModel(lines, formatFrom ?? txBody);
   removeParagraphs(txBody);
+  const marker = doc.createElementNS(DEFERRED_PARAGRAPHS_NS, 'sw:paragraphs');
+  setMarkerModel(marker, model);
+  txBody.appendChild(marker);
+}
+
+/**
+ * The paragraphs {@link setParagraphs} writes, as a model: one per string, in the
+ * formatting of the first paragraph of `source` (a text body; none: no formatting, as an
+ * empty text body gives).
+ */
+export function paragraphsModel(lines: readonly string[], source: Element | undefined): DeferredParagraphs {
+  const sourceModel = source ? deferredParagraphs(source) : undefined;
+  const tpl = sourceModel ? modelTemplate(sourceModel) : source ? paragraphTemplate(source) : NO_FORMAT;
   const texts = lines.length ? lines : [''];
-  const model: DeferredParagraphs = {
+  return {
     paraProps: tpl.pPr,
     runProps: tpl.rPr,
     endProps: tpl.endParaRPr ?? tpl.rPr,
     lines: texts.map((line) => xmlSafeText(line).split(LINE_BREAK)),
   };
-  const marker = doc.createElementNS(DEFERRED_PARAGRAPHS_NS, 'sw:paragraphs');
-  setMarkerModel(marker, model);
-  txBody.appendChild(marker);
 }
+
+const NO_FORMAT: ParagraphTemplate = { pPr: undefined, rPr: undefined, endParaRPr: undefined };
 
 /** Line breaks inside a paragraph's text. */
 const LINE_BREAK = /\r\n|[\n\v\r]/;

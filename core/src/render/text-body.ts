@@ -244,22 +244,7 @@ export function readTextBody(txBody: Element | undefined, src: TextStyleSources,
   // whose formatting every paragraph of every such body shares and is resolved once
   const model = deferredParagraphs(txBody);
   if (model) {
-    const read = levelStyle(0).modelParagraphs(model, txBody.ownerDocument);
-    model.lines.forEach((segments, pi) => {
-      const sizes = model.sizes?.[pi];
-      const runs: TextRunInput[] = [];
-      let ri = 0;
-      const runOf = (): ResolvedRun => {
-        const sz = sizes?.runs[ri++];
-        return sz !== undefined ? read.run.sized(sz) : read.run;
-      };
-      segments.forEach((seg, i) => {
-        if (i > 0) runs.push({ text: '', font: runOf().font, lineBreak: true });
-        if (seg !== '') runs.push(runOf().withText(seg));
-      });
-      const end = sizes?.end !== undefined ? read.end.sized(sizes.end) : read.end;
-      body.paragraphs.push(read.paragraph.input(runs, end.font, 0, counters));
-    });
+    readModel(body, model, txBody.ownerDocument, levelStyle(0));
     return body;
   }
   for (const p of children(txBody, NS.a, 'p')) {
@@ -291,6 +276,39 @@ export function readTextBody(txBody: Element | undefined, src: TextStyleSources,
     body.paragraphs.push(style.input(runs, end.font, level, counters));
   }
   return body;
+}
+
+/**
+ * Reads deferred paragraphs that stand in a text body of `bodyDoc` without being in the
+ * tree yet (a table cell kept as a model, see `ooxml/deferred-rows`), as
+ * {@link readTextBody} reads a text body holding them.
+ */
+export function readDeferredTextBody(model: DeferredParagraphs, bodyDoc: Document | null, src: TextStyleSources): TextBodyInput {
+  const body = readTextBody(undefined, src);
+  const styles = (src.levelStyles ??= []);
+  readModel(body, model, bodyDoc, styles[0] ?? (styles[0] = new LevelStyle(src, 0)));
+  return body;
+}
+
+/** Appends the paragraphs of `model` (all at level 0, read with `level0`) to `body`. */
+function readModel(body: TextBodyInput, model: DeferredParagraphs, bodyDoc: Document | null, level0: LevelStyle): void {
+  const read = level0.modelParagraphs(model, bodyDoc);
+  const counters = new Map<number, number>();
+  model.lines.forEach((segments, pi) => {
+    const sizes = model.sizes?.[pi];
+    const runs: TextRunInput[] = [];
+    let ri = 0;
+    const runOf = (): ResolvedRun => {
+      const sz = sizes?.runs[ri++];
+      return sz !== undefined ? read.run.sized(sz) : read.run;
+    };
+    segments.forEach((seg, i) => {
+      if (i > 0) runs.push({ text: '', font: runOf().font, lineBreak: true });
+      if (seg !== '') runs.push(runOf().withText(seg));
+    });
+    const end = sizes?.end !== undefined ? read.end.sized(sizes.end) : read.end;
+    body.paragraphs.push(read.paragraph.input(runs, end.font, 0, counters));
+  });
 }
 
 /**
