@@ -483,13 +483,15 @@ export function layoutText(body: TextBodyInput, box: TextBox, options: LayoutOpt
   const scratch = freeScratch ?? new Scratch();
   freeScratch = undefined;
   try {
-    return layoutWith(scratch, body, box, options);
+    // the box's fields read here: callers build boxes in many shapes, and a map that
+    // layoutWith's optimized code has not seen deoptimizes the whole layout
+    return layoutWith(scratch, body, box.width_emu, box.height_emu, options);
   } finally {
     freeScratch = scratch;
   }
 }
 
-function layoutWith(S: Scratch, body: TextBodyInput, box: TextBox, options: LayoutOptions): TextLayout {
+function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHeightEmu: number, options: LayoutOptions): TextLayout {
   const m = options.metrics ?? defaultFontMetrics;
   S.metricsFont = undefined;
   const k = (body.fontScale ?? 1) * (options.extraScale ?? 1);
@@ -500,8 +502,8 @@ function layoutWith(S: Scratch, body: TextBodyInput, box: TextBox, options: Layo
   const rIns = (body.rIns_emu ?? 91440) / EMU_PER_PT;
   const tIns = (body.tIns_emu ?? 45720) / EMU_PER_PT;
   const bIns = (body.bIns_emu ?? 45720) / EMU_PER_PT;
-  const boxW = box.width_emu / EMU_PER_PT;
-  const boxH = box.height_emu / EMU_PER_PT;
+  const boxW = boxWidthEmu / EMU_PER_PT;
+  const boxH = boxHeightEmu / EMU_PER_PT;
   const wrap = body.wrap ?? true;
   const innerW = Math.max(0, boxW - lIns - rIns);
 
