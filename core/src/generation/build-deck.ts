@@ -22,6 +22,7 @@ import type { GenerationOptions, SlideData, SlideError, SlideWarning } from '../
 import { PackageError } from '../ooxml/errors.js';
 import { CT, RT } from '../ooxml/opc/constants.js';
 import { OpcPackage, RELS_CONTENT_TYPE, type Relationship } from '../ooxml/opc/package.js';
+import { compressEntry } from '../ooxml/opc/zip-codec.js';
 import { extensionOf, partFolder, relativeTarget, relsPartName } from '../ooxml/opc/part-names.js';
 import { NS, attr, child, children, createElement, decodeXmlBytes, insertInOrder, intAttr, parseXml, type Document, type Element } from '../ooxml/xml.js';
 import { fillSlide, newSlideFromLayout, sortByPosition } from './fill-slide.js';
@@ -548,9 +549,9 @@ class DeckWriter {
     for (const id of new Set([...tableStyleIds(doc), ...sourceStyleIds])) this.ensureTableStyle(src, id);
     if (!stubs) renumberDuplicateShapeIds(doc);
 
-    // written at once: the tree is garbage while young, which keeps large decks cheap
-    const slideBytes = utf8(serializeDocument(doc, stubs));
-    this.out.setBytes(outSlide, slideBytes, CT.slide);
+    // written at once: the tree is garbage while young, which keeps large decks cheap; and
+    // compressed at once, so a deck's slides wait for the zip in their compressed size
+    this.out.setCompressed(outSlide, compressEntry(utf8(serializeDocument(doc, stubs))), CT.slide);
     this.writeRels(outSlide, rels);
     this.record(() => this.out.removePart(outSlide));
     this.slides.push(outSlide);

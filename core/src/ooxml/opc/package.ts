@@ -10,7 +10,7 @@
 import { PackageError } from '../errors.js';
 import { NS, attr, children, decodeXmlBytes, parseXml, serializeXml, type Document, type XmlLimits, DEFAULT_XML_LIMITS } from '../xml.js';
 import { extensionOf, relativeTarget, relsPartName, resolveTarget, sourceOfRelsPart } from './part-names.js';
-import { inflateEntry, rememberDeflated, writeZip, ZIP_DEFLATE, ZIP_STORE, type ZipInput } from './zip-codec.js';
+import { expandEntry, inflateEntry, rememberDeflated, writeZip, ZIP_DEFLATE, ZIP_STORE, type CompressedEntry, type ZipInput } from './zip-codec.js';
 import { readZipEntries, type ZipEntry } from './zip-reader.js';
 
 /** Limits enforced while a package is opened. Sizes are bytes. */
@@ -129,6 +129,7 @@ export class OpcPackage {
   totalBytes(): number {
     let n = 0;
     for (const b of this.parts.values()) n += b.length;
+    for (const c of this.held.values()) n += c.size;
     return n;
   }
 
@@ -150,6 +151,8 @@ export class OpcPackage {
   getBytes(partName: string): Uint8Array {
     const canonical = this.canonicalName(partName);
     if (canonical === undefined) throw new PackageError('missing_part', `the package has no part ${partName}`);
+    const held = this.held.get(canonical);
+    if (held) return expandEntry(canonical, held);
     const bytes = this.parts.get(canonical)!;
     const doc = this.xmlCache.get(canonical);
     if (doc && (bytes === EMPTY || this.dirty.has(canonical))) return new TextEncoder().encode(serializeXml(doc));
@@ -166,11 +169,12 @@ export class OpcPackage {
     if (canonical === undefined) throw new PackageError('missing_part', `the package has no part ${partName}`);
     let doc = this.xmlCache.get(canonical);
     if (!doc) {
-      const size = this.parts.get(canonical)!.length;
+      const held = this.held.get(canonical);
+      const size = held ? held.size : this.parts.get(canonical)!.length;
       if (size > this.limits.maxXmlPartBytes) {
         throw new PackageError('too_large', `${canonical} is ${size} bytes of XML; parts over ${this.limits.maxXmlPartBytes} bytes are refused`);
       }
-      doc = parseXml(decodeXmlBytes(this.parts.get(canonical)!, canonical), canonical, this.limits.xml);
+      doc = parseXml(decodeXmlBytes(held ? expandEntry(canonical, held) : this.parts.get(canonical)!, canonical), canonical, this.limits.xml);
       this.xmlCache.set(canonical, doc);
     }
     return doc;
@@ -193,6 +197,25 @@ export class OpcPackage {
     this.relsCache.delete(sourceOfRelsPart(canonical) ?? '');
     if (contentType) this.setContentType(canonical, contentType);
   }
+
+  /**
+   * Adds or replaces a part given in the form it is written in (`compressEntry` of
+   * `zip-codec`): the package holds it compressed, writes it as it is, and inflates it
+   * only if it is read. For parts made in large numbers and not read again (a deck's
+   * slides), so that their uncompressed bytes do not all wait in memory for
+   * {@link toBytes}; its `level` does not apply to them.
+   */
+  setCompressed(partName: string, entry: CompressedEntry, contentType?: string): void {
+    const canonical = this.canonicalName(partName) ?? partName;
+    this.putPart(canonical, EMPTY);
+    this.held.set(canonical, entry);
+    this.xmlCache.delete(canonical);
+    this.relsCache.delete(sourceOfRelsPart(canonical) ?? '');
+    if (contentType) this.setContentType(canonical, contentType);
+  }
+
+  /** Parts held compressed ({@link setCompressed}), by canonical name. */
+  private readonly held = new Map<string, CompressedEntry>();
 
   /** Removes a part with its relationships part and Override. */
   removePart(partName: string): void {
@@ -321,9 +344,14 @@ export class OpcPackage {
     const encoder = new TextEncoder();
     const entries: ZipInput[] = [{ name: '[Content_Types].xml', bytes: encoder.encode(this.contentTypesXml()) }];
     for (const [name, bytes] of this.parts) {
+      // No folder entries: they are not parts (ECMA-376 Part 2, §10.2.1).
+      const held = this.held.get(name);
+      if (held) {
+        entries.push({ name: name.slice(1), bytes, compressed: held });
+        continue;
+      }
       const doc = this.xmlCache.get(name);
       const data = doc && (bytes === EMPTY || this.dirty.has(name)) ? encoder.encode(serializeXml(doc)) : bytes;
-      // No folder entries: they are not parts (ECMA-376 Part 2, §10.2.1).
       entries.push({ name: name.slice(1), bytes: data, store: STORED_EXTENSIONS.has(extensionOf(name)) });
     }
     return writeZip(entries, level);
@@ -367,18 +395,21 @@ export class OpcPackage {
 
   private findPartBytes(partName: string): Uint8Array | undefined {
     const canonical = this.canonicalName(partName);
-    return canonical === undefined ? undefined : this.parts.get(canonical);
+    if (canonical === undefined) return undefined;
+    return this.held.has(canonical) ? this.getBytes(canonical) : this.parts.get(canonical);
   }
 
   /** Lower-cased part name → stored spelling, kept in step with `parts`. */
   private readonly lowerIndex = new Map<string, string>();
 
   private putPart(name: string, bytes: Uint8Array): void {
+    this.held.delete(name);
     this.parts.set(name, bytes);
     this.lowerIndex.set(name.toLowerCase(), name);
   }
 
   private dropPart(name: string): void {
+    this.held.delete(name);
     this.parts.delete(name);
     if (this.lowerIndex.get(name.toLowerCase()) === name) this.lowerIndex.delete(name.toLowerCase());
   }

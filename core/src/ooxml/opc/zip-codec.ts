@@ -80,9 +80,12 @@ export function inflateEntry(name: string, method: number, data: Uint8Array, cap
 /** One entry to write: a name inside the zip (no leading slash) and its bytes. */
 export interface ZipInput {
   name: string;
+  /** The entry's bytes (unused when {@link ZipInput.compressed} is given). */
   bytes: Uint8Array;
   /** Store rather than deflate (already-compressed media). */
   store?: boolean;
+  /** The entry already in its stored form ({@link compressEntry}): written as it is. */
+  compressed?: CompressedEntry;
 }
 
 const LOCAL_HEADER = 0x04034b50;
@@ -113,7 +116,7 @@ export function writeZip(entries: readonly ZipInput[], level = 6): Uint8Array {
   const done = new Map<Uint8Array, CompressedEntry>();
   for (const e of entries) {
     const name = encoder.encode(e.name);
-    let c = done.get(e.bytes);
+    let c = e.compressed ?? done.get(e.bytes);
     if (!c) {
       c = compressedFor(e, level);
       done.set(e.bytes, c);
@@ -171,6 +174,27 @@ export function writeZip(entries: readonly ZipInput[], level = 6): Uint8Array {
   }
   out.set(new Uint8Array(end.buffer), at);
   return out;
+}
+
+/**
+ * `bytes` in the form {@link writeZip} stores them (DEFLATE at `level`, with their CRC-32
+ * and size), for a part that is held compressed until the package is written.
+ *
+ * @param level - DEFLATE level 1–9
+ */
+export function compressEntry(bytes: Uint8Array, level = 6): CompressedEntry {
+  return compressedFor({ name: '', bytes }, level);
+}
+
+/**
+ * The bytes of an entry made by {@link compressEntry}.
+ *
+ * @throws PackageError `zip_truncated` when the data does not inflate to its recorded size
+ */
+export function expandEntry(name: string, c: CompressedEntry): Uint8Array {
+  const bytes = inflateEntry(name, c.method, c.data, c.size);
+  if (bytes.length !== c.size) throw new PackageError('zip_truncated', `zip entry ${name} inflates to ${bytes.length} bytes, ${c.size} recorded`);
+  return bytes;
 }
 
 function compressedFor(e: ZipInput, level: number): CompressedEntry {

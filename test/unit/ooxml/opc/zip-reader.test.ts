@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import JSZip from 'jszip';
 import { readZipEntries, type ZipEntry } from '../../../../core/src/ooxml/opc/zip-reader.js';
-import { inflateEntry, writeZip } from '../../../../core/src/ooxml/opc/zip-codec.js';
+import { compressEntry, inflateEntry, writeZip } from '../../../../core/src/ooxml/opc/zip-codec.js';
 import { OpcPackage } from '../../../../core/src/ooxml/opc/package.js';
 import { PackageError, type PackageErrorCode } from '../../../../core/src/ooxml/errors.js';
 import { corpusFiles, corpusPath } from '../../../helpers/corpus.js';
@@ -438,4 +438,41 @@ t.test('round trip: what writeZip writes reads back, STORE and DEFLATE, empty en
   writeFileSync(file, writeZip(parts));
   const zip = await JSZip.loadAsync(readFileSync(file));
   t.same(Object.keys(zip.files), parts.map((p) => p.name));
+});
+
+t.test('parts held compressed (setCompressed): read back, parsed, counted, written as given, replaced and removed', async (t) => {
+  const pkg = await OpcPackage.open(readFileSync(corpusPath('bench/RootTemplate.pptx')));
+  const before = pkg.totalBytes();
+  const xml = enc.encode(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><p:sld xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main">${'<p:cSld/>'.repeat(200)}</p:sld>`);
+  const held = compressEntry(xml);
+  t.equal(held.method, 8, 'deflated');
+  t.ok(held.data.length < xml.length / 10, `held in ${held.data.length} of ${xml.length} bytes`);
+  t.equal(held.crc32, crc32(xml) >>> 0, 'its CRC-32 is that of the bytes');
+  pkg.setCompressed('/ppt/slides/held1.xml', held, 'application/vnd.openxmlformats-officedocument.presentationml.slide+xml');
+  t.same([...pkg.getBytes('/ppt/slides/held1.xml')], [...xml], 'read back inflated');
+  t.equal(pkg.getXml('/PPT/slides/HELD1.xml').documentElement!.childNodes.length, 200, 'parsed (its name matched in any case)');
+  t.equal(pkg.totalBytes(), before + xml.length, 'counted at its uncompressed size');
+  const written = await pkg.toBytes(1);
+  const entries = readZipEntries(written, LIMITS);
+  const entry = entries.find((e) => e.name === 'ppt/slides/held1.xml')!;
+  t.same([...entry.data], [...held.data], 'written as given (not re-compressed at the level toBytes was given)');
+  t.same([...inflated(entry)], [...xml]);
+  const file = join(t.testdir(), 'held.pptx');
+  writeFileSync(file, written);
+  t.equal(execFileSync('python3', ['-c', 'import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).testzip())', file], { encoding: 'utf8' }).trim(), 'None', "python's zipfile checks every entry's CRC");
+  const reopened = await OpcPackage.open(written);
+  t.same([...reopened.getBytes('/ppt/slides/held1.xml')], [...xml], 'the written package reads it back');
+  // replaced by plain bytes: the held form is gone
+  pkg.setBytes('/ppt/slides/held1.xml', enc.encode('<x/>'));
+  t.equal(new TextDecoder().decode(pkg.getBytes('/ppt/slides/held1.xml')), '<x/>');
+  const again = readZipEntries(await pkg.toBytes(), LIMITS).find((e) => e.name === 'ppt/slides/held1.xml')!;
+  t.equal(new TextDecoder().decode(inflated(again)), '<x/>', 'the new bytes are written');
+  pkg.setCompressed('/ppt/slides/held1.xml', held);
+  pkg.removePart('/ppt/slides/held1.xml');
+  t.notOk(pkg.hasPart('/ppt/slides/held1.xml'), 'removed');
+  t.equal(pkg.totalBytes(), before, 'and no longer counted');
+  t.notOk(readZipEntries(await pkg.toBytes(), LIMITS).some((e) => e.name === 'ppt/slides/held1.xml'), 'nor written');
+  // a corrupt held entry fails when read, as a part of a corrupt zip does
+  pkg.setCompressed('/ppt/slides/bad.xml', { ...held, size: held.size + 1 });
+  t.throws(() => pkg.getBytes('/ppt/slides/bad.xml'), { code: 'zip_truncated' });
 });
