@@ -10,9 +10,9 @@
  */
 import type { Document, Element, Node } from '../ooxml/xml.js';
 import { STUB_NS, childrenStubSource } from './clone.js';
-import { DEFERRED_PARAGRAPHS_NS, keepsRunAttribute, keepsRunChild, markerModel, type DeferredParagraphs } from '../ooxml/deferred-paragraphs.js';
-import { DEFERRED_ROWS_NS, MERGE_ATTRS, rowsMarkerModel, type DeferredCell, type DeferredRows } from '../ooxml/deferred-rows.js';
-import { NS } from '../ooxml/xml.js';
+import { keepsRunAttribute, keepsRunChild, paragraphMarkers, type DeferredParagraphs } from '../ooxml/deferred-paragraphs.js';
+import { MERGE_ATTRS, rowMarkers, type DeferredCell, type DeferredRows } from '../ooxml/deferred-rows.js';
+import { NS, child } from '../ooxml/xml.js';
 import { BoundedMemo } from '../bounded-memo.js';
 
 const ELEMENT_NODE = 1;
@@ -122,12 +122,12 @@ function serializeElement(el: Element, parentScope: Scope, out: Sink, stubs: Rea
     }
     if (stubs) return;
   }
-  const model = el.namespaceURI === DEFERRED_PARAGRAPHS_NS ? markerModel(el) : undefined;
+  const model = paragraphMarkers.modelOf(el);
   if (model) {
     serializeDeferred(model, parentScope, out);
     return;
   }
-  const rows = el.namespaceURI === DEFERRED_ROWS_NS ? rowsMarkerModel(el) : undefined;
+  const rows = rowMarkers.modelOf(el);
   if (rows) {
     serializeRows(rows, parentScope, out);
     return;
@@ -348,10 +348,7 @@ function cellFrame(tc: Element, scope: Scope): CellFrame {
   const attrs = Array.from(tc.attributes as unknown as ArrayLike<AttrLike>).filter((a) => !MERGE_ATTRS.includes(a.name));
   const tcScope = openTag(tc.nodeName, tc.namespaceURI, attrs, scope, head);
   head.s += '>';
-  let txBody: Element | undefined;
-  for (let c: Node | null = tc.firstChild; c && !txBody; c = c.nextSibling) {
-    if (c.nodeType === ELEMENT_NODE && (c as Element).localName === 'txBody' && c.namespaceURI === NS.a) txBody = c as Element;
-  }
+  const txBody = child(tc, NS.a, 'txBody');
   let paragraphScope: Scope;
   if (txBody) {
     // children before the text body, the text body without its paragraphs (they are

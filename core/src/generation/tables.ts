@@ -7,8 +7,8 @@
  */
 import type { GenerationOptions, Table } from '../domain/content.js';
 import { NS, attr, child, children, createElement, intAttr, path, removeChildren, type Document, type Element, type Node } from '../ooxml/xml.js';
-import { setMarkerModel, DEFERRED_PARAGRAPHS_NS, type DeferredParagraphs } from '../ooxml/deferred-paragraphs.js';
-import { DEFERRED_ROWS_NS, MERGE_ATTRS, deferredRowsMarker, rowsMarkerModel, setRowsMarkerModel, type DeferredCell, type DeferredRows } from '../ooxml/deferred-rows.js';
+import { paragraphMarkers, type DeferredParagraphs } from '../ooxml/deferred-paragraphs.js';
+import { MERGE_ATTRS, rowMarkers, type DeferredCell, type DeferredRows } from '../ooxml/deferred-rows.js';
 import { setRect, type Rect } from './shapes.js';
 import { paragraphsModel } from './text.js';
 import { cloneInto } from './clone.js';
@@ -56,14 +56,8 @@ function newCellTextBody(doc: Document, paragraphs: DeferredParagraphs): Element
   const txBody = createElement(doc, NS.a, 'a:txBody');
   txBody.appendChild(createElement(doc, NS.a, 'a:bodyPr'));
   txBody.appendChild(createElement(doc, NS.a, 'a:lstStyle'));
-  appendParagraphs(doc, txBody, paragraphs);
+  txBody.appendChild(paragraphMarkers.create(doc, paragraphs));
   return txBody;
-}
-
-function appendParagraphs(doc: Document, txBody: Element, paragraphs: DeferredParagraphs): void {
-  const marker = doc.createElementNS(DEFERRED_PARAGRAPHS_NS, 'sw:paragraphs');
-  setMarkerModel(marker, paragraphs);
-  txBody.appendChild(marker);
 }
 
 /** Every run, break and end of paragraph of `m` at `sz` hundredths of a point. */
@@ -81,10 +75,9 @@ function uniformSizes(m: DeferredParagraphs, sz: number): NonNullable<DeferredPa
 /** Puts `model` where a table's rows go (before its `a:extLst`), replacing any rows or model it held. */
 function setRows(doc: Document, tbl: Element, model: DeferredRows): void {
   for (const tr of children(tbl, NS.a, 'tr')) tbl.removeChild(tr);
-  const old = deferredRowsMarker(tbl);
+  const old = rowMarkers.markerIn(tbl);
   if (old) tbl.removeChild(old);
-  const marker = doc.createElementNS(DEFERRED_ROWS_NS, 'sw:rows');
-  setRowsMarkerModel(marker, model);
+  const marker = rowMarkers.create(doc, model);
   const trailing = child(tbl, NS.a, 'extLst');
   if (trailing) tbl.insertBefore(marker, trailing);
   else tbl.appendChild(marker);
@@ -96,8 +89,8 @@ function setRows(doc: Document, tbl: Element, model: DeferredRows): void {
  * (`materializeParagraphs` turns those into nodes). A table without a model is left alone.
  */
 export function materializeRows(doc: Document, tbl: Element): void {
-  const marker = deferredRowsMarker(tbl);
-  const model = marker ? rowsMarkerModel(marker) : undefined;
+  const marker = rowMarkers.markerIn(tbl);
+  const model = marker ? rowMarkers.modelOf(marker) : undefined;
   if (!marker || !model) return;
   for (const row of model.rows) {
     const tr = createElement(doc, NS.a, 'a:tr', { h: row.h });
@@ -118,7 +111,7 @@ function materializeCell(doc: Document, cell: DeferredCell): Element {
   const tc = cloneInto(doc, cell.template, isParagraph, isCellProperties);
   for (const a of MERGE_ATTRS) tc.removeAttribute(a);
   const txBody = child(tc, NS.a, 'txBody');
-  if (txBody) appendParagraphs(doc, txBody, cell.paragraphs);
+  if (txBody) txBody.appendChild(paragraphMarkers.create(doc, cell.paragraphs));
   else tc.insertBefore(newCellTextBody(doc, cell.paragraphs), tc.firstChild);
   return tc;
 }

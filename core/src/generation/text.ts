@@ -5,7 +5,7 @@
  */
 import { NS, child, children, createElement, insertInOrder, type Document, type Element } from '../ooxml/xml.js';
 import { cloneInto } from './clone.js';
-import { DEFERRED_PARAGRAPHS_NS, deferredMarker, deferredParagraphs, keepsRunAttribute, keepsRunChild, markerModel, setMarkerModel, type DeferredParagraphs } from '../ooxml/deferred-paragraphs.js';
+import { deferredParagraphs, keepsRunAttribute, keepsRunChild, paragraphMarkers, type DeferredParagraphs } from '../ooxml/deferred-paragraphs.js';
 
 /** Characters XML 1.0 forbids in text (§2.2 of XML 1.0): C0 controls other than tab/LF/CR, U+FFFE/U+FFFF, lone surrogates. */
 const ILLEGAL_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -94,9 +94,7 @@ export function setParagraphs(doc: Document, txBody: Element, lines: readonly st
   if (!formatFrom && deferredParagraphs(txBody)?.sizes) materializeParagraphs(doc, txBody);
   const model = paragraphsModel(lines, formatFrom ?? txBody);
   removeParagraphs(txBody);
-  const marker = doc.createElementNS(DEFERRED_PARAGRAPHS_NS, 'sw:paragraphs');
-  setMarkerModel(marker, model);
-  txBody.appendChild(marker);
+  txBody.appendChild(paragraphMarkers.create(doc, model));
 }
 
 /**
@@ -130,7 +128,7 @@ function modelTemplate(m: DeferredParagraphs): ParagraphTemplate {
 /** Removes a text body's paragraphs, nodes and model alike. */
 function removeParagraphs(txBody: Element): void {
   for (const p of children(txBody, NS.a, 'p')) txBody.removeChild(p);
-  const marker = deferredMarker(txBody);
+  const marker = paragraphMarkers.markerIn(txBody);
   if (marker) txBody.removeChild(marker);
 }
 
@@ -140,8 +138,8 @@ function removeParagraphs(txBody: Element): void {
  * alone. Call it before editing a body's paragraphs or runs as nodes.
  */
 export function materializeParagraphs(doc: Document, txBody: Element): void {
-  const marker = deferredMarker(txBody);
-  const m = marker ? markerModel(marker) : undefined;
+  const marker = paragraphMarkers.markerIn(txBody);
+  const m = marker ? paragraphMarkers.modelOf(marker) : undefined;
   if (!marker || !m) return;
   m.lines.forEach((segments, pi) => {
     const sizes = m.sizes?.[pi];
@@ -253,7 +251,7 @@ export function plainText(el: Element): string {
   const stack: Element[] = [el];
   while (stack.length) {
     const e = stack.pop()!;
-    const model = markerModel(e);
+    const model = paragraphMarkers.modelOf(e);
     if (e.localName === 't' && e.namespaceURI === NS.a) parts.push(e.textContent ?? '');
     else if (model) {
       for (const segs of model.lines) {

@@ -16,6 +16,7 @@
  * where the paragraphs go (after `a:bodyPr` and `a:lstStyle`).
  */
 import type { Element } from './xml.js';
+import { ModelMarkers } from './model-marker.js';
 
 /** Namespace of the marker element standing for deferred paragraphs. */
 export const DEFERRED_PARAGRAPHS_NS = 'urn:slidewright:generation:paragraphs';
@@ -47,33 +48,12 @@ export interface DeferredParagraphs {
   sizes?: Array<{ runs: number[]; end: number | undefined }>;
 }
 
-/** The marker element: an xmldom element carrying its model. */
-interface DeferredMarker extends Element {
-  deferredParagraphs?: DeferredParagraphs;
-}
-
-/** The model a marker element stands for (undefined for any other element). */
-export function markerModel(el: Element): DeferredParagraphs | undefined {
-  return el.namespaceURI === DEFERRED_PARAGRAPHS_NS ? (el as DeferredMarker).deferredParagraphs : undefined;
-}
-
-/** Ties a model to its marker element (the model lives and dies with the tree). */
-export function setMarkerModel(el: Element, model: DeferredParagraphs): void {
-  (el as DeferredMarker).deferredParagraphs = model;
-}
-
-/** The marker element of a text body, if it holds deferred paragraphs. */
-export function deferredMarker(txBody: Element | undefined): Element | undefined {
-  for (let c = txBody?.lastChild; c; c = c.previousSibling) {
-    if (c.nodeType === 1 && (c as Element).namespaceURI === DEFERRED_PARAGRAPHS_NS) return c as Element;
-  }
-  return undefined;
-}
+/** The marker elements standing for deferred paragraphs in a text body. */
+export const paragraphMarkers = new ModelMarkers<DeferredParagraphs>(DEFERRED_PARAGRAPHS_NS, 'sw:paragraphs');
 
 /** The deferred paragraphs of a text body (`p:txBody`/`a:txBody`), if it holds them. */
 export function deferredParagraphs(txBody: Element | undefined): DeferredParagraphs | undefined {
-  const marker = deferredMarker(txBody);
-  return marker ? markerModel(marker) : undefined;
+  return paragraphMarkers.modelIn(txBody);
 }
 
 /**

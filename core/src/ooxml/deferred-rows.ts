@@ -17,6 +17,7 @@
  */
 import type { Element } from './xml.js';
 import type { DeferredParagraphs } from './deferred-paragraphs.js';
+import { ModelMarkers } from './model-marker.js';
 
 /** Namespace of the marker element standing for deferred rows. */
 export const DEFERRED_ROWS_NS = 'urn:slidewright:generation:rows';
@@ -50,31 +51,10 @@ export interface DeferredRows {
   readonly rows: readonly DeferredRow[];
 }
 
-/** The marker element: an xmldom element carrying its model. */
-interface RowsMarker extends Element {
-  deferredRows?: DeferredRows;
-}
-
-/** The model a marker element stands for (undefined for any other element). */
-export function rowsMarkerModel(el: Element): DeferredRows | undefined {
-  return el.namespaceURI === DEFERRED_ROWS_NS ? (el as RowsMarker).deferredRows : undefined;
-}
-
-/** Ties a model to its marker element (the model lives and dies with the tree). */
-export function setRowsMarkerModel(el: Element, model: DeferredRows): void {
-  (el as RowsMarker).deferredRows = model;
-}
-
-/** The marker element of an `a:tbl`, if its rows are deferred. */
-export function deferredRowsMarker(tbl: Element | undefined): Element | undefined {
-  for (let c = tbl?.lastChild; c; c = c.previousSibling) {
-    if (c.nodeType === 1 && (c as Element).namespaceURI === DEFERRED_ROWS_NS) return c as Element;
-  }
-  return undefined;
-}
+/** The marker elements standing for deferred rows in an `a:tbl`. */
+export const rowMarkers = new ModelMarkers<DeferredRows>(DEFERRED_ROWS_NS, 'sw:rows');
 
 /** The deferred rows of an `a:tbl`, if it holds them. */
 export function deferredRows(tbl: Element | undefined): DeferredRows | undefined {
-  const marker = deferredRowsMarker(tbl);
-  return marker ? rowsMarkerModel(marker) : undefined;
+  return rowMarkers.modelIn(tbl);
 }

@@ -13,7 +13,7 @@ import { deferredParagraphs, type DeferredParagraphs } from '../ooxml/deferred-p
 import type { Shape } from '../ooxml/pml/shapes.js';
 import { masterTextStyleFor } from '../ooxml/pml/text.js';
 import { resolveThemeFont, type Theme } from '../ooxml/pml/theme.js';
-import type { BulletInput, ParagraphInput, Spacing, TextBodyInput, TextRunInput } from '../text/layout.js';
+import type { ParagraphInput, Spacing, TextBodyInput, TextRunInput } from '../text/layout.js';
 import { colorIn, type DrawColorContext, type Rgba } from './color.js';
 import { BoundedMemo } from '../bounded-memo.js';
 
@@ -236,21 +236,19 @@ export function readTextBody(txBody: Element | undefined, src: TextStyleSources,
     lnSpcReduction: lnRed,
   };
   if (!txBody) return body;
-  const counters = new Map<number, number>();
-  const styles = (src.levelStyles ??= []);
-  const levelStyle = (level: number): LevelStyle => styles[level] ?? (styles[level] = new LevelStyle(src, level));
   // paragraphs written by generation may still be a model (ooxml/deferred-paragraphs):
   // read as the nodes they stand for (level 0, the template's properties on every run),
   // whose formatting every paragraph of every such body shares and is resolved once
   const model = deferredParagraphs(txBody);
   if (model) {
-    readModel(body, model, txBody.ownerDocument, levelStyle(0));
+    readModel(body, model, txBody.ownerDocument, src);
     return body;
   }
+  const counters = new Map<number, number>();
   for (const p of children(txBody, NS.a, 'p')) {
     const pPr = child(p, NS.a, 'pPr');
     const level = Math.max(0, Math.min(8, intAttr(pPr, 'lvl', 0)));
-    const style = new ParagraphStyle(src, levelStyle(level), pPr);
+    const style = new ParagraphStyle(src, levelStyleOf(src, level), pPr);
     const runs: TextRunInput[] = [];
     for (const r of children(p, NS.a)) {
       if (r.localName !== 'r' && r.localName !== 'fld' && r.localName !== 'br') continue;
@@ -285,14 +283,19 @@ export function readTextBody(txBody: Element | undefined, src: TextStyleSources,
  */
 export function readDeferredTextBody(model: DeferredParagraphs, bodyDoc: Document | null, src: TextStyleSources): TextBodyInput {
   const body = readTextBody(undefined, src);
-  const styles = (src.levelStyles ??= []);
-  readModel(body, model, bodyDoc, styles[0] ?? (styles[0] = new LevelStyle(src, 0)));
+  readModel(body, model, bodyDoc, src);
   return body;
 }
 
-/** Appends the paragraphs of `model` (all at level 0, read with `level0`) to `body`. */
-function readModel(body: TextBodyInput, model: DeferredParagraphs, bodyDoc: Document | null, level0: LevelStyle): void {
-  const read = level0.modelParagraphs(model, bodyDoc);
+/** The style of outline level `level` (0–8) resolved from `src`, made once and kept with it. */
+function levelStyleOf(src: TextStyleSources, level: number): LevelStyle {
+  const styles = (src.levelStyles ??= []);
+  return styles[level] ?? (styles[level] = new LevelStyle(src, level));
+}
+
+/** Appends the paragraphs of `model` (all at level 0) to `body`. */
+function readModel(body: TextBodyInput, model: DeferredParagraphs, bodyDoc: Document | null, src: TextStyleSources): void {
+  const read = levelStyleOf(src, 0).modelParagraphs(model, bodyDoc);
   const counters = new Map<number, number>();
   model.lines.forEach((segments, pi) => {
     const sizes = model.sizes?.[pi];

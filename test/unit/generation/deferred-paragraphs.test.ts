@@ -8,15 +8,14 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
-import { CT, RT } from '../../../core/src/ooxml/opc/constants.js';
-import { PmlModel } from '../../../core/src/ooxml/pml/parts.js';
 import { NS, child, descendants, type Document, type Element } from '../../../core/src/ooxml/xml.js';
 import { deferredParagraphs } from '../../../core/src/ooxml/deferred-paragraphs.js';
 import { cloneDocument } from '../../../core/src/generation/clone.js';
 import { serializeDocument } from '../../../core/src/generation/serialize.js';
 import { materializeParagraphs, plainText, setParagraphs, setRunFont } from '../../../core/src/generation/text.js';
 import { GeneratedSlidePart, readShapeText, writeScaledSizes } from '../../../core/src/generation/fit.js';
-import { corpusFiles, corpusPath } from '../../helpers/corpus.js';
+import { corpusPath } from '../../helpers/corpus.js';
+import { corpusSlides } from '../../helpers/corpus-slides.js';
 
 const LINE_SETS: ReadonlyArray<readonly string[]> = [
   ['Quarterly results & <outlook>', 'Second point\nwith a line break', '', 'Vertical tab\vbreak and "quotes"'],
@@ -49,68 +48,54 @@ function pairs(src: Document): Pair[] {
   return out;
 }
 
-const templates = [...corpusFiles('templates').map((f) => `templates/${f}`), ...corpusFiles('bench').map((f) => `bench/${f}`)];
-
 t.test('deferred paragraphs serialize and read as the nodes they stand for', async (t) => {
   let bodies = 0;
   let shapesRead = 0;
-  for (const file of templates) {
-    const pkg = await OpcPackage.open(readFileSync(corpusPath(file)));
-    let pml: PmlModel;
-    try {
-      pml = new PmlModel(pkg);
-    } catch {
-      continue;
-    }
-    for (const slidePart of pkg.partsOfType(CT.slide).slice(0, 6)) {
-      const layoutPart = pkg.relatedPartName(slidePart, RT.slideLayout);
-      if (!layoutPart) continue;
-      const src = pkg.getXml(slidePart);
-      for (const [li, lines] of LINE_SETS.entries()) {
-        for (const pair of pairs(src)) {
-          bodies++;
-          const cell = pair.modelBody.namespaceURI === NS.a;
-          // every other line set takes its formatting from the template's body, as
-          // tables.ts does for cells and fill-slide.ts for placeholders: the model then
-          // holds the template's elements, whose formatting readers resolve once for all
-          // slides (render/text-body.ts), so later pairs read through what earlier ones kept
-          const formatFrom = li % 2 === 1 ? textBodies(src)[pair.index] : undefined;
-          setParagraphs(pair.model, pair.modelBody, lines, formatFrom);
-          setParagraphs(pair.nodes, pair.nodesBody, lines, formatFrom);
-          if (!deferredParagraphs(pair.modelBody)) t.fail(`${file} ${slidePart}: no model after setParagraphs`);
-          materializeParagraphs(pair.nodes, pair.nodesBody);
-          const where = `${file} ${slidePart} body ${pair.index} lines ${li}`;
-          if (serializeDocument(pair.model) !== serializeDocument(pair.nodes)) {
-            t.equal(serializeDocument(pair.model), serializeDocument(pair.nodes), `${where}: same text written`);
-            return;
-          }
-          if (plainText(pair.modelBody) !== plainText(pair.nodesBody)) t.equal(plainText(pair.modelBody), plainText(pair.nodesBody), `${where}: same plain text`);
-          // reading (the fitting path) and writing sizes, for shapes on the slide's own tree
-          const sp = pair.modelBody.parentNode as Element;
-          if (cell || sp.localName !== 'sp' || sp.parentNode?.localName !== 'spTree') continue;
-          const partA = new GeneratedSlidePart(pml.layout(layoutPart), pair.model.documentElement!, slidePart);
-          const partB = new GeneratedSlidePart(pml.layout(layoutPart), pair.nodes.documentElement!, slidePart);
-          const spB = pair.nodesBody.parentNode as Element;
-          const readA = readShapeText(partA, sp);
-          const readB = readShapeText(partB, spB);
-          if (!readA || !readB) continue;
-          shapesRead++;
-          if (JSON.stringify(readA.body) !== JSON.stringify(readB.body)) {
-            t.same(readA.body, readB.body, `${where}: same layout input`);
-            return;
-          }
-          writeScaledSizes(pair.modelBody, readA.body, 0.75);
-          writeScaledSizes(pair.nodesBody, readB.body, 0.75);
-          if (serializeDocument(pair.model) !== serializeDocument(pair.nodes)) {
-            t.equal(serializeDocument(pair.model), serializeDocument(pair.nodes), `${where}: same text once sized`);
-            return;
-          }
-          const again = readShapeText(partA, sp)!;
-          const againB = readShapeText(partB, spB)!;
-          if (JSON.stringify(again.body) !== JSON.stringify(againB.body)) {
-            t.same(again.body, againB.body, `${where}: same layout input once sized`);
-            return;
-          }
+  for await (const { file, pml, slidePart, layoutPart, doc: src } of corpusSlides(6)) {
+    for (const [li, lines] of LINE_SETS.entries()) {
+      for (const pair of pairs(src)) {
+        bodies++;
+        const cell = pair.modelBody.namespaceURI === NS.a;
+        // every other line set takes its formatting from the template's body, as
+        // tables.ts does for cells and fill-slide.ts for placeholders: the model then
+        // holds the template's elements, whose formatting readers resolve once for all
+        // slides (render/text-body.ts), so later pairs read through what earlier ones kept
+        const formatFrom = li % 2 === 1 ? textBodies(src)[pair.index] : undefined;
+        setParagraphs(pair.model, pair.modelBody, lines, formatFrom);
+        setParagraphs(pair.nodes, pair.nodesBody, lines, formatFrom);
+        if (!deferredParagraphs(pair.modelBody)) t.fail(`${file} ${slidePart}: no model after setParagraphs`);
+        materializeParagraphs(pair.nodes, pair.nodesBody);
+        const where = `${file} ${slidePart} body ${pair.index} lines ${li}`;
+        if (serializeDocument(pair.model) !== serializeDocument(pair.nodes)) {
+          t.equal(serializeDocument(pair.model), serializeDocument(pair.nodes), `${where}: same text written`);
+          return;
+        }
+        if (plainText(pair.modelBody) !== plainText(pair.nodesBody)) t.equal(plainText(pair.modelBody), plainText(pair.nodesBody), `${where}: same plain text`);
+        // reading (the fitting path) and writing sizes, for shapes on the slide's own tree
+        const sp = pair.modelBody.parentNode as Element;
+        if (cell || sp.localName !== 'sp' || sp.parentNode?.localName !== 'spTree') continue;
+        const partA = new GeneratedSlidePart(pml.layout(layoutPart), pair.model.documentElement!, slidePart);
+        const partB = new GeneratedSlidePart(pml.layout(layoutPart), pair.nodes.documentElement!, slidePart);
+        const spB = pair.nodesBody.parentNode as Element;
+        const readA = readShapeText(partA, sp);
+        const readB = readShapeText(partB, spB);
+        if (!readA || !readB) continue;
+        shapesRead++;
+        if (JSON.stringify(readA.body) !== JSON.stringify(readB.body)) {
+          t.same(readA.body, readB.body, `${where}: same layout input`);
+          return;
+        }
+        writeScaledSizes(pair.modelBody, readA.body, 0.75);
+        writeScaledSizes(pair.nodesBody, readB.body, 0.75);
+        if (serializeDocument(pair.model) !== serializeDocument(pair.nodes)) {
+          t.equal(serializeDocument(pair.model), serializeDocument(pair.nodes), `${where}: same text once sized`);
+          return;
+        }
+        const again = readShapeText(partA, sp)!;
+        const againB = readShapeText(partB, spB)!;
+        if (JSON.stringify(again.body) !== JSON.stringify(againB.body)) {
+          t.same(again.body, againB.body, `${where}: same layout input once sized`);
+          return;
         }
       }
     }

@@ -18,7 +18,8 @@ import { serializeDocument } from '../../../core/src/generation/serialize.js';
 import { materializeParagraphs } from '../../../core/src/generation/text.js';
 import { buildTableFrame, frameTable, materializeRows, replaceTableContent } from '../../../core/src/generation/tables.js';
 import { GeneratedSlidePart, fitTable, measureTable } from '../../../core/src/generation/fit.js';
-import { corpusFiles, corpusPath } from '../../helpers/corpus.js';
+import { corpusPath } from '../../helpers/corpus.js';
+import { corpusSlides } from '../../helpers/corpus-slides.js';
 
 /** Tables of several shapes: header and banded body rows, more and fewer columns than a template's, line breaks, escapes, empty cells. */
 const TABLES: readonly Table[] = [
@@ -44,60 +45,46 @@ function materializeAll(doc: Document): void {
   for (const txBody of descendants(doc, NS.a, 'txBody')) materializeParagraphs(doc, txBody);
 }
 
-const templates = [...corpusFiles('templates').map((f) => `templates/${f}`), ...corpusFiles('bench').map((f) => `bench/${f}`)];
-
 t.test("a template's table rewritten as a model writes, measures and fits as its nodes", async (t) => {
   let tables = 0;
-  for (const file of templates) {
-    const pkg = await OpcPackage.open(readFileSync(corpusPath(file)));
-    let pml: PmlModel;
-    try {
-      pml = new PmlModel(pkg);
-    } catch {
-      continue;
-    }
-    for (const slidePart of pkg.partsOfType(CT.slide)) {
-      const layoutPart = pkg.relatedPartName(slidePart, RT.slideLayout);
-      if (!layoutPart) continue;
-      const src = pkg.getXml(slidePart);
-      const sourceFrames = tableFrames(src);
-      for (const [fi, sourceFrame] of sourceFrames.entries()) {
-        for (const [ti, table] of TABLES.entries()) {
-          const where = `${file} ${slidePart} table ${fi} content ${ti}`;
-          // with the template's frame as the source of row formatting (as fill-slide does), and from the table's own rows
-          for (const withSource of [true, false]) {
-            const model = cloneDocument(src);
-            const nodes = cloneDocument(src);
-            const frameA = tableFrames(model)[fi]!;
-            const frameB = tableFrames(nodes)[fi]!;
-            replaceTableContent(model, frameA, table, withSource ? sourceFrame : undefined);
-            replaceTableContent(nodes, frameB, table, withSource ? sourceFrame : undefined);
-            if (!deferredRows(frameTable(frameA))) t.fail(`${where}: no model after replaceTableContent`);
-            materializeAll(nodes);
-            tables++;
-            const text = serializeDocument(model);
-            if (text !== serializeDocument(nodes)) {
-              t.equal(text, serializeDocument(nodes), `${where}: same text written`);
-              return;
-            }
-            parseXml(text, slidePart);
-            const partA = new GeneratedSlidePart(pml.layout(layoutPart), model.documentElement!, slidePart);
-            const partB = new GeneratedSlidePart(pml.layout(layoutPart), nodes.documentElement!, slidePart);
-            const mA = measureTable(partA, frameTable(frameA)!);
-            const mB = measureTable(partB, frameTable(frameB)!);
-            if (JSON.stringify([mA.baseSizePt, mA.templateHeights, mA.heightsAt(1), mA.heightsAt(0.5)]) !== JSON.stringify([mB.baseSizePt, mB.templateHeights, mB.heightsAt(1), mB.heightsAt(0.5)])) {
-              t.same([mA.baseSizePt, mA.templateHeights, mA.heightsAt(1)], [mB.baseSizePt, mB.templateHeights, mB.heightsAt(1)], `${where}: same measure`);
-              return;
-            }
-            // fitted into a third of the natural height: sizes and row heights written
-            const avail = Math.floor(mA.heightsAt(1).reduce((a, b) => a + b, 0) / 3);
-            const fitA = fitTable(mA, avail, 8);
-            const fitB = fitTable(mB, avail, 8);
-            t.same(fitA, fitB, `${where}: same fit`);
-            if (serializeDocument(model) !== serializeDocument(nodes)) {
-              t.equal(serializeDocument(model), serializeDocument(nodes), `${where}: same text once fitted`);
-              return;
-            }
+  for await (const { file, pml, slidePart, layoutPart, doc: src } of corpusSlides()) {
+    const sourceFrames = tableFrames(src);
+    for (const [fi, sourceFrame] of sourceFrames.entries()) {
+      for (const [ti, table] of TABLES.entries()) {
+        const where = `${file} ${slidePart} table ${fi} content ${ti}`;
+        // with the template's frame as the source of row formatting (as fill-slide does), and from the table's own rows
+        for (const withSource of [true, false]) {
+          const model = cloneDocument(src);
+          const nodes = cloneDocument(src);
+          const frameA = tableFrames(model)[fi]!;
+          const frameB = tableFrames(nodes)[fi]!;
+          replaceTableContent(model, frameA, table, withSource ? sourceFrame : undefined);
+          replaceTableContent(nodes, frameB, table, withSource ? sourceFrame : undefined);
+          if (!deferredRows(frameTable(frameA))) t.fail(`${where}: no model after replaceTableContent`);
+          materializeAll(nodes);
+          tables++;
+          const text = serializeDocument(model);
+          if (text !== serializeDocument(nodes)) {
+            t.equal(text, serializeDocument(nodes), `${where}: same text written`);
+            return;
+          }
+          parseXml(text, slidePart);
+          const partA = new GeneratedSlidePart(pml.layout(layoutPart), model.documentElement!, slidePart);
+          const partB = new GeneratedSlidePart(pml.layout(layoutPart), nodes.documentElement!, slidePart);
+          const mA = measureTable(partA, frameTable(frameA)!);
+          const mB = measureTable(partB, frameTable(frameB)!);
+          if (JSON.stringify([mA.baseSizePt, mA.templateHeights, mA.heightsAt(1), mA.heightsAt(0.5)]) !== JSON.stringify([mB.baseSizePt, mB.templateHeights, mB.heightsAt(1), mB.heightsAt(0.5)])) {
+            t.same([mA.baseSizePt, mA.templateHeights, mA.heightsAt(1)], [mB.baseSizePt, mB.templateHeights, mB.heightsAt(1)], `${where}: same measure`);
+            return;
+          }
+          // fitted into a third of the natural height: sizes and row heights written
+          const avail = Math.floor(mA.heightsAt(1).reduce((a, b) => a + b, 0) / 3);
+          const fitA = fitTable(mA, avail, 8);
+          const fitB = fitTable(mB, avail, 8);
+          t.same(fitA, fitB, `${where}: same fit`);
+          if (serializeDocument(model) !== serializeDocument(nodes)) {
+            t.equal(serializeDocument(model), serializeDocument(nodes), `${where}: same text once fitted`);
+            return;
           }
         }
       }

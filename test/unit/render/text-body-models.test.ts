@@ -13,7 +13,7 @@ import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { CT } from '../../../core/src/ooxml/opc/constants.js';
 import { PmlModel } from '../../../core/src/ooxml/pml/parts.js';
 import { NS, child, children, parseXml, type Document, type Element } from '../../../core/src/ooxml/xml.js';
-import { DEFERRED_PARAGRAPHS_NS, setMarkerModel, type DeferredParagraphs } from '../../../core/src/ooxml/deferred-paragraphs.js';
+import { paragraphMarkers, type DeferredParagraphs } from '../../../core/src/ooxml/deferred-paragraphs.js';
 import { readTextBody, withSharedLevelStyles, type TextStyleSources } from '../../../core/src/render/text-body.js';
 import { materializeParagraphs } from '../../../core/src/generation/text.js';
 import { corpusPath } from '../../helpers/corpus.js';
@@ -46,9 +46,7 @@ const LINES: ReadonlyArray<readonly string[]> = [
 function bodyWith(model: DeferredParagraphs): { doc: Document; txBody: Element } {
   const doc = parseXml(`<p:sld ${DECLS}><p:txBody><a:bodyPr/><a:lstStyle/></p:txBody></p:sld>`, 'slide');
   const txBody = child(doc.documentElement!, NS.p, 'txBody')!;
-  const marker = doc.createElementNS(DEFERRED_PARAGRAPHS_NS, 'sw:paragraphs');
-  setMarkerModel(marker, model);
-  txBody.appendChild(marker);
+  txBody.appendChild(paragraphMarkers.create(doc, model));
   return { doc, txBody };
 }
 
@@ -111,9 +109,7 @@ t.test("the slide's own properties are read afresh: changing them changes the ne
   const own = slide.createElementNS(NS.a, 'a:rPr');
   own.setAttribute('sz', '2000');
   txBody.appendChild(own);
-  const marker = slide.createElementNS(DEFERRED_PARAGRAPHS_NS, 'sw:paragraphs');
-  setMarkerModel(marker, { paraProps: undefined, runProps: own, endProps: own, lines: [['text']] });
-  txBody.appendChild(marker);
+  txBody.appendChild(paragraphMarkers.create(slide, { paraProps: undefined, runProps: own, endProps: own, lines: [['text']] }));
   t.equal(readTextBody(txBody, shared).paragraphs[0]!.runs[0]!.font.size_pt, 20);
   own.setAttribute('sz', '3000');
   t.equal(readTextBody(txBody, shared).paragraphs[0]!.runs[0]!.font.size_pt, 30, 'not answered from what the first read resolved');

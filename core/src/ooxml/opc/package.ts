@@ -56,6 +56,8 @@ export const RELS_CONTENT_TYPE = 'application/vnd.openxmlformats-package.relatio
 /** An OPC package held in memory: parts by absolute name, content types, relationships. */
 export class OpcPackage {
   private readonly parts = new Map<string, Uint8Array>();
+  /** Parts held compressed ({@link setCompressed}), by canonical name (their `parts` entry is empty). */
+  private readonly held = new Map<string, CompressedEntry>();
   private readonly xmlCache = new Map<string, Document>();
   private readonly relsCache = new Map<string, Relationship[]>();
   private readonly defaults = new Map<string, string>();
@@ -151,8 +153,7 @@ export class OpcPackage {
   getBytes(partName: string): Uint8Array {
     const canonical = this.canonicalName(partName);
     if (canonical === undefined) throw new PackageError('missing_part', `the package has no part ${partName}`);
-    const held = this.held.get(canonical);
-    if (held) return expandEntry(canonical, held);
+    if (this.held.has(canonical)) return this.storedBytes(canonical);
     const bytes = this.parts.get(canonical)!;
     const doc = this.xmlCache.get(canonical);
     if (doc && (bytes === EMPTY || this.dirty.has(canonical))) return new TextEncoder().encode(serializeXml(doc));
@@ -174,7 +175,7 @@ export class OpcPackage {
       if (size > this.limits.maxXmlPartBytes) {
         throw new PackageError('too_large', `${canonical} is ${size} bytes of XML; parts over ${this.limits.maxXmlPartBytes} bytes are refused`);
       }
-      doc = parseXml(decodeXmlBytes(held ? expandEntry(canonical, held) : this.parts.get(canonical)!, canonical), canonical, this.limits.xml);
+      doc = parseXml(decodeXmlBytes(this.storedBytes(canonical), canonical), canonical, this.limits.xml);
       this.xmlCache.set(canonical, doc);
     }
     return doc;
@@ -206,16 +207,9 @@ export class OpcPackage {
    * {@link toBytes}; its `level` does not apply to them.
    */
   setCompressed(partName: string, entry: CompressedEntry, contentType?: string): void {
-    const canonical = this.canonicalName(partName) ?? partName;
-    this.putPart(canonical, EMPTY);
-    this.held.set(canonical, entry);
-    this.xmlCache.delete(canonical);
-    this.relsCache.delete(sourceOfRelsPart(canonical) ?? '');
-    if (contentType) this.setContentType(canonical, contentType);
+    this.setBytes(partName, EMPTY, contentType);
+    this.held.set(this.canonicalName(partName)!, entry);
   }
-
-  /** Parts held compressed ({@link setCompressed}), by canonical name. */
-  private readonly held = new Map<string, CompressedEntry>();
 
   /** Removes a part with its relationships part and Override. */
   removePart(partName: string): void {
@@ -395,8 +389,13 @@ export class OpcPackage {
 
   private findPartBytes(partName: string): Uint8Array | undefined {
     const canonical = this.canonicalName(partName);
-    if (canonical === undefined) return undefined;
-    return this.held.has(canonical) ? this.getBytes(canonical) : this.parts.get(canonical);
+    return canonical === undefined ? undefined : this.storedBytes(canonical);
+  }
+
+  /** The bytes a part was stored with (inflated when it is held compressed), whatever its parsed tree holds. */
+  private storedBytes(canonical: string): Uint8Array {
+    const held = this.held.get(canonical);
+    return held ? expandEntry(canonical, held) : this.parts.get(canonical)!;
   }
 
   /** Lower-cased part name → stored spelling, kept in step with `parts`. */
