@@ -7,7 +7,8 @@
 FROM node:20-bookworm-slim
 
 # Open fonts the previews draw with and the text fitter measures against
-# (metric-compatible stand-ins for Calibri, Cambria, Arial, Times New Roman, Courier New).
+# (metric-compatible stand-ins for Calibri, Cambria, Arial, Times New Roman, Courier New;
+# DejaVu Sans and Serif for other fonts, by class). .ci/run installs the same four.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends fonts-crosextra-carlito fonts-crosextra-caladea fonts-liberation2 fonts-dejavu-core \
  && rm -rf /var/lib/apt/lists/*

@@ -31,15 +31,26 @@ export class ApiError extends Error {
   }
 }
 
-/** Formats an API error: 422 lists each `loc: msg`; 501 says the feature is not there yet. */
+/**
+ * Formats an API error: 422 lists each `loc: msg` (a location in a deck's `slides` array,
+ * 0-based in the API, also names the slide 1-based: `body.slides.2.title (slide 3): ...`);
+ * 501 says the feature is not there yet.
+ */
 export function formatApiError(status: number, detail: string | ValidationIssue[], what: string): string {
   if (status === 0) return `cannot reach the API (${what}): ${String(detail)}`;
   if (Array.isArray(detail)) {
-    const lines = detail.map((d) => `  ${(d.loc ?? []).join('.')}: ${d.msg}`);
+    const lines = detail.map((d) => `  ${(d.loc ?? []).join('.')}${slideOfLocation(d.loc ?? [])}: ${d.msg}`);
     return `invalid request (${status}, ${what}):\n${lines.join('\n')}`;
   }
   if (status === 501) return `not available on this server yet (501, ${what}): ${detail}`;
   return `${status} ${statusText(status)} (${what}): ${detail}`;
+}
+
+/** ` (slide 3)` for a location inside `slides[2]` of a request body; '' otherwise. */
+function slideOfLocation(loc: readonly (string | number)[]): string {
+  const at = loc.indexOf('slides');
+  const index = at >= 0 ? loc[at + 1] : undefined;
+  return typeof index === 'number' && Number.isInteger(index) && index >= 0 ? ` (slide ${index + 1})` : '';
 }
 
 function statusText(status: number): string {

@@ -4,8 +4,10 @@
  * ```
  * slidewright templates upload FILE [--analyze]   upload a template (signed URL), optionally analyze it
  * slidewright templates list                      the organization's templates
- * slidewright templates show ID                   one template, its layouts and slides
- * slidewright preview ID N -o slide.png           a template slide as PNG
+ * slidewright templates show ID                   one template, its layouts (by master) and slides
+ * slidewright templates delete ID [--permanent]   soft delete (or for good); restore undoes a soft delete
+ * slidewright templates restore ID                bring back a soft-deleted template
+ * slidewright preview ID N -o slide.png           slide N (1-based) of a template (tpl_) or generated deck (gen_) as PNG
  * slidewright match FILE.json                     rank layouts or slides for some slide data
  * slidewright generate DECK.yaml -o out.pptx      generate a deck, wait with a progress bar, download
  * slidewright status ID                           a generation's (gen_) or analysis's (tpl_) status
@@ -13,14 +15,17 @@
  *
  * Connection: `SLIDEWRIGHT_URL` (default `http://127.0.0.1:8080`) and `SLIDEWRIGHT_API_KEY`;
  * `--url` and `--api-key` override them. Exit codes: 0 success, 1 API or usage error.
+ *
+ * Slide numbers are 1-based wherever the CLI prints or takes them; the API's 0-based
+ * `slide_index` of generation warnings and errors is printed as `slide N+1`.
  */
-import { writeFileSync, readFileSync, statSync } from 'node:fs';
-import { basename, extname } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { existsSync, writeFileSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import cliProgress from 'cli-progress';
 import { ApiClient, ApiError, type Json } from './client.js';
-import { readDocument, size, table, UsageError } from './format.js';
+import { describeAnalysis, describeIssues, readDocument, size, table, UsageError } from './format.js';
 
 const PPTX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.presentationml.presentation';
 const POTX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.presentationml.template';
@@ -51,6 +56,38 @@ function positiveNumber(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('a positive number is expected');
   return n;
+}
+
+/**
+ * The REST path of a slide preview: a template's slide (`tpl_` id) or a generated deck's
+ * (`gen_` id). `slideNumber` is 1-based, as in the API's preview routes.
+ * @throws UsageError for any other kind of id
+ */
+export function previewPath(id: string, slideNumber: number): string {
+  const idPart = encodeURIComponent(id);
+  if (id.startsWith('tpl_')) return `/api/v1/templates/${idPart}/slides/${slideNumber}/preview`;
+  if (id.startsWith('gen_')) return `/api/v1/presentations/${idPart}/slides/${slideNumber}/preview`;
+  throw new UsageError(`preview takes a template id (tpl_...) or a generation id (gen_...), not ${id}`);
+}
+
+/**
+ * The version in Slidewright's package.json, found upward from this module (cli/src in a
+ * clone, dist/cli/src compiled or installed), so `--version` follows the package; `unknown`
+ * when there is none.
+ */
+function packageVersion(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) {
+      try {
+        const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown; version?: unknown };
+        if (pkg.name === 'slidewright' && typeof pkg.version === 'string') return pkg.version;
+      } catch {
+        // not readable JSON: keep looking upward
+      }
+    }
+    if (dirname(dir) === dir) return 'unknown';
+  }
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -114,7 +151,7 @@ export function buildProgram(io: CliIo): Command {
 
   program
     .description('Command-line client of the Slidewright REST API (templates, matching, deck generation).')
-    .version('0.1.0')
+    .version(packageVersion())
     .addOption(new Option('--url <url>', 'service base URL (env SLIDEWRIGHT_URL, default http://127.0.0.1:8080)'))
     .addOption(new Option('--api-key <key>', 'API key, sent as X-API-Key (env SLIDEWRIGHT_API_KEY)'))
     .option('--json', 'print the API responses as JSON instead of text')
@@ -148,21 +185,8 @@ export function buildProgram(io: CliIo): Command {
     }
   }
 
-  /** The layouts and slides of a completed analysis, as text. */
-  function describeAnalysis(results: Json): string {
-    const layouts = (results['layouts'] ?? []) as Json[];
-    const slides = (results['slides'] ?? []) as Json[];
-    const parts: string[] = [];
-    parts.push(`Layouts (${layouts.length}) — use slide_id as template_slide_id for a new slide from that layout:`);
-    parts.push(table(['slide_id', 'type', 'name'], layouts.map((l) => [l['slide_id'], l['type'], l['name']])));
-    parts.push('');
-    parts.push(`Slides (${slides.length}):`);
-    parts.push(table(['slide_id', 'number', 'layout', 'title'], slides.map((s) => [s['slide_id'], s['slide_number'], s['layout_name'], s['title']])));
-    return parts.join('\n');
-  }
-
   // ---- templates -----------------------------------------------------------------------
-  const templates = program.command('templates').description('upload, list and inspect templates');
+  const templates = program.command('templates').description('upload, list, inspect, delete and restore templates');
 
   templates
     .command('upload')
@@ -243,7 +267,7 @@ export function buildProgram(io: CliIo): Command {
 
   templates
     .command('show')
-    .description('show a template with its analysis: layout and slide ids for decks')
+    .description('show a template with its analysis: layout ids (grouped by slide master) and slide ids for decks')
     .argument('<id>', 'template id (tpl_...)')
     .action(async (id: string, _opts: unknown, cmd: Command) => {
       const api = client(cmd);
@@ -277,17 +301,48 @@ export function buildProgram(io: CliIo): Command {
       else if (!summary) out('\nnot analyzed yet: slidewright templates upload --analyze, or POST /api/v1/templates/{id}/analysis');
     });
 
+  templates
+    .command('delete')
+    .description('delete a template: soft by default (restore brings it back), --permanent for good')
+    .argument('<id>', 'template id (tpl_...)')
+    .option('--permanent', 'delete the file, records and slide ids for good (cannot be undone)')
+    .action(async (id: string, opts: { permanent?: boolean }, cmd: Command) => {
+      const api = client(cmd);
+      const path = `/api/v1/templates/${encodeURIComponent(id)}`;
+      if (opts.permanent) {
+        // A permanent delete answers 204 with no body: nothing of the template is left to show.
+        await api.json('DELETE', path, { query: { permanent: true } });
+        if (globals(cmd).json) return printJson({ template_id: id, permanent: true });
+        return out(`deleted ${id} permanently`);
+      }
+      const tpl = await api.json('DELETE', path);
+      if (globals(cmd).json) return printJson(tpl);
+      out(`deleted ${id} (status ${str(tpl['status'])}); undo with: slidewright templates restore ${id}`);
+    });
+
+  templates
+    .command('restore')
+    .description('restore a soft-deleted template to its state before the delete')
+    .argument('<id>', 'template id (tpl_...)')
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const api = client(cmd);
+      const tpl = await api.json('POST', `/api/v1/templates/${encodeURIComponent(id)}/restore`);
+      if (globals(cmd).json) return printJson(tpl);
+      out(`restored ${id} (status ${str(tpl['status'])})`);
+    });
+
   // ---- preview -------------------------------------------------------------------------
   program
     .command('preview')
-    .description('render a template slide as PNG')
-    .argument('<id>', 'template id (tpl_...)')
+    .description("render slide N of a template (tpl_ id) or of a generated deck (gen_ id, once completed or partial) as PNG")
+    .argument('<id>', 'template id (tpl_...) or generation id (gen_...)')
     .argument('<n>', '1-based slide number', positiveInt)
     .requiredOption('-o, --output <file>', 'where to write the PNG')
     .addOption(new Option('--width <px>', 'image width in pixels (default 1280)').argParser(positiveInt))
     .action(async (id: string, n: number, opts: { output: string; width?: number }, cmd: Command) => {
+      const path = previewPath(id, n);
       const api = client(cmd);
-      const { data, headers } = await api.bytes('GET', `/api/v1/templates/${encodeURIComponent(id)}/slides/${n}/preview`, { query: { width: opts.width } });
+      const { data, headers } = await api.bytes('GET', path, { query: { width: opts.width } });
       writeFileSync(opts.output, data);
       const dims = { width_px: headers.get('x-slide-width-px'), height_px: headers.get('x-slide-height-px'), width_emu: headers.get('x-slide-width-emu'), height_emu: headers.get('x-slide-height-emu') };
       if (globals(cmd).json) return printJson({ output: opts.output, bytes: data.length, ...dims });
@@ -351,9 +406,7 @@ export function buildProgram(io: CliIo): Command {
       } finally {
         progress.stop();
       }
-      const issues = (list: unknown, kind: string): string[] =>
-        ((list ?? []) as Json[]).map((e) => `${kind}: slide ${str(e['slide_index'])} (${str(e['template_slide_id'])}): ${str(e['code'])} ${str(e['message'])}`);
-      const problems = [...issues(st['errors'], 'error'), ...issues(st['warnings'], 'warning')];
+      const problems = describeIssues(st);
       if (st['status'] === 'failed') {
         throw new UsageError([`generation ${id} failed: ${str(st['message'])}`, ...problems.map((p) => `  ${p}`)].join('\n'));
       }
@@ -408,8 +461,7 @@ export function buildProgram(io: CliIo): Command {
           ],
         ).replace(/^field\s+value\n/, ''),
       );
-      for (const e of (st['errors'] ?? []) as Json[]) out(`error: slide ${str(e['slide_index'])}: ${str(e['code'])} ${str(e['message'])}`);
-      for (const w of (st['warnings'] ?? []) as Json[]) out(`warning: slide ${str(w['slide_index'])}: ${str(w['code'])} ${str(w['message'])}`);
+      for (const line of describeIssues(st)) out(line);
     });
 
   // Subcommands share the parent's output, error handling and help-after-error.

@@ -6,6 +6,7 @@
 import envSchema from 'env-schema';
 import { resolve } from 'node:path';
 import { THREAD_YOUNG_GENERATION_MB } from './threads/heap-limits.js';
+import { parseAllowList } from './services/egress.js';
 
 export interface Config {
   /** REST port. */
@@ -36,6 +37,14 @@ export interface Config {
   webhookSecret: string | undefined;
   /** Organization → default webhook URL. */
   orgWebhooks: Map<string, string>;
+  /** `SLIDEWRIGHT_WEBHOOK_ALLOW`: CIDR ranges, addresses and host names webhooks may reach besides public addresses. */
+  webhookAllow: string[];
+  /** Longest delay between two attempts of a webhook delivery, seconds. */
+  webhookMaxDelaySeconds: number;
+  /** A webhook delivery still failing this long after the job ended is given up, seconds. */
+  webhookMaxAgeSeconds: number;
+  /** An upload initiation (a template with no file yet: `pending` or `rejected`) expires this long after its creation, seconds. */
+  uploadExpirySeconds: number;
   /** Largest accepted template upload, bytes. */
   maxUploadBytes: number;
   /** Worker threads for CPU-heavy work (zip, XML, rendering). */
@@ -67,6 +76,8 @@ export interface Config {
   /** Port of the `/metrics` server of core and worker processes; undefined = none. */
   metricsPort: number | undefined;
   logLevel: string;
+  /** `LOG_FORMAT`: `pretty` (pino-pretty), `json` (one JSON object a line), or `auto` = pretty when stdout is a terminal. */
+  logFormat: 'auto' | 'pretty' | 'json';
   /** True when no distributed wiring is configured. */
   embedded: boolean;
 }
@@ -85,6 +96,10 @@ interface RawEnv {
   SLIDEWRIGHT_URL_TTL: number;
   SLIDEWRIGHT_WEBHOOK_SECRET?: string;
   SLIDEWRIGHT_ORG_WEBHOOKS?: string;
+  SLIDEWRIGHT_WEBHOOK_ALLOW?: string;
+  SLIDEWRIGHT_WEBHOOK_MAX_DELAY: number;
+  SLIDEWRIGHT_WEBHOOK_MAX_AGE: number;
+  SLIDEWRIGHT_UPLOAD_EXPIRY: number;
   SLIDEWRIGHT_MAX_UPLOAD_BYTES: number;
   SLIDEWRIGHT_WORKER_THREADS?: number;
   SLIDEWRIGHT_THREAD_YOUNG_GENERATION_MB: number;
@@ -101,6 +116,7 @@ interface RawEnv {
   CORE_GRPC_ADDR?: string;
   SLIDEWRIGHT_METRICS_PORT?: number;
   LOG_LEVEL: string;
+  LOG_FORMAT: 'auto' | 'pretty' | 'json';
 }
 
 const schema = {
@@ -119,6 +135,10 @@ const schema = {
     SLIDEWRIGHT_URL_TTL: { type: 'integer', minimum: 1, default: 3600 },
     SLIDEWRIGHT_WEBHOOK_SECRET: { type: 'string', minLength: 16 },
     SLIDEWRIGHT_ORG_WEBHOOKS: { type: 'string', pattern: '^\\s*[^=,\\s]+=https?://[^,\\s]+(\\s*,\\s*[^=,\\s]+=https?://[^,\\s]+)*\\s*$' },
+    SLIDEWRIGHT_WEBHOOK_ALLOW: { type: 'string' },
+    SLIDEWRIGHT_WEBHOOK_MAX_DELAY: { type: 'integer', minimum: 1, maximum: 86400, default: 600 },
+    SLIDEWRIGHT_WEBHOOK_MAX_AGE: { type: 'integer', minimum: 1, default: 86400 },
+    SLIDEWRIGHT_UPLOAD_EXPIRY: { type: 'integer', minimum: 1, default: 86400 },
     SLIDEWRIGHT_MAX_UPLOAD_BYTES: { type: 'integer', minimum: 1, default: 10485760 },
     SLIDEWRIGHT_WORKER_THREADS: { type: 'integer', minimum: 1, maximum: 64 },
     SLIDEWRIGHT_THREAD_YOUNG_GENERATION_MB: { type: 'integer', minimum: 3, maximum: 768, default: THREAD_YOUNG_GENERATION_MB },
@@ -135,6 +155,7 @@ const schema = {
     CORE_GRPC_ADDR: { type: 'string' },
     SLIDEWRIGHT_METRICS_PORT: { type: 'integer', minimum: 0, maximum: 65535 },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
+    LOG_FORMAT: { type: 'string', enum: ['auto', 'pretty', 'json'], default: 'auto' },
   },
 } as const;
 
@@ -175,6 +196,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
         .filter(Boolean)
         .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)] as [string, string]),
     ),
+    webhookAllow: parseAllowList(raw.SLIDEWRIGHT_WEBHOOK_ALLOW),
+    webhookMaxDelaySeconds: raw.SLIDEWRIGHT_WEBHOOK_MAX_DELAY,
+    webhookMaxAgeSeconds: raw.SLIDEWRIGHT_WEBHOOK_MAX_AGE,
+    uploadExpirySeconds: raw.SLIDEWRIGHT_UPLOAD_EXPIRY,
     maxUploadBytes: raw.SLIDEWRIGHT_MAX_UPLOAD_BYTES,
     workerThreads: raw.SLIDEWRIGHT_WORKER_THREADS ?? 2,
     threadYoungGenerationMb: raw.SLIDEWRIGHT_THREAD_YOUNG_GENERATION_MB,
@@ -191,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     coreGrpcAddr: raw.CORE_GRPC_ADDR,
     metricsPort: raw.SLIDEWRIGHT_METRICS_PORT,
     logLevel: raw.LOG_LEVEL,
+    logFormat: raw.LOG_FORMAT,
     embedded,
   });
 }

@@ -8,7 +8,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createLogger } from './observability/logger.js';
 import type { Config } from './config.js';
 import { LocalBlobStore } from './adapters/local-blob-store.js';
 import { LevelStateStore } from './adapters/level-state-store.js';
@@ -64,7 +65,7 @@ export interface RuntimeOptions {
  * @throws Error when a backend cannot be reached, or when a `core`/`worker` role lacks
  *   distributed wiring, or when a `core` role has no `SLIDEWRIGHT_SIGNING_SECRET`
  */
-export async function createCoreRuntime(config: Readonly<Config>, log: Logger = pino({ level: config.logLevel }), opts: RuntimeOptions = {}): Promise<CoreRuntime> {
+export async function createCoreRuntime(config: Readonly<Config>, log: Logger = createLogger(config), opts: RuntimeOptions = {}): Promise<CoreRuntime> {
   const role = opts.role ?? 'embedded';
   if (role !== 'embedded') {
     const missing = [
@@ -94,7 +95,7 @@ export async function createCoreRuntime(config: Readonly<Config>, log: Logger = 
           region: config.s3Region,
           log: log.child({ component: 's3' }),
         })
-      : new LocalBlobStore(join(config.dataDir, 'blobs'));
+      : await LocalBlobStore.open(join(config.dataDir, 'blobs'), log.child({ component: 'blobs' }));
     opened.push(blobs);
     queue = config.natsUrl
       ? await JetStreamQueue.connect({ servers: config.natsUrl, ackWaitMs: config.jobAckWaitMs, name: `slidewright-${role}`, log: log.child({ component: 'jetstream' }) })
@@ -108,7 +109,25 @@ export async function createCoreRuntime(config: Readonly<Config>, log: Logger = 
     config.signingSecret ?? (role === 'worker' ? randomBytes(24).toString('base64url') : await persistentSecret(join(config.dataDir, 'signing-secret')));
   const signer = new UrlSigner(secret, config.publicUrl, config.urlTtlSeconds);
   const cpu = new CpuPool(config.workerThreads, config.threadYoungGenerationMb);
-  const webhooks = new WebhookNotifier({ secret: config.webhookSecret ?? secret, orgDefaults: config.orgWebhooks, log: log.child({ component: 'webhooks' }) });
+  const webhooks = new WebhookNotifier({
+    secret: config.webhookSecret ?? secret,
+    orgDefaults: config.orgWebhooks,
+    state,
+    allow: config.webhookAllow,
+    maxDelayMs: config.webhookMaxDelaySeconds * 1000,
+    maxAgeMs: config.webhookMaxAgeSeconds * 1000,
+    // LevelDB state belongs to this one process: leases an earlier run left are void
+    exclusive: !config.redisUrl,
+    log: log.child({ component: 'webhooks' }),
+  });
+  try {
+    await webhooks.checkOrgDefaults();
+  } catch (err) {
+    await queue.close().catch(() => undefined);
+    await cpu.close();
+    for (const a of opened.reverse()) await a.close().catch(() => undefined);
+    throw err;
+  }
   const deps: ServiceDeps = { config, state, blobs, queue, signer, cpu, webhooks, log };
 
   let keys = config.apiKeys;
@@ -127,6 +146,9 @@ export async function createCoreRuntime(config: Readonly<Config>, log: Logger = 
   const previews = new PreviewService(deps, templates);
   const matching = new MatchService(deps);
   analyses.onCompleted = (org, templateId) => previews.prerender(org, templateId);
+  webhooks.start();
+  // workers create no templates: the embedded and core processes sweep expired upload initiations
+  const sweeper = role === 'worker' ? { stop() {}, done: async () => undefined } : startUploadExpirySweep(templates, config.uploadExpirySeconds, log);
   return {
     deps,
     auth: new Authenticator(keys, config.devMode),
@@ -138,11 +160,50 @@ export async function createCoreRuntime(config: Readonly<Config>, log: Logger = 
     matching,
     devKey,
     async close() {
+      sweeper.stop();
       await queue.close();
-      await webhooks.drain();
+      await webhooks.close();
+      await sweeper.done();
       await cpu.close();
       await blobs.close();
       await state.close();
+    },
+  };
+}
+
+/**
+ * Deletes expired upload initiations ({@link TemplateService.expireUploads}) soon after
+ * start and then every half expiry period (at least every second, at most every ten
+ * minutes). Reads hide expired ones in between, so the period only bounds how long their
+ * records stay stored.
+ * @param expirySeconds - `SLIDEWRIGHT_UPLOAD_EXPIRY`, seconds
+ */
+function startUploadExpirySweep(templates: TemplateService, expirySeconds: number, log: Logger): { stop(): void; done(): Promise<void> } {
+  const periodMs = Math.min(600_000, Math.max(1_000, (expirySeconds * 1000) / 2));
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  const sweep = (): void => {
+    if (running || stopped) return;
+    running = templates
+      .expireUploads()
+      .then((n) => {
+        if (n > 0) log.info({ removed: n }, 'expired upload initiations removed');
+      })
+      .catch((err: unknown) => log.warn({ err: (err as Error).message }, 'could not remove expired upload initiations; will try again'))
+      .finally(() => (running = undefined));
+  };
+  const first = setTimeout(sweep, Math.min(periodMs, 5_000));
+  const timer = setInterval(sweep, periodMs);
+  first.unref();
+  timer.unref();
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(first);
+      clearInterval(timer);
+    },
+    done: async () => {
+      await running;
     },
   };
 }

@@ -19,6 +19,7 @@ import { normalizeRequestBody, validateBody, validateParams, validateQuery, vali
 import { codecOf } from '../../core/src/grpc/messages.js';
 import { MD } from '../../core/src/grpc/server.js';
 import type { RpcInvoker } from './invoker.js';
+import { contentDisposition, ifNoneMatchNames, installHeaderGuard, safeEntityTag, safeMetadataValue } from './headers.js';
 
 export interface GatewayOptions {
   invoker: RpcInvoker;
@@ -106,6 +107,9 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
     },
     ajv: { customOptions: { coerceTypes: false } },
   } as Parameters<typeof Fastify>[0]) as unknown as FastifyInstance;
+  // Every header of every answer (routes, errors, 404s, docs) passes one guard: values
+  // that are not plain ASCII are encoded (RFC 8187), never sent raw (gateway/src/headers.ts).
+  installHeaderGuard(app);
 
   // Raw bodies (uploads): any media type arrives as a Buffer; JSON routes check the media type themselves.
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxUpload + 1 }, (_req, body, done) => done(null, body));
@@ -116,6 +120,8 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
       // sending would otherwise see its connection reset instead of the 413
       const drained = await drainRequestBody(req.raw, OVERSIZED_BODY_DRAIN_BYTES);
       if (!drained) reply.header('connection', 'close');
+      const route = routeOf(req);
+      if (route) await reportOversizedUpload(route, req, opts.invoker, contentLength(req));
       return reply.code(413).send({ detail: `request body is over the limit of ${req.routeOptions.config && isRaw(req) ? maxUpload : maxJson} bytes` });
     }
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return reply.code(415).send({ detail: err.message });
@@ -154,7 +160,7 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
     app.route({
       method: route.method,
       url: route.url,
-      config: { raw: route.rawRequestBody },
+      config: { raw: route.rawRequestBody, route },
       bodyLimit: route.rawRequestBody ? maxUpload + 1 : maxJson,
       handler: (req, reply) => handle(route, req, reply, opts.invoker, maxUpload),
     });
@@ -166,19 +172,59 @@ function isRaw(req: FastifyRequest): boolean {
   return (req.routeOptions.config as { raw?: boolean } | undefined)?.raw === true;
 }
 
-async function handle(route: RouteSpec, req: FastifyRequest, reply: FastifyReply, invoker: RpcInvoker, maxUpload: number): Promise<FastifyReply> {
+/** The generated route a request was routed to; undefined outside them (docs, health). */
+function routeOf(req: FastifyRequest): RouteSpec | undefined {
+  return (req.routeOptions.config as { route?: RouteSpec } | undefined)?.route;
+}
+
+/** The request's `Content-Length` in bytes; undefined when absent (chunked) or malformed. */
+function contentLength(req: FastifyRequest): number | undefined {
+  const v = req.headers['content-length'];
+  return typeof v === 'string' && /^\d{1,15}$/.test(v) ? Number(v) : undefined;
+}
+
+/**
+ * The gRPC metadata of a REST request (request id, API key, organization, the parameters
+ * of a signed URL) and its query without the signature parameters.
+ */
+function requestMetadata(req: FastifyRequest): { metadata: Record<string, string>; query: Record<string, unknown> } {
+  // gRPC metadata holds printable ASCII only (grpc-js throws otherwise): anything else is
+  // sent encoded, and so matches no key, organization or signature (401/403, not 500)
   const metadata: Record<string, string> = { [MD.requestId]: String(req.id) };
   const apiKey = req.headers['x-api-key'];
   const orgName = req.headers['x-org-name'];
-  if (typeof apiKey === 'string') metadata[MD.apiKey] = apiKey;
-  if (typeof orgName === 'string') metadata[MD.orgName] = orgName;
-
-  const rawQuery: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
+  if (typeof apiKey === 'string') metadata[MD.apiKey] = safeMetadataValue(apiKey);
+  if (typeof orgName === 'string') metadata[MD.orgName] = safeMetadataValue(orgName);
+  const query: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
   for (const [param, key] of Object.entries(SIGNATURE_PARAMS)) {
-    const v = rawQuery[param];
-    if (typeof v === 'string') metadata[key] = v;
-    delete rawQuery[param];
+    const v = query[param];
+    if (typeof v === 'string') metadata[key] = safeMetadataValue(v);
+    delete query[param];
   }
+  return { metadata, query };
+}
+
+/**
+ * Tells core about a template upload whose body this gateway refused for its size (such a
+ * body is never forwarded): UploadTemplateContent with no bytes and the
+ * `x-upload-refused-bytes` metadata, so the template records the refusal (`rejected`,
+ * with the reason). Core authenticates the call as any upload; whatever it answers, the
+ * client gets the gateway's 413. Other routes: nothing.
+ * @param sentBytes the size the client sent, when known
+ */
+async function reportOversizedUpload(route: RouteSpec, req: FastifyRequest, invoker: RpcInvoker, sentBytes: number | undefined): Promise<void> {
+  if (route.rpc !== 'UploadTemplateContent' || !route.rawRequestBody) return;
+  const params = validateParams(route.id, req.params as Record<string, unknown>);
+  if (params.violations.length > 0) return;
+  const { metadata } = requestMetadata(req);
+  metadata[MD.uploadRefusedBytes] = sentBytes === undefined ? 'unknown' : String(sentBytes);
+  const message = codecOf(route.requestType).fromJSON({ ...params.value }) as Record<string, unknown>;
+  message[route.body] = { content_type: String(req.headers['content-type'] ?? 'application/octet-stream'), data: new Uint8Array(0), extensions: [] };
+  await invoker.call(route, message, metadata).catch(() => undefined);
+}
+
+async function handle(route: RouteSpec, req: FastifyRequest, reply: FastifyReply, invoker: RpcInvoker, maxUpload: number): Promise<FastifyReply> {
+  const { metadata, query: rawQuery } = requestMetadata(req);
 
   const violations: Violation[] = [];
   const params = validateParams(route.id, req.params as Record<string, unknown>);
@@ -189,7 +235,10 @@ async function handle(route: RouteSpec, req: FastifyRequest, reply: FastifyReply
   let raw: Buffer | undefined;
   if (route.rawRequestBody) {
     raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    if (raw.length > maxUpload) return reply.code(413).send({ detail: `upload is ${raw.length} bytes; the limit is ${maxUpload} bytes` });
+    if (raw.length > maxUpload) {
+      await reportOversizedUpload(route, req, invoker, raw.length);
+      return reply.code(413).send({ detail: `upload is ${raw.length} bytes; the limit is ${maxUpload} bytes` });
+    }
   } else if (route.body !== '') {
     if (Buffer.isBuffer(req.body)) {
       return reply.code(415).send({ detail: `send the request body as application/json (got ${req.headers['content-type'] ?? 'no content type'})` });
@@ -216,19 +265,24 @@ async function handle(route: RouteSpec, req: FastifyRequest, reply: FastifyReply
   if (out === undefined || out === null) {
     if (route.emptyStatus !== null) return reply.code(route.emptyStatus).send();
   }
+  // Values go in as core gave them; the header guard (headers.ts) encodes any that is not
+  // plain ASCII as it is sent (X-Font-Substitutions names fonts in any script).
   for (const h of route.responseHeaders) {
     const v = response[h.field];
     if (v !== undefined && v !== null && v !== '') reply.header(h.header, String(v));
   }
   if (route.rawResponse) {
-    const etag = typeof response['etag'] === 'string' ? response['etag'] : '';
+    // the tag as sent (the guard would make the same one), so If-None-Match can name it
+    const etag = typeof response['etag'] === 'string' && response['etag'] !== '' ? safeEntityTag(response['etag']) : '';
     if (etag) {
+      reply.header('etag', etag);
       reply.header('cache-control', 'private, max-age=300');
-      if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+      const ifNoneMatch = req.headers['if-none-match'];
+      if (ifNoneMatchNames(typeof ifNoneMatch === 'string' ? ifNoneMatch : undefined, etag)) return reply.code(304).send();
     }
     const file = out as { content_type?: string; data?: Uint8Array } | undefined;
     const filename = typeof response['filename'] === 'string' ? response['filename'] : '';
-    if (filename) reply.header('content-disposition', `attachment; filename="${filename.replace(/["\\\r\n]/g, '_')}"`);
+    if (filename) reply.header('content-disposition', contentDisposition(filename));
     return reply
       .code(route.successStatus)
       .type(file?.content_type || 'application/octet-stream')

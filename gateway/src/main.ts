@@ -3,7 +3,7 @@
  * on `PORT` (all interfaces), every route transcoded to a gRPC call on core at
  * `CORE_GRPC_ADDR`. It holds no state; run as many as needed behind a load balancer.
  */
-import { pino } from 'pino';
+import { createLogger } from '../../core/src/observability/logger.js';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../core/src/config.js';
 import { buildGateway } from './app.js';
@@ -23,7 +23,7 @@ export interface GatewayProcess {
  */
 export async function startGateway(config: Readonly<Config>, host = config.httpHost): Promise<GatewayProcess> {
   if (!config.coreGrpcAddr) throw new Error('the gateway needs CORE_GRPC_ADDR (host:port of the core gRPC server)');
-  const log = pino({ level: config.logLevel }).child({ component: 'gateway' });
+  const log = createLogger(config, { component: 'gateway' });
   const invoker = new GrpcInvoker(config.coreGrpcAddr);
   let ready = false;
   const app = await buildGateway({ invoker, logger: log, maxUploadBytes: config.maxUploadBytes, isReady: () => ready });

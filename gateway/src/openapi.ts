@@ -4,7 +4,7 @@
  * about a path, a field or a rule is written twice.
  */
 import { ROUTES, type RouteSpec } from '../../proto/gen/routes.js';
-import { ROUTE_SCHEMAS, type JsonSchema } from '../../proto/gen/schemas.js';
+import { MESSAGE_SCHEMAS, ROUTE_SCHEMAS, type JsonSchema } from '../../proto/gen/schemas.js';
 
 const ERROR_BODY: JsonSchema = {
   type: 'object',
@@ -34,6 +34,7 @@ const VALIDATION_ERROR_BODY: JsonSchema = {
   },
 };
 
+/** What each error status means, in every operation that can answer it. */
 const ERROR_STATUSES: Readonly<Record<string, string>> = {
   '401': 'Missing or unknown API key',
   '403': 'Organization mismatch, or a signed URL that is altered or expired',
@@ -41,9 +42,117 @@ const ERROR_STATUSES: Readonly<Record<string, string>> = {
   '409': 'Not possible in the resource state (e.g. download before completion)',
   '413': 'Body over the size limit',
   '415': 'Not a PowerPoint presentation, or macro-enabled',
+  '422': 'Validation error',
   '429': 'Too many pending generations for the organization (see Retry-After)',
+  '500': 'Internal error',
   '503': 'A backing service is unavailable',
 };
+
+/**
+ * Operations whose path is also the target of a signed URL (`upload_url`, `download_url`):
+ * they accept `expires`, `org` and `signature` in place of the API key (core's
+ * `callerOrSigned`).
+ */
+const SIGNED_URL_RPCS: ReadonlySet<string> = new Set(['UploadTemplateContent', 'DownloadTemplate', 'DownloadPresentation']);
+
+/**
+ * Operations that answer 409 when the resource is not in a state that allows them (the
+ * `conflict` errors the services raise): uploading to a deleted or analyzed template,
+ * downloading or reading what does not exist yet, restoring what is not deleted,
+ * cancelling what has ended, generating from a deleted template's slides.
+ */
+const CONFLICT_RPCS: ReadonlySet<string> = new Set([
+  'UploadTemplateContent',
+  'RestoreTemplate',
+  'DownloadTemplate',
+  'GetTemplateSlide',
+  'GetTemplateSlidePreview',
+  'StartAnalysis',
+  'CancelAnalysis',
+  'GenerateDeck',
+  'GenerateSlide',
+  'UpdateCharts',
+  'DownloadPresentation',
+  'GetPresentationSlidePreview',
+]);
+
+/**
+ * How a response header whose value can hold any text is sent (gateway/src/headers.ts
+ * makes it so for every header of every answer).
+ */
+export const HEADER_ENCODING =
+  "Plain ASCII values are sent as they are; any other value (a name in another script, a control character) is sent as an RFC 8187 ext-value: UTF-8'' followed by the value's UTF-8 bytes, percent-encoded (decodeURIComponent of what follows the prefix gives the value back).";
+
+/**
+ * Descriptions of response headers that come from response fields, where the REST header
+ * says more than the field's own description (the protos describe the gRPC field, which
+ * carries the value unencoded).
+ */
+const HEADER_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  'X-Font-Substitutions': `Fonts drawn with a stand-in: "requested=drawn" pairs separated by "; " (split each pair at its last "="; drawn family names never hold "=" or ";"), e.g. "Calibri=Carlito; Segoe UI=Liberation Sans". Absent when no font was substituted. ${HEADER_ENCODING}`,
+  ETag: 'Entity tag of the image, quoted (changes when the file or the width changes); send it back in If-None-Match to get 304.',
+};
+
+/** Headers every file answer of one kind carries besides those of response fields. */
+const PREVIEW_HEADERS: Readonly<Record<string, unknown>> = {
+  'Cache-Control': { description: 'private, max-age=300', schema: { type: 'string' } },
+};
+const DOWNLOAD_HEADERS: Readonly<Record<string, unknown>> = {
+  'Content-Disposition': {
+    description: `attachment with the file name (RFC 6266): filename="<name>" when the name is plain ASCII; otherwise an ASCII stand-in in filename and the exact name in filename*=UTF-8''<percent-encoded UTF-8> (RFC 8187), which clients should prefer.`,
+    schema: { type: 'string' },
+  },
+};
+
+/** The success response headers of a route: its header fields, typed and described, and the file headers. */
+function responseHeaders(route: RouteSpec): Record<string, unknown> {
+  const props = (MESSAGE_SCHEMAS[route.responseType]?.['properties'] ?? {}) as Record<string, JsonSchema>;
+  const out: Record<string, unknown> = {};
+  for (const h of route.responseHeaders) {
+    const field = props[h.field];
+    const numeric = field?.['type'] === 'integer' || /^u?int(32|64)$|^s?fixed(32|64)$/.test(String(field?.['x-proto-type'] ?? '')) || /(_px|_emu)$/.test(h.field);
+    const own = typeof field?.['description'] === 'string' ? (field['description'] as string) : '';
+    out[h.header] = { description: HEADER_DESCRIPTIONS[h.header] ?? own, schema: { type: numeric ? 'integer' : 'string' } };
+  }
+  if (route.rawResponse) Object.assign(out, route.rpc.includes('Preview') ? PREVIEW_HEADERS : DOWNLOAD_HEADERS);
+  return out;
+}
+
+/** The type of a started job: operations answering with it count against the pending limit (429). */
+const JOB_TYPE = 'slidewright.v1.GenerationJob';
+
+function bodyProperties(route: RouteSpec): Record<string, unknown> {
+  return (ROUTE_SCHEMAS[route.id]?.body?.['properties'] ?? {}) as Record<string, unknown>;
+}
+
+/** True when a path or query parameter can fail validation (anything but a free string). */
+function hasCheckedParameters(route: RouteSpec): boolean {
+  if (route.queryParams.length > 0) return true;
+  const props = (ROUTE_SCHEMAS[route.id]?.params?.['properties'] ?? {}) as Record<string, JsonSchema>;
+  return Object.values(props).some((s) => s['type'] !== 'string' || Object.keys(s).some((k) => k !== 'type' && k !== 'description'));
+}
+
+/**
+ * The error statuses an operation can answer, derived from the route: every operation
+ * may answer 401, 500 and 503; 403 where the body names an organization or a signed URL
+ * is accepted; 404 where an id is looked up (path ids, slide ids of a generation); 409
+ * per {@link CONFLICT_RPCS}; 413 and 415 where there is a request body; 422 where a body
+ * or a parameter is validated; 429 where a generation job starts.
+ */
+export function errorStatuses(route: RouteSpec): string[] {
+  const out = new Set<string>(['401', '500', '503']);
+  const hasBody = route.body !== '';
+  if ('org_name' in bodyProperties(route) || SIGNED_URL_RPCS.has(route.rpc)) out.add('403');
+  if (route.pathParams.length > 0 || route.responseBodyType === JOB_TYPE) out.add('404');
+  if (CONFLICT_RPCS.has(route.rpc)) out.add('409');
+  if (hasBody) {
+    out.add('413');
+    out.add('415');
+  }
+  if (hasBody || hasCheckedParameters(route)) out.add('422');
+  if (route.responseBodyType === JOB_TYPE) out.add('429');
+  return [...out].sort();
+}
 
 /** Strips the generator's private keywords (`x-proto-type`, ...) that OpenAPI tools do not know. */
 function clean(schema: unknown): unknown {
@@ -75,7 +184,7 @@ function parameters(route: RouteSpec): unknown[] {
       out.push({ name, in: where, required: where === 'path' || required.has(name), schema: clean(s), description: s['description'] });
     }
   }
-  if (route.rawRequestBody || route.rawResponse) {
+  if (SIGNED_URL_RPCS.has(route.rpc)) {
     for (const name of ['expires', 'org', 'signature']) {
       out.push({ name, in: 'query', required: false, schema: { type: 'string' }, description: 'Part of a signed URL (upload_url or download_url); replaces the API key.' });
     }
@@ -104,7 +213,7 @@ function operation(route: RouteSpec): Record<string, unknown> {
     op['requestBody'] = { required: true, content: { 'application/json': { schema: clean(schemas.body) } } };
   }
   const responses = op['responses'] as Record<string, unknown>;
-  const headers = Object.fromEntries(route.responseHeaders.map((h) => [h.header, { schema: { type: 'integer' } }]));
+  const headers = responseHeaders(route);
   if (route.rawResponse) {
     const type = route.rpc.includes('Preview') ? 'image/png' : 'application/vnd.openxmlformats-officedocument.presentationml.presentation';
     responses[String(route.successStatus)] = { description: 'The file', headers, content: { [type]: { schema: { type: 'string', format: 'binary' } } } };
@@ -112,9 +221,11 @@ function operation(route: RouteSpec): Record<string, unknown> {
     responses[String(route.successStatus)] = { description: 'Success', content: { 'application/json': { schema: clean(schemas?.response ?? {}) } } };
   }
   if (route.emptyStatus !== null) responses[String(route.emptyStatus)] = { description: 'Done; no body' };
-  responses['422'] = { description: 'Validation error', content: { 'application/json': { schema: VALIDATION_ERROR_BODY } } };
-  for (const [status, description] of Object.entries(ERROR_STATUSES)) {
-    responses[status] = { description, content: { 'application/json': { schema: ERROR_BODY } }, ...(status === '429' ? { headers: { 'Retry-After': { schema: { type: 'integer' } } } } : {}) };
+  if (route.responseHeaders.some((h) => h.header === 'ETag')) responses['304'] = { description: 'Not modified: If-None-Match names the current ETag' };
+  for (const status of errorStatuses(route)) {
+    const description = ERROR_STATUSES[status] ?? 'Error';
+    if (status === '422') responses[status] = { description, content: { 'application/json': { schema: VALIDATION_ERROR_BODY } } };
+    else responses[status] = { description, content: { 'application/json': { schema: ERROR_BODY } }, ...(status === '429' ? { headers: { 'Retry-After': { schema: { type: 'integer' } } } } : {}) };
   }
   op['security'] = [{ ApiKey: [] }];
   return op;
@@ -127,8 +238,10 @@ export function openApiDocument(version: string): Record<string, unknown> {
     (paths[route.pathTemplate] ??= {})[route.method.toLowerCase()] = operation(route);
   }
   return {
+    // No `jsonSchemaDialect`: the default (the OpenAPI 3.1 base dialect, JSON Schema
+    // 2020-12 with the OpenAPI vocabulary) is what these schemas are written in, and
+    // Swagger UI shows a warning box for any other value.
     openapi: '3.1.0',
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
       title: 'Slidewright',
       version,

@@ -400,7 +400,7 @@ export const ROUTES = [
     "successStatus": 200,
     "emptyStatus": null,
     "responseHeaders": [],
-    "summary": "Uploads the file bytes directly (when signed URLs are unavailable)."
+    "summary": "Uploads the file bytes directly (when signed URLs are unavailable). A refused file\n(413, 415, 422) makes a template that has no file yet rejected, with the reason in\nits error; a template that has a file keeps it."
   },
   {
     "id": "slidewright.v1.TemplateService/ListTemplates",
@@ -431,7 +431,7 @@ export const ROUTES = [
     "successStatus": 200,
     "emptyStatus": null,
     "responseHeaders": [],
-    "summary": "Lists the organization's templates, newest first."
+    "summary": "Lists the organization's templates, newest first; deleted templates only with\ninclude_deleted, rejected ones (refused uploads) only with status=rejected."
   },
   {
     "id": "slidewright.v1.TemplateService/GetTemplate",

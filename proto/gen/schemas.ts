@@ -6767,7 +6767,7 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         "type": "integer"
       },
       "status": {
-        "description": "pending, uploaded, analyzing, ready, failed or deleted.",
+        "description": "pending, uploaded, analyzing, ready, failed, rejected or deleted. rejected: the\nupload was refused (too large, not a PowerPoint package, macro-enabled, broken) and\nthe template has no file; error says why. A later good upload makes it uploaded.",
         "type": "string"
       },
       "metadata": {
@@ -6954,7 +6954,7 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         "additionalProperties": false
       },
       "error": {
-        "description": "Reason of the last failed upload or analysis.",
+        "description": "Why the upload was refused (status rejected) or the analysis failed (status failed).",
         "type": [
           "string",
           "null"
@@ -7290,7 +7290,7 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         "maxLength": 200
       },
       "status": {
-        "description": "Only templates in this status.",
+        "description": "Only templates in this status; rejected templates (refused uploads) are listed only\nwhen this is rejected.",
         "type": [
           "string",
           "null"
@@ -7347,7 +7347,7 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               "type": "integer"
             },
             "status": {
-              "description": "pending, uploaded, analyzing, ready, failed or deleted.",
+              "description": "pending, uploaded, analyzing, ready, failed, rejected or deleted. rejected: the\nupload was refused (too large, not a PowerPoint package, macro-enabled, broken) and\nthe template has no file; error says why. A later good upload makes it uploaded.",
               "type": "string"
             },
             "metadata": {
@@ -7534,7 +7534,7 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               "additionalProperties": false
             },
             "error": {
-              "description": "Reason of the last failed upload or analysis.",
+              "description": "Why the upload was refused (status rejected) or the analysis failed (status failed).",
               "type": [
                 "string",
                 "null"
@@ -7625,7 +7625,7 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             "type": "integer"
           },
           "status": {
-            "description": "pending, uploaded, analyzing, ready, failed or deleted.",
+            "description": "pending, uploaded, analyzing, ready, failed, rejected or deleted. rejected: the\nupload was refused (too large, not a PowerPoint package, macro-enabled, broken) and\nthe template has no file; error says why. A later good upload makes it uploaded.",
             "type": "string"
           },
           "metadata": {
@@ -7812,7 +7812,7 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             "additionalProperties": false
           },
           "error": {
-            "description": "Reason of the last failed upload or analysis.",
+            "description": "Why the upload was refused (status rejected) or the analysis failed (status failed).",
             "type": [
               "string",
               "null"
@@ -7909,7 +7909,7 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             "type": "integer"
           },
           "status": {
-            "description": "pending, uploaded, analyzing, ready, failed or deleted.",
+            "description": "pending, uploaded, analyzing, ready, failed, rejected or deleted. rejected: the\nupload was refused (too large, not a PowerPoint package, macro-enabled, broken) and\nthe template has no file; error says why. A later good upload makes it uploaded.",
             "type": "string"
           },
           "metadata": {
@@ -8096,7 +8096,7 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             "additionalProperties": false
           },
           "error": {
-            "description": "Reason of the last failed upload or analysis.",
+            "description": "Why the upload was refused (status rejected) or the analysis failed (status failed).",
             "type": [
               "string",
               "null"
@@ -8161,7 +8161,7 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             "type": "integer"
           },
           "status": {
-            "description": "pending, uploaded, analyzing, ready, failed or deleted.",
+            "description": "pending, uploaded, analyzing, ready, failed, rejected or deleted. rejected: the\nupload was refused (too large, not a PowerPoint package, macro-enabled, broken) and\nthe template has no file; error says why. A later good upload makes it uploaded.",
             "type": "string"
           },
           "metadata": {
@@ -8348,7 +8348,7 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             "additionalProperties": false
           },
           "error": {
-            "description": "Reason of the last failed upload or analysis.",
+            "description": "Why the upload was refused (status rejected) or the analysis failed (status failed).",
             "type": [
               "string",
               "null"
@@ -8403,7 +8403,7 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             "type": "integer"
           },
           "status": {
-            "description": "pending, uploaded, analyzing, ready, failed or deleted.",
+            "description": "pending, uploaded, analyzing, ready, failed, rejected or deleted. rejected: the\nupload was refused (too large, not a PowerPoint package, macro-enabled, broken) and\nthe template has no file; error says why. A later good upload makes it uploaded.",
             "type": "string"
           },
           "metadata": {
@@ -8590,7 +8590,7 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             "additionalProperties": false
           },
           "error": {
-            "description": "Reason of the last failed upload or analysis.",
+            "description": "Why the upload was refused (status rejected) or the analysis failed (status failed).",
             "type": [
               "string",
               "null"
@@ -12481,7 +12481,7 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
           "maxLength": 200
         },
         "status": {
-          "description": "Only templates in this status.",
+          "description": "Only templates in this status; rejected templates (refused uploads) are listed only\nwhen this is rejected.",
           "type": [
             "string",
             "null"
@@ -12537,7 +12537,7 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                 "type": "integer"
               },
               "status": {
-                "description": "pending, uploaded, analyzing, ready, failed or deleted.",
+                "description": "pending, uploaded, analyzing, ready, failed, rejected or deleted. rejected: the\nupload was refused (too large, not a PowerPoint package, macro-enabled, broken) and\nthe template has no file; error says why. A later good upload makes it uploaded.",
                 "type": "string"
               },
               "metadata": {
@@ -12724,7 +12724,7 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                 "additionalProperties": false
               },
               "error": {
-                "description": "Reason of the last failed upload or analysis.",
+                "description": "Why the upload was refused (status rejected) or the analysis failed (status failed).",
                 "type": [
                   "string",
                   "null"
@@ -12811,7 +12811,7 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
           "type": "integer"
         },
         "status": {
-          "description": "pending, uploaded, analyzing, ready, failed or deleted.",
+          "description": "pending, uploaded, analyzing, ready, failed, rejected or deleted. rejected: the\nupload was refused (too large, not a PowerPoint package, macro-enabled, broken) and\nthe template has no file; error says why. A later good upload makes it uploaded.",
           "type": "string"
         },
         "metadata": {
@@ -12998,7 +12998,7 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
           "additionalProperties": false
         },
         "error": {
-          "description": "Reason of the last failed upload or analysis.",
+          "description": "Why the upload was refused (status rejected) or the analysis failed (status failed).",
           "type": [
             "string",
             "null"
@@ -13098,7 +13098,7 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
           "type": "integer"
         },
         "status": {
-          "description": "pending, uploaded, analyzing, ready, failed or deleted.",
+          "description": "pending, uploaded, analyzing, ready, failed, rejected or deleted. rejected: the\nupload was refused (too large, not a PowerPoint package, macro-enabled, broken) and\nthe template has no file; error says why. A later good upload makes it uploaded.",
           "type": "string"
         },
         "metadata": {
@@ -13285,7 +13285,7 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
           "additionalProperties": false
         },
         "error": {
-          "description": "Reason of the last failed upload or analysis.",
+          "description": "Why the upload was refused (status rejected) or the analysis failed (status failed).",
           "type": [
             "string",
             "null"
@@ -13347,7 +13347,7 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
           "type": "integer"
         },
         "status": {
-          "description": "pending, uploaded, analyzing, ready, failed or deleted.",
+          "description": "pending, uploaded, analyzing, ready, failed, rejected or deleted. rejected: the\nupload was refused (too large, not a PowerPoint package, macro-enabled, broken) and\nthe template has no file; error says why. A later good upload makes it uploaded.",
           "type": "string"
         },
         "metadata": {
@@ -13534,7 +13534,7 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
           "additionalProperties": false
         },
         "error": {
-          "description": "Reason of the last failed upload or analysis.",
+          "description": "Why the upload was refused (status rejected) or the analysis failed (status failed).",
           "type": [
             "string",
             "null"
@@ -13582,7 +13582,7 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
           "type": "integer"
         },
         "status": {
-          "description": "pending, uploaded, analyzing, ready, failed or deleted.",
+          "description": "pending, uploaded, analyzing, ready, failed, rejected or deleted. rejected: the\nupload was refused (too large, not a PowerPoint package, macro-enabled, broken) and\nthe template has no file; error says why. A later good upload makes it uploaded.",
           "type": "string"
         },
         "metadata": {
@@ -13769,7 +13769,7 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
           "additionalProperties": false
         },
         "error": {
-          "description": "Reason of the last failed upload or analysis.",
+          "description": "Why the upload was refused (status rejected) or the analysis failed (status failed).",
           "type": [
             "string",
             "null"

@@ -4,7 +4,7 @@
  * labels a client sends.
  */
 import t from 'tap';
-import { corpusPath } from '../helpers/corpus.js';
+import { corpusPath, needsCorpus } from '../helpers/corpus.js';
 import { startTestService, waitFor, type TestService } from '../helpers/service.js';
 import { analyze, uploadTemplate } from '../helpers/flows.js';
 
@@ -19,7 +19,7 @@ t.teardown(() => svc.close());
 
 const json = async (r: Response): Promise<Json> => (await r.json()) as Json;
 
-t.test('re-analysis makes a new analysis id, keeps the earlier one selectable and the slide ids stable', async (t) => {
+t.test('re-analysis makes a new analysis id, keeps the earlier one selectable and the slide ids stable', needsCorpus('templates/poi-layouts-showcase.pptx'), async (t) => {
   const up = await uploadTemplate(svc, corpusPath('templates/poi-layouts-showcase.pptx'));
   const first = await analyze(svc, up.templateId, undefined, { parse_master_template_layout: true });
   t.equal(first.status, 'completed');
@@ -51,7 +51,7 @@ t.test('re-analysis makes a new analysis id, keeps the earlier one selectable an
   t.same(noCustom, [], 'include_custom_shapes=false leaves only placeholders');
 });
 
-t.test('a pending analysis can be cancelled; the template keeps its last completed analysis', async (t) => {
+t.test('a pending analysis can be cancelled; the template keeps its last completed analysis', needsCorpus('templates/unstructured-science-exploration.pptx', 'templates/pandoc-footer-reference.pptx'), async (t) => {
   const big = await uploadTemplate(svc, corpusPath('templates/unstructured-science-exploration.pptx'));
   const small = await uploadTemplate(svc, corpusPath('templates/pandoc-footer-reference.pptx'));
   t.equal((await analyze(svc, small.templateId)).status, 'completed');

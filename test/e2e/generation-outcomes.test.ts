@@ -7,7 +7,7 @@
  */
 import t from 'tap';
 import { OpcPackage } from '../../core/src/ooxml/opc/package.js';
-import { corpusPath } from '../helpers/corpus.js';
+import { houseTemplatePath } from '../fixtures/house-template.js';
 import { uploadAndAnalyze, waitForGeneration } from '../helpers/flows.js';
 import { startTestService } from '../helpers/service.js';
 
@@ -16,7 +16,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 const svc = await startTestService();
 t.teardown(() => svc.close());
 
-const { results } = await uploadAndAnalyze(svc, corpusPath('templates/poi-layouts-showcase.pptx'));
+const { results } = await uploadAndAnalyze(svc, await houseTemplatePath(t));
 const layouts = results.layouts as Json[];
 const content = layouts.find((l) => l.type === 'obj')!.slide_id as string;
 

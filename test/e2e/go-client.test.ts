@@ -7,9 +7,10 @@
  */
 import t from 'tap';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { corpusPath, repoRoot } from '../helpers/corpus.js';
+import { repoRoot } from '../helpers/corpus.js';
+import { houseTemplatePath } from '../fixtures/house-template.js';
 import { ORG_A, startTestService } from '../helpers/service.js';
 import { firstWorking, pptxSlideCount, run } from '../helpers/clients.js';
 
@@ -38,7 +39,8 @@ t.test('the Go example uploads, analyzes, generates, polls and downloads a deck'
     ...process.env,
     GO111MODULE: 'off',
     GOPATH: `${join(work, 'gopath')}:${GOCODE}`,
-    GOCACHE: process.env['GOCACHE'] ?? join(tmpdir(), 'slidewright-gocache'),
+    // Go's build cache outlives the run (kept with the user's caches, not in the run's temp folder)
+    GOCACHE: process.env['GOCACHE'] ?? join(homedir(), '.cache', 'slidewright', 'go-build'),
     GOFLAGS: '',
   };
   const exe = join(work, 'slidewright-example');
@@ -48,9 +50,10 @@ t.test('the Go example uploads, analyzes, generates, polls and downloads a deck'
 
   const svc = await startTestService();
   t.teardown(() => svc.close());
+  const template = await houseTemplatePath(t);
   for (const via of ['grpc', 'signed-url']) {
     const out = join(work, `deck-${via}.pptx`);
-    const r = await run(exe, ['-address', svc.grpcAddress, '-template', corpusPath('templates/pandoc-footer-reference.pptx'), '-o', out, '-upload-via', via, '-poll-interval', '200ms'], {
+    const r = await run(exe, ['-address', svc.grpcAddress, '-template', template, '-o', out, '-upload-via', via, '-poll-interval', '200ms'], {
       env: { ...process.env, SLIDEWRIGHT_API_KEY: ORG_A.key },
     });
     t.equal(r.code, 0, `upload via ${via}\n${r.stderr}`);
@@ -59,7 +62,7 @@ t.test('the Go example uploads, analyzes, generates, polls and downloads a deck'
     t.equal(await pptxSlideCount(out), 2, `the downloaded .pptx has the 2 requested slides (${via})`);
   }
 
-  const denied = await run(exe, ['-address', svc.grpcAddress, '-template', corpusPath('templates/pandoc-footer-reference.pptx'), '-api-key', 'nope'], { cwd: work });
+  const denied = await run(exe, ['-address', svc.grpcAddress, '-template', template, '-api-key', 'nope'], { cwd: work });
   t.equal(denied.code, 1);
   t.match(denied.stderr, /error: Unauthenticated/);
 });

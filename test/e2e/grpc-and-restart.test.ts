@@ -11,7 +11,7 @@ import { TemplateServiceClient, type GetTemplateResponse } from '../../proto/gen
 import { PresentationServiceClient, type GenerateDeckResponse } from '../../proto/gen/ts/slidewright/v1/presentation_service.js';
 import { Status } from '../../proto/gen/ts/google/rpc/status.js';
 import { BadRequest } from '../../proto/gen/ts/google/rpc/error_details.js';
-import { corpusPath } from '../helpers/corpus.js';
+import { houseTemplatePath } from '../fixtures/house-template.js';
 import { ORG_A, startTestService } from '../helpers/service.js';
 import { uploadAndAnalyze, waitForGeneration } from '../helpers/flows.js';
 
@@ -25,7 +25,7 @@ function unary<Res>(fn: (req: any, md: grpc.Metadata, cb: (err: grpc.ServiceErro
 t.test('internal callers use core over gRPC with the same records and the same validation rules', async (t) => {
   const svc = await startTestService();
   t.teardown(() => svc.close());
-  const { templateId, results } = await uploadAndAnalyze(svc, corpusPath('templates/pandoc-footer-reference.pptx'));
+  const { templateId, results } = await uploadAndAnalyze(svc, await houseTemplatePath(t));
   const md = new grpc.Metadata();
   md.set('x-api-key', ORG_A.key);
 
@@ -70,12 +70,18 @@ t.test('a restart on the same data directory loses no template, analysis or gene
   const dir = mkdtempSync(join(tmpdir(), 'slidewright-restart-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const first = await startTestService({}, dir);
-  const { templateId, results } = await uploadAndAnalyze(first, corpusPath('templates/pandoc-footer-reference.pptx'));
+  let firstClosed = false;
+  const closeFirst = async (): Promise<void> => {
+    if (!firstClosed) await first.close();
+    firstClosed = true;
+  };
+  t.teardown(closeFirst);
+  const { templateId, results } = await uploadAndAnalyze(first, await houseTemplatePath(t));
   const layout = (results.layouts as Json[]).find((l) => l.type === 'obj')!;
   const res = await first.api('/api/v1/presentations/generate-deck', { method: 'POST', json: { slides: [{ template_slide_id: layout.slide_id, slide_data: { title: 'Before restart' } }] } });
   const job = (await res.json()) as Json;
   await waitForGeneration(first, job.generation_id as string);
-  await first.close();
+  await closeFirst();
 
   const second = await startTestService({}, dir);
   t.teardown(() => second.close());

@@ -3,7 +3,7 @@
  * organization's resources, answers 404 — never revealing that the resource exists.
  */
 import t from 'tap';
-import { corpusPath } from '../helpers/corpus.js';
+import { houseTemplatePath } from '../fixtures/house-template.js';
 import { ORG_B, startTestService, type TestService } from '../helpers/service.js';
 import { uploadAndAnalyze, waitForGeneration } from '../helpers/flows.js';
 
@@ -16,7 +16,7 @@ t.before(async () => {
 t.teardown(() => svc.close());
 
 t.test("another organization's key gets 404 on every resource of this one", async (t) => {
-  const { templateId, results } = await uploadAndAnalyze(svc, corpusPath('templates/pandoc-footer-reference.pptx'));
+  const { templateId, results } = await uploadAndAnalyze(svc, await houseTemplatePath(t));
   const analysisId = ((await (await svc.api(`/api/v1/templates/${templateId}`)).json()) as Json).analysis.analysis_id as string;
   const layoutId = (results.layouts as Json[])[1]!.slide_id as string;
   const gen = (await (await svc.api('/api/v1/presentations/generate-deck', { method: 'POST', json: { slides: [{ template_slide_id: layoutId, slide_data: { title: 'x' } }] } })).json()) as Json;

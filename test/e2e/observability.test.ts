@@ -2,12 +2,14 @@
  * Operations: Prometheus metrics, readiness vs liveness, structured logs carrying request
  * and job ids, and a graceful SIGTERM that hands in-flight jobs back for the next start.
  */
-import t from 'tap';
-import { spawn, type ChildProcess } from 'node:child_process';
+import t, { type Test } from 'tap';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { corpusPath, repoRoot } from '../helpers/corpus.js';
+import { repoRoot } from '../helpers/corpus.js';
+import { houseTemplatePath } from '../fixtures/house-template.js';
+import { spawnOwned } from '../helpers/processes.js';
 import { ORG_A, startTestService, waitFor, type TestService } from '../helpers/service.js';
 import { uploadAndAnalyze, waitForGeneration } from '../helpers/flows.js';
 
@@ -16,7 +18,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 t.test('/metrics exposes request latency, job outcomes, queue depth and pending generations', async (t) => {
   const svc = await startTestService();
   t.teardown(() => svc.close());
-  const { results } = await uploadAndAnalyze(svc, corpusPath('templates/pandoc-footer-reference.pptx'));
+  const { results } = await uploadAndAnalyze(svc, await houseTemplatePath(t));
   const layout = (results.layouts as Json[]).find((l) => l.type === 'title')!;
   const job = (await (await svc.api('/api/v1/presentations/generate-deck', { method: 'POST', json: { slides: [{ template_slide_id: layout.slide_id, slide_data: { title: 'm' } }] } })).json()) as Json;
   await waitForGeneration(svc, job.generation_id as string);
@@ -32,10 +34,10 @@ t.test('/metrics exposes request latency, job outcomes, queue depth and pending 
   t.equal((await svc.api('/readyz', { as: null })).status, 200);
 });
 
-function startProcess(dataDir: string, lines: string[]): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'core/src/main/embedded.ts')], {
+function startProcess(t: Test, dataDir: string, lines: string[]): ChildProcess {
+  const child = spawnOwned(t, process.execPath, ['--import', 'tsx', join(repoRoot, 'core/src/main/embedded.ts')], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: '0', GRPC_PORT: '0', SLIDEWRIGHT_DATA_DIR: dataDir, SLIDEWRIGHT_API_KEYS: `${ORG_A.key}:${ORG_A.org}`, LOG_LEVEL: 'info' },
+    env: { ...process.env, PORT: '0', GRPC_PORT: '0', SLIDEWRIGHT_DATA_DIR: dataDir, SLIDEWRIGHT_API_KEYS: `${ORG_A.key}:${ORG_A.org}`, LOG_LEVEL: 'info', LOG_FORMAT: 'json' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let buf = '';
@@ -56,10 +58,10 @@ t.test('SIGTERM drains and exits; an interrupted job completes after the restart
   const dataDir = mkdtempSync(join(tmpdir(), 'slidewright-sigterm-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const lines: string[] = [];
-  const first = startProcess(dataDir, lines);
+  const first = startProcess(t, dataDir, lines);
   const base = await urlOf(lines);
   const svc = { api: (p: string, init: RequestInit & { json?: unknown; as?: null } = {}) => fetch(`${base}${p}`, { ...init, headers: { 'x-api-key': ORG_A.key, 'content-type': 'application/json', 'x-request-id': 'req-observability-1' }, body: init.json !== undefined ? JSON.stringify(init.json) : init.body }) };
-  const { results } = await uploadAndAnalyze(svc as unknown as TestService, corpusPath('templates/pandoc-footer-reference.pptx'));
+  const { results } = await uploadAndAnalyze(svc as unknown as TestService, await houseTemplatePath(t));
   const layout = (results.layouts as Json[]).find((l) => l.type === 'obj')!;
   const slides = Array.from({ length: 400 }, (_, i) => ({ template_slide_id: layout.slide_id, slide_data: { title: `Slide ${i}` } }));
   const job = (await (await svc.api('/api/v1/presentations/generate-deck', { method: 'POST', json: { slides } })).json()) as Json;
@@ -72,8 +74,7 @@ t.test('SIGTERM drains and exits; an interrupted job completes after the restart
   t.ok(logged.some((l) => l.job_id && l.request_id === 'req-observability-1'), 'job logs carry the request id of the call that submitted them');
 
   const lines2: string[] = [];
-  const second = startProcess(dataDir, lines2);
-  t.teardown(() => { second.kill('SIGKILL'); });
+  const second = startProcess(t, dataDir, lines2);
   const base2 = await urlOf(lines2);
   const st = await waitFor(async () => {
     const r = (await (await fetch(`${base2}/api/v1/presentations/${job.generation_id}/status`, { headers: { 'x-api-key': ORG_A.key } })).json()) as Json;

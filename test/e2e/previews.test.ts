@@ -3,7 +3,7 @@
  * from the cache) and generated decks' slides; PNG with dimension headers, ETag, width.
  */
 import t from 'tap';
-import { corpusPath } from '../helpers/corpus.js';
+import { houseTemplatePath } from '../fixtures/house-template.js';
 import { ORG_B, startTestService, waitFor, type TestService } from '../helpers/service.js';
 import { uploadAndAnalyze, waitForGeneration } from '../helpers/flows.js';
 
@@ -22,7 +22,7 @@ function pngSize(bytes: Uint8Array): { width: number; height: number } {
 }
 
 t.test('a template slide preview is a PNG with its dimensions in headers, cached with an ETag', async (t) => {
-  const { templateId, results } = await uploadAndAnalyze(svc, corpusPath('templates/poi-layouts-showcase.pptx'));
+  const { templateId, results } = await uploadAndAnalyze(svc, await houseTemplatePath(t));
   const tpl = (await (await svc.api(`/api/v1/templates/${templateId}`)).json()) as Json;
   // Pre-rendering follows the analysis in the same job, just after the status turns completed.
   const cached = await waitFor(async () => svc.core.deps.blobs.get(`orgs/acme/templates/${templateId}/previews/${(tpl.file_hash as string).slice(0, 16)}/2-1280.json`), 120_000);
@@ -55,7 +55,7 @@ t.test('a template slide preview is a PNG with its dimensions in headers, cached
 });
 
 t.test('a generated deck can be previewed slide by slide before it is sent on', async (t) => {
-  const { results } = await uploadAndAnalyze(svc, corpusPath('templates/pandoc-footer-reference.pptx'));
+  const { results } = await uploadAndAnalyze(svc, await houseTemplatePath(t));
   const title = (results.layouts as Json[]).find((l) => l.type === 'title')!;
   const obj = (results.layouts as Json[]).find((l) => l.type === 'obj')!;
   const job = (await (await svc.api('/api/v1/presentations/generate-deck', { method: 'POST', json: { slides: [{ template_slide_id: title.slide_id, slide_data: { title: 'Preview me' } }, { template_slide_id: obj.slide_id, slide_data: { title: 'Second' } }] } })).json()) as Json;

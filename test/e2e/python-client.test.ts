@@ -11,7 +11,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { corpusPath, repoRoot } from '../helpers/corpus.js';
+import { repoRoot } from '../helpers/corpus.js';
+import { houseTemplatePath } from '../fixtures/house-template.js';
 import { ORG_A, startTestService } from '../helpers/service.js';
 import { firstWorking, pptxSlideCount, run } from '../helpers/clients.js';
 import { missingPackages, type StubLanguage } from '../../scripts/gen-stubs.js';
@@ -22,13 +23,13 @@ const PYTHON_PACKAGES = 'python3-grpcio python3-protobuf';
 const python = firstWorking([process.env['SLIDEWRIGHT_PYTHON'], '/usr/bin/python3', 'python3'], ['-c', 'import grpc, google.protobuf']);
 const noPython = python ? false : `needs python3 with grpcio and protobuf (Debian: apt-get install ${PYTHON_PACKAGES})`;
 const example = join(repoRoot, 'examples', 'python', 'slidewright_client.py');
-const template = corpusPath('templates/pandoc-footer-reference.pptx');
 
 t.test('the Python example uploads over gRPC, analyzes, generates, polls and downloads a deck', { skip: noPython }, async (t) => {
   const svc = await startTestService();
   t.teardown(() => svc.close());
   const dir = mkdtempSync(join(tmpdir(), 'slidewright-py-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const template = await houseTemplatePath(t);
 
   for (const via of ['grpc', 'signed-url'] as const) {
     const out = join(dir, `deck-${via}.pptx`);
@@ -53,6 +54,7 @@ t.test('the Python example uploads over gRPC, analyzes, generates, polls and dow
 t.test('the Python example reports gRPC errors readably and exits 1', { skip: noPython }, async (t) => {
   const svc = await startTestService();
   t.teardown(() => svc.close());
+  const template = await houseTemplatePath(t);
   const r = await run(python!, [example, '--address', svc.grpcAddress, '--template', template, '-o', join(tmpdir(), 'never.pptx')], {
     env: { ...process.env, SLIDEWRIGHT_API_KEY: 'not-a-key' },
   });

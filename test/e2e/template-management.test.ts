@@ -1,14 +1,16 @@
 /**
  * Template management through REST: list with pagination, filters and aggregations;
  * metadata PATCH; soft delete, restore, permanent delete; download of the exact bytes;
- * the pending-generation limit (429 with Retry-After).
+ * the pending-generation limit (429 with Retry-After); refused uploads (`rejected`, with
+ * the reason, out of the default list).
  */
 import t from 'tap';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { corpusPath } from '../helpers/corpus.js';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { uploadAndAnalyze, uploadTemplate, waitForGeneration } from '../helpers/flows.js';
+import { corpusPath, needsCorpus } from '../helpers/corpus.js';
+import { ORG_B, startTestService, type TestService } from '../helpers/service.js';
+import { PPTX_MEDIA_TYPE, uploadAndAnalyze, uploadTemplate, waitForGeneration } from '../helpers/flows.js';
+import { houseTemplatePath } from '../fixtures/house-template.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -64,7 +66,7 @@ t.test('PATCH changes metadata and updated_at; unknown fields are rejected', asy
   t.same((await json(bad)).detail[0].loc, ['body', 'metadata', 'colour']);
 });
 
-t.test('soft delete hides, restore brings back the state, permanent delete removes files and slide ids', async (t) => {
+t.test('soft delete hides, restore brings back the state, permanent delete removes files and slide ids', needsCorpus('templates/pandoc-footer-reference.pptx'), async (t) => {
   const file = corpusPath('templates/pandoc-footer-reference.pptx');
   const { templateId, results } = await uploadAndAnalyze(svc, file);
   const layoutId = (results.layouts as Json[])[0]!.slide_id as string;
@@ -102,7 +104,7 @@ t.test('soft delete hides, restore brings back the state, permanent delete remov
   t.equal(after.status, 404, 'slide ids are gone with it');
 });
 
-t.test('too many pending generations answer 429 with Retry-After', async (t) => {
+t.test('too many pending generations answer 429 with Retry-After', needsCorpus('templates/pandoc-footer-reference.pptx'), async (t) => {
   const { results } = await uploadAndAnalyze(svc, corpusPath('templates/pandoc-footer-reference.pptx'));
   const layoutId = (results.layouts as Json[]).find((l) => l.type === 'obj')!.slide_id as string;
   // A large deck keeps the first job busy while the second request arrives.
@@ -141,12 +143,86 @@ t.test('a JSON body over the size limit answers 413', async (t) => {
   t.type((await json(r)).detail, 'string');
 });
 
-t.test('an upload over 10 MiB answers 413', async (t) => {
+t.test('an upload over 10 MiB answers 413 and the template is rejected, saying why', async (t) => {
   const created = await json(await svc.api('/api/v1/templates', { method: 'POST', json: { filename: 'big.pptx' } }));
   const r = await svc.api(`/api/v1/templates/${created.template_id}/upload`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(10485761) });
   t.equal(r.status, 413);
   const tpl = await json(await svc.api(`/api/v1/templates/${created.template_id}`));
-  t.equal(tpl.status, 'pending', 'nothing recorded');
-  const up = await uploadTemplate(svc, corpusPath('templates/python-pptx-groupshape.pptx'));
+  t.equal(tpl.status, 'rejected', 'the refusal is recorded');
+  t.equal(tpl.error, 'upload is 10485761 bytes; the limit is 10485760 bytes');
+  t.equal(tpl.download_url, '', 'no file');
+  const up = await uploadTemplate(svc, await houseTemplatePath(t));
   t.equal(up.status, 200, 'a normal upload still works');
+});
+
+/** POST /templates; the upload initiation response. */
+const create = async (filename: string): Promise<Json> => json(await svc.api('/api/v1/templates', { method: 'POST', json: { filename, metadata: { category: 'refusals' } } }));
+/** The template's record (GET /templates/{id}). */
+const record = async (id: string): Promise<Json> => json(await svc.api(`/api/v1/templates/${id}`));
+
+t.test('a refused upload leaves no pending template: rejected with the reason, listed only with status=rejected, and the same template takes a good file later', async (t) => {
+  const house = readFileSync(await houseTemplatePath(t));
+  const big = await create('big.pptx');
+  const pdf = await create('report.pptx');
+  const macro = await create('macro.pptx');
+  const chunked = await create('chunked.pptx');
+  const waiting = await create('waiting.pptx');
+
+  // over the limit through the signed URL (no key): refused by the gateway, recorded by core
+  const r1 = await fetch(big.upload_url as string, { method: 'PUT', headers: { 'content-type': PPTX_MEDIA_TYPE }, body: new Uint8Array(10485761 + 4096) });
+  t.equal(r1.status, 413);
+  t.match(await record(big.template_id), { status: 'rejected', error: 'upload is 10489857 bytes; the limit is 10485760 bytes' }, 'oversized through the signed URL');
+  // over the limit with no Content-Length (chunked): the size is not known
+  const stream = new ReadableStream<Uint8Array>({
+    start(c) {
+      for (let i = 0; i < 11; i++) c.enqueue(new Uint8Array(1024 * 1024));
+      c.close();
+    },
+  });
+  const r2 = await svc.api(`/api/v1/templates/${chunked.template_id}/upload`, { method: 'PUT', headers: { 'content-type': PPTX_MEDIA_TYPE }, body: stream, duplex: 'half' } as RequestInit);
+  t.equal(r2.status, 413);
+  t.match(await record(chunked.template_id), { status: 'rejected', error: 'upload is over the limit of 10485760 bytes' }, 'oversized, chunked');
+  // not a PowerPoint file
+  const r3 = await fetch(pdf.upload_url as string, { method: 'PUT', headers: { 'content-type': PPTX_MEDIA_TYPE }, body: new TextEncoder().encode('%PDF-1.4 not a deck') });
+  t.equal(r3.status, 415);
+  const detail = ((await json(r3)) as Json).detail as string;
+  t.match(await record(pdf.template_id), { status: 'rejected', error: detail }, 'the record keeps the reason the upload answered');
+  t.match(detail, /not a PowerPoint file/);
+  // macro-enabled media type
+  const r4 = await svc.api(`/api/v1/templates/${macro.template_id}/upload`, { method: 'PUT', headers: { 'content-type': 'application/vnd.ms-powerpoint.presentation.macroEnabled.12' }, body: house });
+  t.equal(r4.status, 415);
+  t.match(await record(macro.template_id), { status: 'rejected', error: /macro-enabled/ });
+
+  const rejectedIds = [big, chunked, pdf, macro].map((c) => c.template_id as string);
+  const listed = await json(await svc.api('/api/v1/templates?limit=100&category=refusals'));
+  t.same(listed.templates.map((x: Json) => x.template_id), [waiting.template_id], 'the default list shows the pending template, not the rejected ones');
+  t.notOk('rejected' in listed.aggregations.by_status, 'nor counts them');
+  const withDeleted = await json(await svc.api('/api/v1/templates?limit=100&category=refusals&include_deleted=true'));
+  t.equal(withDeleted.pagination.total, 1, 'include_deleted does not bring them back');
+  const rejected = await json(await svc.api('/api/v1/templates?limit=100&category=refusals&status=rejected'));
+  t.same(rejected.templates.map((x: Json) => x.template_id).sort(), [...rejectedIds].sort(), 'status=rejected lists them');
+  t.ok(rejected.templates.every((x: Json) => x.status === 'rejected' && typeof x.error === 'string' && x.error.length > 10), 'each with its reason');
+  t.ok(rejected.aggregations.by_status.rejected >= 4, 'and the aggregations count them when asked for');
+  t.equal(waiting.status, 'pending');
+  t.equal((await record(waiting.template_id)).error, null, 'a pending template has no error');
+
+  // the same template takes a good file afterwards; the reason goes
+  const again = await fetch(pdf.upload_url as string, { method: 'PUT', headers: { 'content-type': PPTX_MEDIA_TYPE }, body: house });
+  t.equal(again.status, 200);
+  t.match(await record(pdf.template_id), { status: 'uploaded', error: null, file_size: house.length });
+  // analysis of a rejected template: there is no file
+  const analysis = await svc.api(`/api/v1/templates/${big.template_id}/analysis`, { method: 'POST', json: {} });
+  t.equal(analysis.status, 409);
+
+  // a template that has a file keeps it, and its status, when a replacement is refused
+  const bad = await fetch(pdf.upload_url as string, { method: 'PUT', headers: { 'content-type': PPTX_MEDIA_TYPE }, body: new TextEncoder().encode('not a deck') });
+  t.equal(bad.status, 415);
+  t.match(await record(pdf.template_id), { status: 'uploaded', error: null, file_size: house.length });
+  const dl = await svc.api(`/api/v1/templates/${pdf.template_id}/download`);
+  t.ok(Buffer.from(await dl.arrayBuffer()).equals(house), 'the stored file is still there');
+
+  // another organization cannot mark a template rejected
+  const foreign = await svc.api(`/api/v1/templates/${waiting.template_id}/upload`, { method: 'PUT', headers: { 'content-type': PPTX_MEDIA_TYPE }, body: new Uint8Array(10485761), as: ORG_B });
+  t.equal(foreign.status, 413);
+  t.equal((await record(waiting.template_id)).status, 'pending', "another organization's oversized upload changes nothing");
 });

@@ -6,7 +6,8 @@ import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { corpusPath, repoRoot } from '../helpers/corpus.js';
+import { repoRoot } from '../helpers/corpus.js';
+import { houseTemplatePath } from '../fixtures/house-template.js';
 import { ORG_A, startTestService } from '../helpers/service.js';
 import { pptxSlideCount, run } from '../helpers/clients.js';
 
@@ -16,14 +17,15 @@ t.test('the TypeScript example uploads (signed URL), analyzes, generates, polls 
   const dir = mkdtempSync(join(tmpdir(), 'slidewright-ts-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const out = join(dir, 'deck.pptx');
+  const template = await houseTemplatePath(t);
   const tsx = join(repoRoot, 'node_modules', '.bin', 'tsx');
   const env = { ...process.env, SLIDEWRIGHT_URL: svc.url, SLIDEWRIGHT_API_KEY: ORG_A.key, POLL_INTERVAL_MS: '200' };
-  const r = await run(tsx, [join(repoRoot, 'examples', 'typescript', 'slidewright-client.ts'), corpusPath('templates/pandoc-footer-reference.pptx'), out], { env });
+  const r = await run(tsx, [join(repoRoot, 'examples', 'typescript', 'slidewright-client.ts'), template, out], { env });
   t.equal(r.code, 0, r.stderr);
   t.match(JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as object, { status: 'completed', slides: 2, template_id: /^tpl_/ });
   t.equal(await pptxSlideCount(out), 2);
 
-  const denied = await run(tsx, [join(repoRoot, 'examples', 'typescript', 'slidewright-client.ts'), corpusPath('templates/pandoc-footer-reference.pptx'), out], {
+  const denied = await run(tsx, [join(repoRoot, 'examples', 'typescript', 'slidewright-client.ts'), template, out], {
     env: { ...env, SLIDEWRIGHT_API_KEY: 'nope' },
   });
   t.equal(denied.code, 1);

@@ -1,11 +1,14 @@
 /**
  * Webhooks: a generation or analysis that ends POSTs its status record to the request's
- * webhook_url (or the organization's default), signed with HMAC, retried until accepted.
+ * webhook_url (or the organization's default), signed with HMAC, retried until accepted,
+ * with a delivery id that stays the same across retries. The receivers listen on
+ * 127.0.0.1, which the egress policy refuses unless an operator allows it: this service
+ * allows exactly 127.0.0.1 (SLIDEWRIGHT_WEBHOOK_ALLOW).
  */
 import t from 'tap';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { corpusPath } from '../helpers/corpus.js';
+import { houseTemplatePath } from '../fixtures/house-template.js';
 import { startTestService, waitFor, type TestService } from '../helpers/service.js';
 import { uploadAndAnalyze, uploadTemplate } from '../helpers/flows.js';
 import { signWebhook } from '../../core/src/services/webhooks.js';
@@ -17,6 +20,7 @@ interface Received { path: string; headers: IncomingMessage['headers']; body: st
 
 async function receiver(failFirst = 0) {
   const received: Received[] = [];
+  const failedDeliveryIds: string[] = [];
   let failures = 0;
   const server = createServer((req, res) => {
     let body = '';
@@ -24,6 +28,7 @@ async function receiver(failFirst = 0) {
     req.on('end', () => {
       if (failures < failFirst) {
         failures++;
+        failedDeliveryIds.push(String(req.headers['x-slidewright-delivery']));
         res.writeHead(503).end();
         return;
       }
@@ -33,7 +38,7 @@ async function receiver(failFirst = 0) {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, received, attemptsFailed: () => failures, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return { url, received, failedDeliveryIds, attemptsFailed: () => failures, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
 /** Checks a delivery's signature the way a receiver would; returns the parsed body and what was checked. */
@@ -49,7 +54,7 @@ let orgDefault: Awaited<ReturnType<typeof receiver>>;
 t.before(async () => {
   hooks = await receiver(1);
   orgDefault = await receiver();
-  svc = await startTestService({ SLIDEWRIGHT_WEBHOOK_SECRET: SECRET, SLIDEWRIGHT_ORG_WEBHOOKS: `globex=${orgDefault.url}/default` });
+  svc = await startTestService({ SLIDEWRIGHT_WEBHOOK_SECRET: SECRET, SLIDEWRIGHT_ORG_WEBHOOKS: `globex=${orgDefault.url}/default`, SLIDEWRIGHT_WEBHOOK_ALLOW: '127.0.0.1' });
 });
 t.teardown(async () => {
   await svc.close();
@@ -58,16 +63,21 @@ t.teardown(async () => {
 });
 
 t.test('analysis and generation webhooks are delivered, signed, and retried after a failure', async (t) => {
-  const up = await uploadTemplate(svc, corpusPath('templates/pandoc-footer-reference.pptx'));
+  const up = await uploadTemplate(svc, await houseTemplatePath(t));
   const start = await svc.api(`/api/v1/templates/${up.templateId}/analysis`, { method: 'POST', json: { webhook_url: `${hooks.url}/analysis` } });
   t.equal(start.status, 202);
   const analysisHook = await waitFor(async () => hooks.received.find((r) => r.path === '/analysis'), 60_000);
   t.equal(hooks.attemptsFailed(), 1, 'the first delivery failed (503) and was retried');
   t.equal(analysisHook.headers['x-slidewright-event'], 'analysis.completed');
+  const deliveryId = String(analysisHook.headers['x-slidewright-delivery']);
+  t.match(deliveryId, /^dlv_[0-9A-Z]{26}$/, 'a delivery id header');
+  t.same(hooks.failedDeliveryIds, [deliveryId], 'the retry carries the delivery id of the failed attempt');
+  t.equal(analysisHook.headers['x-slidewright-attempt'], '2', 'the attempt number');
   const va = verify(analysisHook);
   t.ok(va.signatureOk && va.fresh, 'signature verifies with the shared secret; timestamp is current');
   const a = va.body;
   t.equal(a.event, 'analysis.completed');
+  t.equal(a.delivery_id, deliveryId, 'the signed body names the delivery id too');
   t.equal(a.data.status, 'completed');
   t.equal(a.data.template_id, up.templateId);
 
@@ -87,7 +97,7 @@ t.test('analysis and generation webhooks are delivered, signed, and retried afte
 });
 
 t.test("an organization's default webhook receives its jobs when the request names none", async (t) => {
-  const { results } = await uploadAndAnalyze(svc, corpusPath('templates/pandoc-footer-reference.pptx'), { key: 'key-globex-0123456789' });
+  const { results } = await uploadAndAnalyze(svc, await houseTemplatePath(t), { key: 'key-globex-0123456789' });
   const layout = (results.layouts as Json[]).find((l) => l.type === 'title')!;
   const gen = await svc.api('/api/v1/presentations/generate-deck', { method: 'POST', as: { key: 'key-globex-0123456789' }, json: { slides: [{ template_slide_id: layout.slide_id, slide_data: { title: 'Default hook' } }] } });
   const job = (await gen.json()) as Json;

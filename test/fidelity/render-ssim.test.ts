@@ -13,7 +13,7 @@ import { basename, join } from 'node:path';
 import { OpcPackage } from '../../core/src/ooxml/opc/package.js';
 import { PmlModel } from '../../core/src/ooxml/pml/parts.js';
 import { renderSlide } from '../../core/src/render/render-slide.js';
-import { corpusPath } from '../helpers/corpus.js';
+import { corpusPath, needsCorpus, strictTests } from '../helpers/corpus.js';
 import { grayFromPng, ssim } from './ssim.js';
 
 /** Templates and the slides (1-based) compared. */
@@ -67,7 +67,10 @@ function convert(src: string, work: string): Promise<string> {
 // LibreOffice is slow: the whole file may take longer than tap's default per-file timeout.
 t.setTimeout(1_800_000);
 
-t.test('renderSlide is close to LibreOffice by SSIM', { skip: !have('soffice') || !have('pdftoppm') ? 'soffice/pdftoppm not installed' : false, timeout: 1_800_000 }, async (t) => {
+/** Skipped without the selected templates (first) or without LibreOffice and poppler. */
+const skip = needsCorpus(...SELECTION.map(([file]) => `templates/${file}`)).skip || (!strictTests && (!have('soffice') || !have('pdftoppm')) ? 'soffice/pdftoppm not installed' : false);
+
+t.test('renderSlide is close to LibreOffice by SSIM', { skip, timeout: 1_800_000 }, async (t) => {
   const work = mkdtempSync(join(tmpdir(), 'sw-ssim-'));
   t.teardown(() => rmSync(work, { recursive: true, force: true }));
   const rows: Array<{ template: string; slide: number; ssim: number }> = [];

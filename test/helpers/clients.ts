@@ -3,9 +3,10 @@
  * blocking the event loop (the service under test runs in this process), find tools, and
  * inspect a downloaded deck.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import JSZip from 'jszip';
+import { spawnOwned, stopProcess } from './processes.js';
 
 /** What a finished child process left behind. */
 export interface RunResult {
@@ -15,19 +16,19 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Runs `command args` asynchronously and collects its output; kills it after `timeoutMs`. */
+/** Runs `command args` asynchronously (a process group of its own) and collects its output; stops it after `timeoutMs`. */
 export function run(
   command: string,
   args: readonly string[],
   opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number; input?: string } = {},
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: opts.env ?? process.env, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawnOwned(undefined, command, args, { env: opts.env ?? process.env, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 180_000);
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => void stopProcess(child, 1_000), opts.timeoutMs ?? 180_000);
     child.on('error', (e) => {
       clearTimeout(timer);
       reject(e);
@@ -36,7 +37,7 @@ export function run(
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
-    child.stdin.end(opts.input ?? '');
+    child.stdin!.end(opts.input ?? '');
   });
 }
 

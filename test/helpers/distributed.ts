@@ -4,7 +4,7 @@
  * instances on 4222/6379 — and Slidewright's core, gateway and worker processes spawned
  * with `node --import tsx`, each of which can be killed, stopped and restarted.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import S3rver from 's3rver';
 import { UrlSigner } from '../../core/src/services/signing.js';
 import { repoRoot } from './corpus.js';
+import { spawnOwned } from './processes.js';
 import { ORG_A, ORG_B, type TestService } from './service.js';
 
 /** A server binary: the variable's path, else the first on PATH or in the sbin folders Debian uses. */
@@ -127,7 +128,7 @@ export class ServerHandle {
 
   /** Starts the server; resolves once it accepts connections. */
   async start(): Promise<void> {
-    const child = spawn(this.command, this.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnOwned(undefined, this.command, this.args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.proc = new Proc(this.name, child);
     await this.proc.waitForLine(this.ready, 30_000);
   }
@@ -215,11 +216,18 @@ const READY: Record<Role, RegExp> = {
   worker: /Slidewright worker \d+ consuming jobs/,
 };
 
+/** What a test run gives every process it starts: its temporary folder and run id (see test/run.ts). */
+function inherited(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of ['TMPDIR', 'SLIDEWRIGHT_TEST_RUN']) if (process.env[k]) out[k] = process.env[k]!;
+  return out;
+}
+
 /** Spawns one Slidewright process with `env` added to the shared settings; resolves once it is ready. */
 export async function spawnRole(role: Role, env: Record<string, string>, name: string = role): Promise<Proc> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY[role]], {
+  const child = spawnOwned(undefined, process.execPath, ['--import', 'tsx', ENTRY[role]], {
     cwd: repoRoot,
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', NODE_ENV: 'test', ...env },
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', NODE_ENV: 'test', ...inherited(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const proc = new Proc(name, child);
@@ -277,6 +285,7 @@ export async function startCluster(backends: Backends, opts: ClusterOptions = {}
     SLIDEWRIGHT_PUBLIC_URL: gatewayUrls[0]!,
     SLIDEWRIGHT_DATA_DIR: join(backends.dir, 'unused-data'),
     LOG_LEVEL: 'info',
+    LOG_FORMAT: 'json', // the tests read the log lines as JSON
     ...opts.env,
   };
   const coreEnv = (i: number): Record<string, string> => ({ ...env, GRPC_PORT: String(grpcPorts[i]), SLIDEWRIGHT_GRPC_HOST: '127.0.0.1' });

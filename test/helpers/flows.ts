@@ -10,10 +10,13 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 export const PPTX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.presentationml.presentation';
 
-/** POST /templates then PUT the bytes to the signed upload URL; returns the upload response. */
-export async function uploadTemplate(svc: TestService, file: string, as?: { key: string }): Promise<{ templateId: string; status: number; body: Json }> {
+/**
+ * POST /templates then PUT the bytes to the signed upload URL; returns the upload response.
+ * @param filename - the name given at initiation; the file's own name (`.pptm` as `.pptx`) unless set
+ */
+export async function uploadTemplate(svc: TestService, file: string, as?: { key: string }, filename?: string): Promise<{ templateId: string; status: number; body: Json }> {
   const bytes = readFileSync(file);
-  const init = await svc.api('/api/v1/templates', { method: 'POST', json: { filename: basename(file).replace(/\.pptm$/, '.pptx'), file_size: bytes.length, metadata: { category: 'test', tags: ['corpus'] } }, as });
+  const init = await svc.api('/api/v1/templates', { method: 'POST', json: { filename: filename ?? basename(file).replace(/\.pptm$/, '.pptx'), file_size: bytes.length, metadata: { category: 'test', tags: ['corpus'] } }, as });
   if (init.status !== 201) throw new Error(`create template: ${init.status} ${await init.text()}`);
   const created = (await init.json()) as Json;
   const put = await fetch(created.upload_url as string, { method: 'PUT', headers: { 'content-type': PPTX_MEDIA_TYPE }, body: bytes });

@@ -2,15 +2,19 @@
  * The referee tools of `../shared/tools` (structural lint, XSD check) and the rendering
  * tools (LibreOffice, poppler) wrapped for tests.
  *
- * The lint and XSD helpers report a missing tool as `skipped: '<reason>'`; the rendering
- * helpers throw {@link ToolMissingError}, and {@link renderingSkipReason} tells a test up
- * front whether to `t.skip` on a machine without LibreOffice or poppler.
+ * The lint and XSD helpers report a missing tool as `skipped: '<reason>'` (record it with
+ * {@link refereeSkipped}); the rendering helpers throw {@link ToolMissingError}, and
+ * {@link renderingSkipReason} tells a test up front whether to skip on a machine without
+ * LibreOffice or poppler. With `SLIDEWRIGHT_TEST_STRICT=1` (CI) nothing is skipped: a
+ * missing tool is a failure.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { sharedDir } from './corpus.js';
+import type { Test } from 'tap';
+import { sharedDir, strictTests } from './corpus.js';
 
 /** One finding of `ooxml-lint.py`. */
 export interface LintFinding {
@@ -56,6 +60,24 @@ function run(cmd: string, args: string[], timeoutMs: number): Promise<RunResult>
 
 const toolsDir = join(sharedDir, 'tools');
 
+/** A referee that could not run: skipped, or (strict mode) turned into a failure by the caller. */
+function absent<R extends { skipped?: string }>(reason: string, failed: R, empty: R): R {
+  return strictTests ? failed : { ...empty, skipped: reason };
+}
+
+const noLint: LintResult = { errors: [] };
+const noXsd: XsdResult = { ok: false, output: '' };
+
+/**
+ * Records a referee check that did not run as a visible skipped test and returns true, or
+ * returns false when the check ran: `if (!refereeSkipped(t, lint)) t.same(lint.errors, [])`.
+ */
+export function refereeSkipped(t: Test, result: { skipped?: string }): boolean {
+  if (!result.skipped) return false;
+  void t.test(result.skipped, { skip: result.skipped }, () => {});
+  return true;
+}
+
 /**
  * Runs `ooxml-lint.py --json` on one file.
  *
@@ -64,9 +86,9 @@ const toolsDir = join(sharedDir, 'tools');
  */
 export async function lintPptx(path: string): Promise<LintResult> {
   const tool = join(toolsDir, 'ooxml-lint.py');
-  if (!existsSync(tool)) return { errors: [], skipped: `ooxml-lint.py not found at ${tool}` };
+  if (!existsSync(tool)) return absent<LintResult>(`ooxml-lint.py not found at ${tool} (the shared referee tools)`, { errors: [{ part: '', check: 'referee-missing', message: `ooxml-lint.py not found at ${tool}` }] }, noLint);
   const r = await run('python3', [tool, '--json', '--all', path], 120_000);
-  if (r.missing) return { errors: [], skipped: 'python3 is not installed' };
+  if (r.missing) return absent<LintResult>('python3 is not installed', { errors: [{ part: '', check: 'referee-missing', message: 'python3 is not installed' }] }, noLint);
   let parsed: { files?: Array<{ errors?: Array<{ part?: string; check?: string; message?: string }> }> };
   try {
     parsed = JSON.parse(r.stdout) as typeof parsed;
@@ -83,11 +105,11 @@ export async function lintPptx(path: string): Promise<LintResult> {
 /** Runs `ooxml-xsd-check.sh` (presentation, slides, layouts, masters against pml.xsd). */
 export async function xsdCheck(path: string, opts: { all?: boolean } = {}): Promise<XsdResult> {
   const tool = join(toolsDir, 'ooxml-xsd-check.sh');
-  if (!existsSync(tool)) return { ok: false, output: '', skipped: `ooxml-xsd-check.sh not found at ${tool}` };
+  if (!existsSync(tool)) return absent<XsdResult>(`ooxml-xsd-check.sh not found at ${tool} (the shared referee tools)`, { ok: false, output: `ooxml-xsd-check.sh not found at ${tool}` }, noXsd);
   const r = await run('bash', [tool, ...(opts.all ? ['--all'] : []), path], 300_000);
-  if (r.missing) return { ok: false, output: '', skipped: 'bash is not installed' };
+  if (r.missing) return absent<XsdResult>('bash is not installed', { ok: false, output: 'bash is not installed' }, noXsd);
   const output = `${r.stdout}${r.stderr}`;
-  if (r.code === 3) return { ok: false, output, skipped: 'xmllint or python3 is missing (ooxml-xsd-check exit 3)' };
+  if (r.code === 3) return absent<XsdResult>('xmllint or python3 is missing (ooxml-xsd-check exit 3)', { ok: false, output }, noXsd);
   return { ok: r.code === 0, output };
 }
 
@@ -107,9 +129,11 @@ export async function hasTool(cmd: string): Promise<boolean> {
 
 /**
  * The reason to skip a rendering test, or undefined when soffice and poppler are all
- * installed: `if (reason) t.skip(reason)`.
+ * installed (always undefined in strict mode, so the test runs and fails on the missing
+ * program): `if (reason) t.skip(reason)`.
  */
 export async function renderingSkipReason(): Promise<string | undefined> {
+  if (strictTests) return undefined;
   const missing: string[] = [];
   for (const tool of ['soffice', 'pdfinfo', 'pdftotext', 'pdftoppm']) if (!(await hasTool(tool))) missing.push(tool);
   return missing.length ? `not installed: ${missing.join(', ')}` : undefined;
@@ -117,14 +141,14 @@ export async function renderingSkipReason(): Promise<string | undefined> {
 
 /**
  * Converts a .pptx to PDF with LibreOffice (headless, a throw-away user profile
- * `/tmp/lo-profile-<unique>`, wrapped in `timeout 180`).
+ * `$TMPDIR/lo-profile-<unique>`, wrapped in `timeout 180`).
  *
  * @returns the PDF path in `outDir`
  * @throws ToolMissingError when soffice is missing; Error when it ran but wrote no PDF
  */
 export async function convertToPdf(pptxPath: string, outDir: string): Promise<string> {
   mkdirSync(outDir, { recursive: true });
-  const profile = `/tmp/lo-profile-${process.pid}-${randomUUID()}`;
+  const profile = join(tmpdir(), `lo-profile-${process.pid}-${randomUUID()}`);
   try {
     const r = await run(
       'timeout',

@@ -378,6 +378,31 @@ async function queueContract(
     await close();
   });
 
+  t.test("fair across organizations: one organization's backlog does not hold back another's job", async (t) => {
+    const { queue, close } = await open(t, () => 50);
+    // org names with a dot cannot be NATS subject tokens as they are: encoded
+    const other = 'globex.eu';
+    for (let i = 0; i < 12; i++) await queue.publish({ ...job(`fa${i}`), org: 'acme' });
+    await queue.publish({ ...job('fb0'), org: other });
+    for (let i = 0; i < 4; i++) await queue.publish({ ...job(`fc${i}`), org: 'initech' });
+    const order: string[] = [];
+    const done = deferred();
+    const ac = new AbortController();
+    queue.consume('generation', async (j) => {
+      order.push(j.org);
+      await new Promise((r) => setTimeout(r, 20));
+      if (order.length === 17) done.resolve();
+    }, { concurrency: 1, maxDeliver: 3, signal: ac.signal, onDeadLetter: async () => undefined });
+    await withTimeout(done.promise, 30_000, 'all 17');
+    const firstOther = order.indexOf(other);
+    t.ok(firstOther >= 0 && firstOther <= 2, `the other organization's job ran ${firstOther + 1}th of 17, not after acme's 12 (${order.join(' ')})`);
+    t.same(order.slice(0, 3).sort(), ['acme', 'globex.eu', 'initech'], 'the first three turns go to three organizations');
+    t.same(order.slice(-8), Array(8).fill('acme'), 'acme keeps the slot once the others have nothing left');
+    ac.abort();
+    await queue.close();
+    await close();
+  });
+
   t.test('concurrency bounds how many jobs run at once', async (t) => {
     const { queue, close } = await open(t, () => 50);
     let running = 0;

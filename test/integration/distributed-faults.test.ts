@@ -7,7 +7,8 @@
  * - Redis down: 503, and the service recovers by itself when Redis returns.
  */
 import t from 'tap';
-import { corpusPath } from '../helpers/corpus.js';
+import { corpusPath, needsCorpus } from '../helpers/corpus.js';
+import { houseTemplatePath } from '../fixtures/house-template.js';
 import { uploadAndAnalyze, waitForGeneration } from '../helpers/flows.js';
 import { waitFor } from '../helpers/service.js';
 import { distributedSkipReason, logEntries, startBackends, startCluster, type Backends, type Cluster, type Proc } from '../helpers/distributed.js';
@@ -16,7 +17,8 @@ import { S3BlobStore } from '../../core/src/adapters/s3-blob-store.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const skip = distributedSkipReason();
+// the reference workload of the benchmark: two real templates
+const skip = distributedSkipReason() || needsCorpus('bench/pp_test_slides.pptx', 'bench/SlideWithTables.pptx').skip;
 if (skip) {
   t.plan(0, skip);
 } else {
@@ -34,7 +36,7 @@ if (skip) {
     cluster = await startCluster(backends, { workers: 2, env: { SLIDEWRIGHT_JOB_ACK_WAIT_MS: '3000', SLIDEWRIGHT_JOB_CONCURRENCY: '1' } });
     const a = await uploadAndAnalyze(cluster.service, corpusPath('bench/pp_test_slides.pptx'));
     const b = await uploadAndAnalyze(cluster.service, corpusPath('bench/SlideWithTables.pptx'));
-    const c = await uploadAndAnalyze(cluster.service, corpusPath('templates/pandoc-footer-reference.pptx'));
+    const c = await uploadAndAnalyze(cluster.service, await houseTemplatePath(t));
     bullets = (a.results.slides as Json[])[0]!.slide_id as string;
     tables = [(b.results.slides as Json[])[0]!.slide_id as string, (b.results.slides as Json[])[2]!.slide_id as string];
     simpleLayout = ((c.results.layouts as Json[]).find((l) => l.type === 'title') as Json).slide_id as string;

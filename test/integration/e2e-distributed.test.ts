@@ -4,12 +4,12 @@
  * as test/e2e, with SLIDEWRIGHT_TEST_TOPOLOGY=distributed (see test/helpers/service.ts).
  */
 import t from 'tap';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from '../helpers/corpus.js';
 import { distributedSkipReason } from '../helpers/distributed.js';
+import { spawnOwned } from '../helpers/processes.js';
 
-const SUITES = ['walking-skeleton', 'template-management', 'isolation', 'match', 'webhooks', 'analysis-lifecycle'];
+const SUITES = ['walking-skeleton', 'template-management', 'isolation', 'match', 'webhooks', 'webhook-egress', 'litter', 'fair-queues', 'analysis-lifecycle'];
 
 const skip = distributedSkipReason();
 if (skip) t.test('distributed end-to-end suites', { skip: `distributed servers unavailable: ${skip}` }, async () => undefined);
@@ -18,13 +18,13 @@ else {
     t.test(`test/e2e/${suite}.test.ts passes in distributed mode`, async (t) => {
       const out: string[] = [];
       const code = await new Promise<number | null>((resolve) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'test', 'e2e', `${suite}.test.ts`)], {
+        const child = spawnOwned(t, process.execPath, ['--import', 'tsx', join(repoRoot, 'test', 'e2e', `${suite}.test.ts`)], {
           cwd: repoRoot,
           env: { ...process.env, SLIDEWRIGHT_TEST_TOPOLOGY: 'distributed', TAP: '1' },
           stdio: ['ignore', 'pipe', 'pipe'],
         });
-        child.stdout.on('data', (d: Buffer) => out.push(d.toString()));
-        child.stderr.on('data', (d: Buffer) => out.push(d.toString()));
+        child.stdout!.on('data', (d: Buffer) => out.push(d.toString()));
+        child.stderr!.on('data', (d: Buffer) => out.push(d.toString()));
         child.on('exit', (c) => resolve(c));
       });
       const text = out.join('');

@@ -8,7 +8,7 @@
  * SIGTERM/SIGINT: stop pulling, let running jobs finish (a job interrupted by the
  * shutdown goes back to the queue at once), then close the connections.
  */
-import { pino } from 'pino';
+import { createLogger } from '../../core/src/observability/logger.js';
 import { loadConfig, type Config } from '../../core/src/config.js';
 import { createCoreRuntime, type CoreRuntime } from '../../core/src/runtime.js';
 import { startConsumers } from './consumers.js';
@@ -27,7 +27,7 @@ export interface WorkerProcess {
  *   be reached within 30 s
  */
 export async function startWorker(config: Readonly<Config>): Promise<WorkerProcess> {
-  const log = pino({ level: config.logLevel }).child({ component: 'worker', pid: process.pid });
+  const log = createLogger(config, { component: 'worker', pid: process.pid });
   const core = await createCoreRuntime(config, log, { role: 'worker' });
   const shutdown = new AbortController();
   startConsumers(core, { concurrency: config.jobConcurrency, maxDeliver: config.jobMaxDeliver, signal: shutdown.signal });

@@ -3,7 +3,7 @@ import { PermanentJobError } from '../ports/job-queue.js';
 import type { StateStore } from '../ports/state-store.js';
 
 /** A queued job as kept in the state store. */
-interface QueueEntry {
+export interface QueueEntry {
   job: Job;
   /** Deliveries so far. */
   deliveries: number;
@@ -23,6 +23,11 @@ const KEY_PREFIX = 'queue:';
  * — or at once for a {@link PermanentJobError} — it is terminated and `onDeadLetter` runs.
  * Jobs that were queued or in flight when the process stopped are delivered again after a
  * restart (at-least-once), so handlers must be idempotent.
+ *
+ * Fair across organizations: each free slot goes to the organization with the fewest jobs
+ * of this kind running, taking turns (round-robin: the one served longest ago first) among
+ * equals, and to that organization's oldest due job — so one organization's backlog never
+ * starves another's. Within an organization jobs run in publication order.
  */
 export class InProcessQueue implements JobQueue {
   private readonly consumers = new Map<JobKind, Consumer>();
@@ -78,8 +83,55 @@ export class InProcessQueue implements JobQueue {
   }
 }
 
+/**
+ * Picks up to `free` of the `due` entries (in publication order) fairly: each pick goes to
+ * the organization with the fewest jobs running (`running`, counting the picks), then the
+ * one served longest ago (`lastServed`: a turn number, absent = never), then the one whose
+ * oldest due job is oldest; that organization's oldest due job is taken.
+ * @param lastServed updated with the turns given
+ * @param turn the last turn number given; @returns the picks and the new last turn number
+ */
+export function fairPick(
+  due: readonly QueueEntry[],
+  free: number,
+  running: ReadonlyMap<string, number>,
+  lastServed: Map<string, number>,
+  turn: number,
+): { picks: QueueEntry[]; turn: number } {
+  const byOrg = new Map<string, QueueEntry[]>();
+  for (const e of [...due].sort((a, b) => a.seq - b.seq)) {
+    const list = byOrg.get(e.job.org);
+    if (list) list.push(e);
+    else byOrg.set(e.job.org, [e]);
+  }
+  const load = new Map(running);
+  const picks: QueueEntry[] = [];
+  while (picks.length < free && byOrg.size > 0) {
+    let best: string | undefined;
+    for (const [org, list] of byOrg) {
+      if (best === undefined) {
+        best = org;
+        continue;
+      }
+      const d = (load.get(org) ?? 0) - (load.get(best) ?? 0) || (lastServed.get(org) ?? -1) - (lastServed.get(best) ?? -1) || list[0]!.seq - byOrg.get(best)![0]!.seq;
+      if (d < 0) best = org;
+    }
+    const list = byOrg.get(best!)!;
+    picks.push(list.shift()!);
+    if (list.length === 0) byOrg.delete(best!);
+    load.set(best!, (load.get(best!) ?? 0) + 1);
+    lastServed.set(best!, ++turn);
+  }
+  return { picks, turn };
+}
+
 class Consumer {
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Organization → jobs of it running in this consumer. */
+  private readonly running = new Map<string, number>();
+  /** Organization → the turn it was last served (round-robin among equals). */
+  private readonly lastServed = new Map<string, number>();
+  private turn = 0;
   private timer: NodeJS.Timeout | undefined;
   private pumping = false;
   private again = false;
@@ -130,8 +182,15 @@ class Consumer {
           .filter((e) => !this.inFlight.has(e.job.id))
           .sort((a, b) => a.seq - b.seq);
         const now = Date.now();
-        const due = entries.filter((e) => e.not_before <= now).slice(0, free);
-        for (const e of due) this.deliver(e);
+        const fair = fairPick(
+          entries.filter((e) => e.not_before <= now),
+          free,
+          this.running,
+          this.lastServed,
+          this.turn,
+        );
+        this.turn = fair.turn;
+        for (const e of fair.picks) this.deliver(e);
         const next = entries.filter((e) => e.not_before > now).reduce((m, e) => Math.min(m, e.not_before), Infinity);
         clearTimeout(this.timer);
         if (Number.isFinite(next)) this.timer = setTimeout(() => this.wake(), Math.max(10, next - now));
@@ -161,9 +220,14 @@ class Consumer {
       }
     })();
     this.inFlight.set(entry.job.id, run);
+    const org = entry.job.org;
+    this.running.set(org, (this.running.get(org) ?? 0) + 1);
     void run
       .finally(() => {
         this.inFlight.delete(entry.job.id);
+        const n = (this.running.get(org) ?? 1) - 1;
+        if (n <= 0) this.running.delete(org);
+        else this.running.set(org, n);
         this.wake();
       })
       // a failed ack or nak write leaves the job stored: it is delivered again (at least once)

@@ -6,9 +6,16 @@
  *   acks or terminates it), file storage, created or updated at start;
  * - publish waits for the stream's acknowledgement and uses the job id as the message id,
  *   so a retried publish within the duplicate window is stored once;
- * - one durable pull consumer per kind shared by every worker process; each process pulls
- *   one message per free slot (`concurrency`), never prefetching work another worker
- *   could take; explicit ack;
+ * - fair across organizations: a job is published on its organization's subject
+ *   (`<prefix>.jobs.<kind>.<org token>`), each organization has a durable pull consumer of
+ *   its own (`<kind>-org-<org token>`, filtering that subject) shared by every worker
+ *   process, and each free slot (`concurrency`) pulls one message from the organization
+ *   that this process runs fewest jobs of, taking turns (round-robin) among equals — so
+ *   one organization's backlog never starves another's. Pulls are `no_wait` (a message
+ *   or nothing at once): a slot never holds work another worker could take, and an idle
+ *   slot waits for the next publication (a plain subscription to the subjects) or a
+ *   second. Jobs of a deployment from before (on the bare `<prefix>.jobs.<kind>` subject,
+ *   consumer `<kind>-workers`) are served as one more organization. Explicit ack;
  * - `working()` heartbeats every third of the ack wait while a handler runs, so long jobs
  *   are not redelivered while a live worker holds them, and a killed worker's job is
  *   redelivered to another one after the ack wait;
@@ -135,9 +142,19 @@ export class JetStreamQueue implements JobQueue {
     return `${this.prefix.toLowerCase()}.jobs.${kind}`;
   }
 
-  /** Durable consumer name shared by every worker for `kind`. */
+  /** Durable consumer name of the jobs of `kind` published before subjects per organization (and of the bare subject). */
   durableName(kind: JobKind): string {
     return `${kind}-workers`;
+  }
+
+  /** Subject the jobs of `kind` of organization `org` are published on. */
+  orgSubject(kind: JobKind, org: string): string {
+    return `${this.subject(kind)}.${orgToken(org)}`;
+  }
+
+  /** Durable consumer of an organization's subject token (`''` = the bare subject), shared by every worker. */
+  consumerName(kind: JobKind, token: string): string {
+    return token === '' ? this.durableName(kind) : `${kind}-org-${token}`;
   }
 
   /**
@@ -147,7 +164,7 @@ export class JetStreamQueue implements JobQueue {
   async publish(job: Job): Promise<void> {
     if (!this.connected || this.nc.isClosed()) throw new Error('NATS is not connected');
     try {
-      await this.js.publish(this.subject(job.kind), new TextEncoder().encode(JSON.stringify(job)), { msgID: job.id });
+      await this.js.publish(this.orgSubject(job.kind, job.org), new TextEncoder().encode(JSON.stringify(job)), { msgID: job.id });
     } catch (err) {
       throw new Error(`NATS did not store the job: ${(err as Error).message}`);
     }
@@ -180,7 +197,7 @@ export class JetStreamQueue implements JobQueue {
   private async ensureStream(kind: JobKind): Promise<void> {
     const config: Partial<StreamConfig> & { name: string } = {
       name: this.streamName(kind),
-      subjects: [this.subject(kind)],
+      subjects: [this.subject(kind), `${this.subject(kind)}.>`],
       retention: RetentionPolicy.Workqueue,
       storage: StorageType.File,
       discard: DiscardPolicy.Old,
@@ -208,9 +225,13 @@ export class JetStreamQueue implements JobQueue {
     }
   }
 
-  private async ensureConsumer(kind: JobKind, maxDeliver: number): Promise<void> {
+  /**
+   * Creates or updates the durable consumer of one organization's subject (`token`; `''` =
+   * the bare subject of earlier deployments).
+   */
+  private async ensureConsumer(kind: JobKind, token: string, maxDeliver: number): Promise<void> {
     const stream = this.streamName(kind);
-    const durable = this.durableName(kind);
+    const durable = this.consumerName(kind, token);
     const config: Partial<ConsumerConfig> = {
       durable_name: durable,
       ack_policy: AckPolicy.Explicit,
@@ -218,25 +239,33 @@ export class JetStreamQueue implements JobQueue {
       ack_wait: nanos(this.ackWaitMs),
       max_deliver: maxDeliver + SPARE_DELIVERIES,
       max_ack_pending: 10_000,
-      filter_subject: this.subject(kind),
-      description: `Slidewright ${kind} workers`,
+      filter_subject: token === '' ? this.subject(kind) : `${this.subject(kind)}.${token}`,
+      description: token === '' ? `Slidewright ${kind} workers` : `Slidewright ${kind} workers, one organization`,
     };
     try {
       await this.jsm.consumers.info(stream, durable);
       await this.jsm.consumers.update(stream, durable, config);
     } catch (err) {
       if (!/not found/i.test((err as Error).message)) throw err;
-      await this.jsm.consumers.add(stream, config);
+      try {
+        await this.jsm.consumers.add(stream, config);
+      } catch (addErr) {
+        // another process created it between our look and our add
+        try {
+          await this.jsm.consumers.info(stream, durable);
+        } catch {
+          throw addErr;
+        }
+      }
     }
   }
 
   private async runConsumer(kind: JobKind, handler: JobHandler, opts: ConsumeOptions): Promise<void> {
     const stopped = (): boolean => opts.signal.aborted || this.stop.signal.aborted;
-    let consumer: Awaited<ReturnType<JetStreamClient['consumers']['get']>>;
+    const puller = new FairPuller(this, kind, opts.maxDeliver, stopped);
     for (;;) {
       try {
-        await this.ensureConsumer(kind, opts.maxDeliver);
-        consumer = await this.js.consumers.get(this.streamName(kind), this.durableName(kind));
+        await puller.setUp();
         break;
       } catch (err) {
         if (stopped()) return;
@@ -247,24 +276,44 @@ export class JetStreamQueue implements JobQueue {
     this.watchMaxDeliveries(kind, opts);
     const slot = async (): Promise<void> => {
       while (!stopped()) {
-        let m: JsMsg | null;
+        let next: { m: JsMsg; token: string } | undefined;
         try {
-          m = await consumer.next({ expires: 2_000 });
+          next = await puller.next();
         } catch (err) {
           if (stopped()) return;
           this.log?.debug({ err: (err as Error).message, kind }, 'pull failed; retrying');
           await sleep(500);
           continue;
         }
-        if (!m) continue;
+        if (!next) continue;
+        const { m, token } = next;
         if (stopped()) {
           settle(() => m.nak()); // pulled while stopping: hand it straight to another worker
           return;
         }
-        await this.process(kind, m, handler, opts);
+        puller.started(token);
+        try {
+          await this.process(kind, m, handler, opts);
+        } finally {
+          puller.ended(token);
+        }
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, opts.concurrency) }, slot));
+    try {
+      await Promise.all(Array.from({ length: Math.max(1, opts.concurrency) }, slot));
+    } finally {
+      puller.close();
+    }
+  }
+
+  /** @internal for {@link FairPuller}: the JetStream handles. */
+  get handles(): { nc: NatsConnection; js: JetStreamClient; jsm: JetStreamManager; log: Logger | undefined } {
+    return { nc: this.nc, js: this.js, jsm: this.jsm, log: this.log };
+  }
+
+  /** @internal for {@link FairPuller}. */
+  ensureOrgConsumer(kind: JobKind, token: string, maxDeliver: number): Promise<void> {
+    return this.ensureConsumer(kind, token, maxDeliver);
   }
 
   private async process(kind: JobKind, m: JsMsg, handler: JobHandler, opts: ConsumeOptions): Promise<void> {
@@ -339,7 +388,8 @@ export class JetStreamQueue implements JobQueue {
    */
   private watchMaxDeliveries(kind: JobKind, opts: ConsumeOptions): void {
     const stream = this.streamName(kind);
-    const sub = this.nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${stream}.${this.durableName(kind)}`, { queue: `${this.prefix}-dlq-${kind}` });
+    // every consumer of the stream: one per organization
+    const sub = this.nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${stream}.*`, { queue: `${this.prefix}-dlq-${kind}` });
     this.subs.push(sub);
     void (async () => {
       for await (const msg of sub) {
@@ -367,6 +417,154 @@ export class JetStreamQueue implements JobQueue {
         this.log?.info('NATS reconnected');
       }
     }
+  }
+}
+
+/**
+ * The subject token (and consumer name part) of an organization: the name itself when it
+ * has only letters, digits, `_` and `-` (and does not start with `x_`), else `x_` and the
+ * name's UTF-8 bytes in hex — subject tokens and consumer names cannot hold `.`. One
+ * organization, one token; two organizations never share one.
+ */
+export function orgToken(org: string): string {
+  return /^[A-Za-z0-9_-]+$/.test(org) && !org.startsWith('x_') ? org : `x_${Buffer.from(org, 'utf8').toString('hex')}`;
+}
+
+/**
+ * Takes jobs of one kind for the slots of one process, fairly across organizations: it
+ * lists the organizations whose subject holds messages (stream info with per-subject
+ * counts, cached for a moment), orders them by how many of their jobs this process runs
+ * (fewest first) and then by turn (the one served longest ago first), and pulls one
+ * message with `no_wait` from each in that order until one answers. When none does (all
+ * their messages are running or waiting out a backoff), it waits for the next publication
+ * or a second.
+ */
+class FairPuller {
+  private readonly stream: string;
+  private readonly subject: string;
+  private readonly consumers = new Map<string, Promise<void>>();
+  private readonly running = new Map<string, number>();
+  private readonly lastServed = new Map<string, number>();
+  private served = 0;
+  private listing: { at: number; tokens: Promise<string[]> } | undefined;
+  private wake: Subscription | undefined;
+  private waiters: Array<() => void> = [];
+
+  constructor(
+    private readonly queue: JetStreamQueue,
+    private readonly kind: JobKind,
+    private readonly maxDeliver: number,
+    private readonly stopped: () => boolean,
+  ) {
+    this.stream = queue.streamName(kind);
+    this.subject = queue.subject(kind);
+  }
+
+  /** Subscribes to publications (wake-ups) and sets up the consumer of the bare subject. */
+  async setUp(): Promise<void> {
+    await this.consumerOf('');
+    if (!this.wake) {
+      const { nc } = this.queue.handles;
+      const wake = nc.subscribe(`${this.subject}.>`);
+      this.wake = wake;
+      void (async () => {
+        for await (const _ of wake) this.notify();
+      })();
+    }
+  }
+
+  close(): void {
+    this.wake?.unsubscribe();
+    this.notify();
+  }
+
+  started(token: string): void {
+    this.running.set(token, (this.running.get(token) ?? 0) + 1);
+  }
+
+  ended(token: string): void {
+    const n = (this.running.get(token) ?? 1) - 1;
+    if (n <= 0) this.running.delete(token);
+    else this.running.set(token, n);
+    this.notify(); // a slot is free; so may be a message another slot skipped
+  }
+
+  /** The next message and its organization token, or undefined after waiting for work. */
+  async next(): Promise<{ m: JsMsg; token: string } | undefined> {
+    const tokens = await this.organizationsWithMessages();
+    const order = [...tokens].sort((a, b) => (this.running.get(a) ?? 0) - (this.running.get(b) ?? 0) || (this.lastServed.get(a) ?? -1) - (this.lastServed.get(b) ?? -1) || (a < b ? -1 : 1));
+    for (const token of order) {
+      if (this.stopped()) return undefined;
+      const m = await this.pull(token);
+      if (m) {
+        this.lastServed.set(token, ++this.served);
+        return { m, token };
+      }
+    }
+    this.listing = undefined; // look afresh next time
+    await this.waitForWork(1_000);
+    return undefined;
+  }
+
+  /** Tokens of the organizations whose subject holds messages (running, waiting or backing off). */
+  private organizationsWithMessages(): Promise<string[]> {
+    const now = Date.now();
+    if (this.listing && now - this.listing.at < 250) return this.listing.tokens;
+    const tokens = (async () => {
+      const info = await this.queue.handles.jsm.streams.info(this.stream, { subjects_filter: '>' });
+      const out: string[] = [];
+      for (const [subject, count] of Object.entries(info.state.subjects ?? {})) {
+        if (count <= 0) continue;
+        if (subject === this.subject) out.push('');
+        else if (subject.startsWith(`${this.subject}.`)) out.push(subject.slice(this.subject.length + 1));
+      }
+      return out;
+    })();
+    this.listing = { at: now, tokens };
+    tokens.catch(() => {
+      if (this.listing?.tokens === tokens) this.listing = undefined;
+    });
+    return tokens;
+  }
+
+  private consumerOf(token: string): Promise<void> {
+    let ready = this.consumers.get(token);
+    if (!ready) {
+      ready = this.queue.ensureOrgConsumer(this.kind, token, this.maxDeliver);
+      this.consumers.set(token, ready);
+      ready.catch(() => this.consumers.delete(token));
+    }
+    return ready;
+  }
+
+  /** One message of the organization's consumer, or undefined when it has none to give now. */
+  private async pull(token: string): Promise<JsMsg | undefined> {
+    await this.consumerOf(token);
+    try {
+      return await this.queue.handles.js.pull(this.stream, this.queue.consumerName(this.kind, token));
+    } catch (err) {
+      const message = (err as Error).message;
+      if (/consumer not found|consumer does not exist/i.test(message)) this.consumers.delete(token); // removed meanwhile: set it up again
+      else if (!/no messages|request timeout|timeout|408|404/i.test(message)) throw err;
+      return undefined;
+    }
+  }
+
+  private notify(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+
+  private waitForWork(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.waiters.push(done);
+    });
   }
 }
 

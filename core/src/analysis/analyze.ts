@@ -10,6 +10,7 @@ import type { Shape } from '../ooxml/pml/shapes.js';
 import { bodyText, effectiveFont, effectiveParagraph, effectiveTextFrame, readParagraphs } from '../ooxml/pml/text.js';
 import type { Theme } from '../ooxml/pml/theme.js';
 import { NS, child, attr } from '../ooxml/xml.js';
+import { repairsOf, type PackageRepair } from '../ooxml/repair.js';
 import type {
   AnalysisOptions,
   AnalysisResults,
@@ -34,6 +35,12 @@ export interface AnalyzeInput {
    * across re-analysis of the same file and unique per organization).
    */
   idFor: (kind: 'slide' | 'layout', partName: string) => string;
+  /**
+   * The repairs made to the package as it was read (`repairTemplate` of
+   * core/src/ooxml/repair.ts), listed as `results.repairs`; default: those recorded with the
+   * package.
+   */
+  repairs?: readonly PackageRepair[];
 }
 
 /** Applies the option defaults: everything on except `parse_master_template_layout`. */
@@ -139,6 +146,7 @@ export function analyzePresentation(input: AnalyzeInput): AnalysisResults {
           }),
         )
       : [],
+    repairs: (input.repairs ?? repairsOf(input.pkg)).map((r) => ({ part: r.part, element: r.element, action: r.action, detail: r.detail })),
   };
   return results;
 }

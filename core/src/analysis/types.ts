@@ -6,6 +6,9 @@
  * Fields beyond DESIGN.md's list (`part_name`, `flip_h`, `graphic`, ...) are additions that
  * clients may ignore.
  */
+import type { RepairAction } from '../ooxml/repair.js';
+
+export type { RepairAction } from '../ooxml/repair.js';
 
 /** Analysis options (the `options` object of `POST /templates/{id}/analysis`). */
 export interface AnalysisOptions {
@@ -263,10 +266,30 @@ export interface AnalyzedSlide {
   layout_part_name: string;
 }
 
+/**
+ * One repair made to the template as it was read (`results.repairs[]`): a fault PowerPoint
+ * repairs when it opens the file (a dangling relationship id, a relationship to a missing
+ * part, a part without a content type, a shape id used twice), made the way PowerPoint's
+ * repaired file ends up. Previews and generated decks use the repaired template. See
+ * `core/src/ooxml/repair.ts` for the rules.
+ */
+export interface AnalyzedRepair {
+  /** The part repaired, e.g. `/ppt/slides/slide1.xml` (for a relationship, its source part; `/` is the package). */
+  part: string;
+  /** The element repaired (`a:blip`, `a:hlinkClick`, `p:graphicFrame`, `p:cNvPr`, …), `Relationship`, or `part`. */
+  element: string;
+  /** What was done. */
+  action: RepairAction;
+  /** The ids, names and targets involved, in words. */
+  detail: string;
+}
+
 /** The `results` object of an analysis. */
 export interface AnalysisResults {
   presentation: AnalyzedPresentation;
   masters: AnalyzedMaster[];
   layouts: AnalyzedLayout[];
   slides: AnalyzedSlide[];
+  /** Repairs made to the template as it was read, in the order made; empty for a sound template. */
+  repairs: AnalyzedRepair[];
 }

@@ -7,6 +7,9 @@
 import type { AnalysisResults, AnalyzedLayout, AnalyzedShape } from '../analysis/types.js';
 import { NEAREST_CLASS, resolveFace } from '../text/font-metrics.js';
 import { DEFAULT_TABLE_FONT_PT, MIN_FONT_SIZE_PT, tableRowCapacity, textCapacity } from './capacity.js';
+import type { OpcPackage } from '../ooxml/opc/package.js';
+import { oversizedPictures } from './pictures.js';
+import { repairFindings } from './repairs.js';
 import type {
   ContentAreaKind,
   DoctorCapacity,
@@ -336,7 +339,7 @@ function collectFonts(results: AnalysisResults): TemplateFont[] {
  * @param results - the analysis results (any options; with `parse_slides` off `slides` is empty)
  * @returns the report to attach as `results.doctor`
  */
-export function diagnose(results: AnalysisResults): TemplateDoctorReport {
+export function diagnose(results: AnalysisResults, pkg?: OpcPackage): TemplateDoctorReport {
   const slideBox: SlideBox = { width: results.presentation.slide_width_emu, height: results.presentation.slide_height_emu };
   const minorOf = (masterIndex: number): string => results.masters[masterIndex]?.theme_fonts.minor || results.presentation.theme_fonts.minor;
   const layoutsById = new Map<string, AnalyzedLayout>();
@@ -360,5 +363,7 @@ export function diagnose(results: AnalysisResults): TemplateDoctorReport {
     fonts,
     fonts_without_metrics: fonts.filter((f) => !f.has_metrics).map((f) => f.name),
     unfillable_count: layouts.reduce((n, e) => n + e.unfillable.length, 0) + slides.reduce((n, e) => n + e.unfillable.length, 0),
+    oversized_pictures: pkg ? oversizedPictures(pkg, results) : [],
+    repairs: repairFindings(results),
   };
 }

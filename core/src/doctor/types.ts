@@ -172,6 +172,62 @@ export interface TemplateFont {
   has_metrics: boolean;
 }
 
+/** How a picture past the pixel limits is shown: by a picture shape, as a slide background, in a table cell, as another shape's fill, in a theme's fill styles, otherwise, or by nothing (a relationship no element uses). */
+export type OversizedPictureUsage = 'picture' | 'background' | 'table_cell' | 'shape_fill' | 'theme_fill' | 'other' | 'unreferenced';
+
+/**
+ * A picture of the template whose header says it is past the pixel limits (a
+ * decompression bomb, or an oversized photograph), at one place that shows it. Generated
+ * decks never get it as it is: `downsampled` (decoding it takes at most 100 megapixels)
+ * or `replaced` by a plain grey picture of its aspect; the generation warns `image_too_large`.
+ */
+export interface OversizedPictureFinding {
+  /** The picture's part, e.g. `/ppt/media/image1.png`. */
+  image_part_name: string;
+  /** `png`, `jpeg`, `gif`, `bmp`, `webp` or `tiff`, from the header. */
+  format: string;
+  /** Pixels, from the header. */
+  width_px: number;
+  height_px: number;
+  /** width × height. */
+  pixels: number;
+  /** Largest picture delivered, pixels (50000000). */
+  limit_pixels: number;
+  /** Largest side delivered, pixels (32767). */
+  limit_side_px: number;
+  /** What generated decks get instead. */
+  generation: 'downsampled' | 'replaced';
+  /** The part that shows it (slide, layout, master, theme, chart, ...). */
+  part_name: string;
+  part_kind: 'slide' | 'layout' | 'master' | 'theme' | 'chart' | 'other';
+  /** The slide or layout id (`sld_`, `lay_`) when `part_name` is one; null otherwise. */
+  slide_id: string | null;
+  /** `p:cNvPr/@id` and `@name` of the shape that shows it; null for backgrounds, theme fills and unreferenced pictures. */
+  shape_id: number | null;
+  shape_name: string | null;
+  usage: OversizedPictureUsage;
+}
+
+/**
+ * A repair made to the template as it was read (one per `results.repairs[]` entry, same
+ * order): what PowerPoint would have repaired when opening the file, and where.
+ */
+export interface DoctorRepairFinding {
+  /** The part repaired (for a relationship, its source part; `/` is the package). */
+  part_name: string;
+  part_kind: 'slide' | 'layout' | 'master' | 'other';
+  /** The slide or layout id (`sld_`, `lay_`) when the part is one; null otherwise. */
+  slide_id: string | null;
+  /** `slide_index`, `layout_index` or `master_index` of the part; null for other parts. */
+  index: number | null;
+  /** The element repaired (`a:blip`, `p:graphicFrame`, `p:cNvPr`, …), `Relationship` or `part`. */
+  element: string;
+  /** `reference_removed`, `shape_removed`, `relationship_dropped`, `content_type_added`, `part_dropped` or `shape_id_renumbered`. */
+  action: string;
+  /** What was found and done, in words. */
+  detail: string;
+}
+
 /** The template doctor's report, attached to the analysis results as `results.doctor`. */
 export interface TemplateDoctorReport {
   /** Report format version (1). */
@@ -188,4 +244,8 @@ export interface TemplateDoctorReport {
   fonts_without_metrics: string[];
   /** Number of unfillable constructs over all layouts and slides. */
   unfillable_count: number;
+  /** Pictures past the pixel limits, one per place that shows one (empty when the report is made without the package). */
+  oversized_pictures: OversizedPictureFinding[];
+  /** Repairs made to the template as it was read (`results.repairs`), with the slide or layout each touched; empty for a sound template. */
+  repairs: DoctorRepairFinding[];
 }

@@ -4,7 +4,8 @@
  * another's records.
  */
 
-export type TemplateStatus = 'pending' | 'uploaded' | 'analyzing' | 'ready' | 'failed' | 'deleted';
+/** `rejected`: the upload was refused (reason in `error`) and the template has no file. */
+export type TemplateStatus = 'pending' | 'uploaded' | 'analyzing' | 'ready' | 'failed' | 'rejected' | 'deleted';
 export type AnalysisStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
 export type GenerationStatus = 'pending' | 'processing' | 'completed' | 'partial' | 'failed';
 

@@ -16,10 +16,16 @@
  *   the layouts the deck uses.
  * - Each template package is opened once and each source part parsed once; slides are
  *   cloned DOM trees.
+ * - A template slide the template hides (`p:sld/@show` false, §19.3.1.38) is generated
+ *   shown: the request asked for it. It is warned as `hidden_template_slide`.
+ * - Template pictures past the pixel limits (50 megapixels, 32767 px a side) are never
+ *   copied as they are: a downsampled copy or a plain stand-in takes their place, warned
+ *   as `image_too_large` (see ./picture-limits.ts).
  */
 import { createHash } from 'node:crypto';
 import type { GenerationOptions, SlideData, SlideError, SlideWarning } from '../domain/content.js';
 import { PackageError } from '../ooxml/errors.js';
+import { repairTemplateParts } from '../ooxml/repair.js';
 import { CT, RT } from '../ooxml/opc/constants.js';
 import { OpcPackage, RELS_CONTENT_TYPE, type Relationship } from '../ooxml/opc/package.js';
 import { compressEntry } from '../ooxml/opc/zip-codec.js';
@@ -36,6 +42,7 @@ import { serializeDocument } from './serialize.js';
 import { TemplateCache } from './template-cache.js';
 import { placeholderElement, placeholders, renumberDuplicateShapeIds, shapeIdStats, shapeTree, type PlaceholderShape } from './shapes.js';
 import { plainText } from './text.js';
+import { deliverOversizedPicture, planOversizedPicture, TEMPLATE_PICTURE_LIMITS, type DeliveredPicture, type OversizedPicture, type TemplatePictureLimits } from './picture-limits.js';
 import { DEFAULT_TABLE_STYLE_ID, frameTable, tableStyleIds } from './tables.js';
 
 /** One slide of the deck to build. */
@@ -61,6 +68,12 @@ export interface BuildDeckInput {
    * ones), matched by the SHA-256 of their bytes; default true.
    */
   reuseOpenedTemplates?: boolean;
+  /**
+   * What template pictures are held to (default {@link TEMPLATE_PICTURE_LIMITS}: 50
+   * megapixels, 32767 px a side); tests pass smaller limits. Builds with other limits
+   * neither reuse nor keep opened templates' downsampled pictures.
+   */
+  pictureLimits?: TemplatePictureLimits;
 }
 
 export interface BuildDeckResult {
@@ -175,6 +188,20 @@ interface TemplateSource {
   tableStylesPart: string | undefined;
   /** Made on first use and shared by every build reusing the template: the reading model (for measuring text); null when it cannot be read. */
   lazy: { model?: PmlModel | null };
+  /** What is delivered for the template's pictures past the pixel limits (default limits only), by part name; made on first use, shared like `lazy`. */
+  oversized: Map<string, Promise<DeliveredPicture>>;
+}
+
+/** A template picture past the pixel limits, copied into the deck as an empty part until it is made ({@link DeckWriter.deliverPictures}). */
+interface PendingPicture {
+  src: TemplateSource;
+  /** The template's part. */
+  part: string;
+  /** The deck's part. */
+  outName: string;
+  /** The part whose relationship brought it. */
+  from: string | undefined;
+  plan: OversizedPicture;
 }
 
 /** Thrown inside a slide's build when its table must be split: the slide is undone and built page by page. */
@@ -209,7 +236,7 @@ interface MasterRecord {
  * @param onProgress - called with the fraction done (0–1) after each slide and at the end
  */
 export async function buildDeck(input: BuildDeckInput, onProgress?: (fraction: number) => void): Promise<BuildDeckResult> {
-  const writer = new DeckWriter(input.templates, input.reuseOpenedTemplates ?? true);
+  const writer = new DeckWriter(input.templates, input.reuseOpenedTemplates ?? true, input.pictureLimits ?? TEMPLATE_PICTURE_LIMITS);
   const errors: SlideError[] = [];
   const n = input.slides.length;
   // the first slide's template gives the deck its presentation part, even if that slide fails
@@ -266,9 +293,13 @@ class DeckWriter {
   private readonly sizeWarned = new Set<string>();
   private journal: Array<() => void> | undefined;
 
+  /** Template pictures past the pixel limits copied for the slide being added, made once it is built. */
+  private readonly picturesPending: PendingPicture[] = [];
+
   constructor(
     private readonly templates: ReadonlyMap<string, Uint8Array>,
     private readonly reuseOpened: boolean,
+    private readonly pictureLimits: TemplatePictureLimits,
   ) {
     for (const n of ['/ppt/presentation.xml', '/ppt/presProps.xml', '/ppt/viewProps.xml', '/ppt/tableStyles.xml']) this.allocated.add(n.toLowerCase());
   }
@@ -288,7 +319,7 @@ class DeckWriter {
       const key = this.reuseOpened ? TemplateCache.keyOf(bytes) : undefined;
       const known = key ? openedTemplates.get(key) : undefined;
       if (known) {
-        const source: TemplateSource = { ...known, id };
+        const source: TemplateSource = { ...known, id, oversized: this.pictureLimits === TEMPLATE_PICTURE_LIMITS ? known.oversized : new Map() };
         this.opened.set(id, source);
         return source;
       }
@@ -296,6 +327,8 @@ class DeckWriter {
         const pkg = await OpcPackage.open(bytes);
         const mainPart = pkg.relatedPartName('/', RT.officeDocument);
         if (!mainPart || !pkg.hasPart(mainPart)) throw new PackageError('not_presentation', 'the package has no main presentation part');
+        // the template as analysis repaired it (content types, package and presentation relationships); its slides are repaired as they are used
+        repairTemplateParts(pkg, []);
         const pres = pkg.getXml(mainPart).documentElement!;
         const sz = child(pres, NS.p, 'sldSz');
         result = {
@@ -309,8 +342,11 @@ class DeckWriter {
           slideSize: sz ? { cx: intAttr(sz, 'cx', 0), cy: intAttr(sz, 'cy', 0) } : undefined,
           tableStylesPart: pkg.relatedPartName(mainPart, RT.tableStyles),
           lazy: {},
+          oversized: new Map(),
         };
         if (key) openedTemplates.set(key, result, pkg.totalBytes());
+        // pictures made under other limits are this build's own, never the cached template's
+        if (this.pictureLimits !== TEMPLATE_PICTURE_LIMITS) result = { ...result, oversized: new Map() };
       } catch (err) {
         result = new SlideFailure('template_unreadable', `template ${id} cannot be read: ${err instanceof Error ? err.message : String(err)}`);
       }
@@ -344,6 +380,7 @@ class DeckWriter {
       journal.length = 0;
       this.warnings.length = warningsBefore;
       this.richPending.length = 0;
+      this.picturesPending.length = 0;
     };
     this.journal = journal;
     try {
@@ -360,6 +397,8 @@ class DeckWriter {
       }
       // chart parts and workbooks of chart blocks (async: the workbook library)
       for (const rich of this.richPending.splice(0)) await rich.finish();
+      // template pictures past the pixel limits (async: decoding)
+      await this.deliverPictures(index, spec.template_slide_id);
       this.journal = undefined;
     } catch (err) {
       this.journal = undefined;
@@ -436,6 +475,8 @@ class DeckWriter {
     if (!layoutPart || !pkg.hasPart(layoutPart)) throw new SlideFailure('source_corrupt', `${partName} has no slide layout`);
     const masterPart = pkg.relatedPartName(layoutPart, RT.slideMaster);
     if (!masterPart || !pkg.hasPart(masterPart)) throw new SlideFailure('source_corrupt', `${layoutPart} has no slide master`);
+    // the parts as analysis repaired them, with what they relate to (core/src/ooxml/repair.ts), before anything reads them
+    repairTemplateParts(pkg, [partName, layoutPart, masterPart]);
     const layoutDoc = pkg.getXml(layoutPart);
     const layoutPhs = this.placeholdersOf(src, layoutPart);
     const masterPhs = this.placeholdersOf(src, masterPart);
@@ -451,8 +492,12 @@ class DeckWriter {
     let reservedShapeIdMax = 0;
     let sourceStyleIds: readonly string[] = [];
     let sourceOf: ReadonlyMap<Element, Element> | undefined;
+    let hiddenSource = false;
     if (spec.source.kind === 'slide') {
       const srcDoc = pkg.getXml(partName);
+      // `p:sld/@show` (ST_Boolean, §19.3.1.38): false hides the slide in a slide show
+      const show = srcDoc.documentElement!.getAttribute('show');
+      hiddenSource = show === '0' || show === 'false';
       const info = this.sourceSlideInfo(src, partName);
       const copied = this.copyRels(src, partName, new Map([[partName, outSlide]]), outLayout);
       rels = copied.rels;
@@ -488,6 +533,7 @@ class DeckWriter {
         reservedShapeIdMax = info.maxShapeId;
         sourceStyleIds = info.tableStyleIds;
       }
+      // a hidden template slide asked for by id is shown: the request put it in the deck (warned below)
       doc.documentElement!.removeAttribute('show');
     } else {
       let proto = src.newSlides.get(layoutPart);
@@ -503,6 +549,9 @@ class DeckWriter {
     const warn = (code: string, message: string): void => {
       this.warnings.push({ slide_index: index, template_slide_id: spec.template_slide_id, code, message });
     };
+    if (hiddenSource && !this.warnings.some((w) => w.slide_index === index && w.code === 'hidden_template_slide')) {
+      warn('hidden_template_slide', `${partName} is hidden in template ${spec.template_id} (show="0"); the generated slide is shown, since the request asks for it`);
+    }
     const model = this.modelOf(src);
     let part: GeneratedSlidePart | undefined;
     if (model) {
@@ -662,7 +711,7 @@ class DeckWriter {
         continue;
       }
       let outTarget: string;
-      if (r.type === RT.slideMaster || r.type === RT.theme || isSharedBinary(ct, r.type)) outTarget = this.importShared(src, target);
+      if (r.type === RT.slideMaster || r.type === RT.theme || isSharedBinary(ct, r.type)) outTarget = this.importShared(src, target, srcPart);
       else outTarget = this.importOwned(src, target, memo);
       rels.push({ id: r.id, type: r.type, external: false, targetPartName: outTarget });
     }
@@ -679,8 +728,14 @@ class DeckWriter {
     return outName;
   }
 
-  /** A part stored once per content: layouts, masters, themes, media, fonts, OLE binaries. */
-  private importShared(src: TemplateSource, part: string): string {
+  /**
+   * A part stored once per content: layouts, masters, themes, media, fonts, OLE binaries.
+   * A binary part whose header says it is a picture past the pixel limits gets a name with
+   * the extension of what will be delivered and waits, empty, for {@link deliverPictures}.
+   *
+   * @param from - the part whose relationship brings it (for warnings)
+   */
+  private importShared(src: TemplateSource, part: string, from?: string): string {
     const sk = `${src.id}\u0000${part}`;
     const hit = this.sharedBySource.get(sk);
     if (hit) return hit;
@@ -692,7 +747,8 @@ class DeckWriter {
       return same;
     }
     const ct = src.pkg.contentType(part);
-    const outName = this.allocate(part);
+    const oversized = isXmlContentType(ct) ? undefined : planOversizedPicture(src.pkg.getBytes(part), this.pictureLimits);
+    const outName = this.allocate(oversized ? withExtension(part, oversized.extension) : part);
     this.sharedBySource.set(sk, outName);
     this.sharedByKey.set(key, outName);
     this.record(() => {
@@ -700,7 +756,11 @@ class DeckWriter {
       this.sharedByKey.delete(key);
     });
     if (ct === CT.slideMaster) this.copyMaster(src, part, outName);
-    else {
+    else if (oversized) {
+      this.out.setBytes(outName, new Uint8Array(0), oversized.contentType);
+      this.picturesPending.push({ src, part, outName, from, plan: oversized });
+      this.record(() => this.out.removePart(outName));
+    } else {
       const rels = this.writeCopy(src, part, outName, new Map());
       if (ct === CT.slideLayout) {
         const masterRel = rels.find((r) => r.type === RT.slideMaster);
@@ -711,6 +771,40 @@ class DeckWriter {
       }
     }
     return outName;
+  }
+
+  /**
+   * Makes the template pictures past the pixel limits copied since the last call (a
+   * downsampled copy, or a stand-in; see picture-limits.ts) and warns `image_too_large` for
+   * each, on the slide that first brought it into the deck (`slide_index` -1 when the deck
+   * itself did). What is made is kept with the opened template for later builds.
+   */
+  private async deliverPictures(slideIndex: number, templateSlideId: string): Promise<void> {
+    for (const p of this.picturesPending.splice(0)) {
+      let made = p.src.oversized.get(p.part);
+      if (!made) {
+        made = deliverOversizedPicture(p.src.pkg.getBytes(p.part), p.plan, this.pictureLimits);
+        p.src.oversized.set(p.part, made);
+        // a failure fails this slide only: the next build tries again
+        const { oversized } = p.src;
+        const part = p.part;
+        made.catch(() => oversized.delete(part));
+      }
+      const d = await made;
+      this.out.setBytes(p.outName, d.bytes, p.plan.contentType);
+      const { format, width, height } = p.plan.header;
+      const limits = this.pictureLimits;
+      const what =
+        d.action === 'downsample'
+          ? `downsampled to ${d.width} × ${d.height} px`
+          : `${d.reason ? `it cannot be decoded (${d.reason})` : `too large to decode safely (over ${limits.maxDecodedPixels} pixels)`}, replaced by a plain grey ${d.width} × ${d.height} px picture of its aspect`;
+      this.warnings.push({
+        slide_index: slideIndex,
+        template_slide_id: templateSlideId,
+        code: 'image_too_large',
+        message: `picture ${p.part} of template ${p.src.id}${p.from ? ` (used by ${p.from})` : ''} is a ${width} × ${height} px ${format.toUpperCase()} (${width * height} pixels), past the limits of ${limits.maxPixels} pixels and ${limits.maxSide} px a side: ${what} (${p.outName} in the deck)`,
+      });
+    }
   }
 
   /** Writes a copy of `part` (bytes as they are unless a dropped relationship is referenced) with its relationships. */
@@ -983,6 +1077,7 @@ class DeckWriter {
       pkgRels.push({ id: `rId${prid++}`, type: r.type, external: false, targetPartName: name });
     }
     out.setRels('/', pkgRels);
+    await this.deliverPictures(-1, '');
     return out.toBytes();
   }
 }
@@ -1011,6 +1106,12 @@ function relationshipsXml(source: string, rels: readonly RelOut[]): string {
 
 function isTableRow(el: Element): boolean {
   return el.localName === 'tr' && el.namespaceURI === NS.a;
+}
+
+/** `part` with its extension (if any) replaced by `extension`: `/ppt/media/image3.gif` → `/ppt/media/image3.png`. */
+function withExtension(part: string, extension: string): string {
+  const ext = extensionOf(part);
+  return `${ext ? part.slice(0, part.length - ext.length - 1) : part}.${extension}`;
 }
 
 /** Binary parts other than embedded packages (pictures, media, OLE objects) and fonts are shared by content. */

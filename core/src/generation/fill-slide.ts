@@ -240,10 +240,12 @@ export function fillSlide(ctx: FillContext): void {
       ctx.onFilled?.(d.shape, 'field');
     }
   }
+  // Header: a header placeholder (hdr) of the slide, else one added from the layout or
+  // master, like the other footer-area placeholders
   if (data.header != null) {
-    const h = footerArea('hdr');
+    const h = footerArea('hdr') ?? addFooterArea('hdr');
     if (h) fillText(h, [data.header], 'header');
-    else ctx.warn('slide has no header placeholder (slides rarely do); header ignored');
+    else ctx.warn(headerNotPlaced(data, phs, used, columns.length > 0));
   }
   if (options.footer_font_size != null || options.footer_font_name != null) {
     for (const p of phs) {
@@ -269,6 +271,47 @@ export function fillSlide(ctx: FillContext): void {
       if (!filled.has(p.shape) && p.shape.parentNode) p.shape.parentNode.removeChild(p.shape);
     }
   }
+}
+
+/** How a message names a placeholder: its type and shape name, e.g. `body placeholder "Text Placeholder 2"`. */
+function describePlaceholder(p: PlaceholderShape): string {
+  const name = attr(cNvPr(p.shape), 'name');
+  return `${p.type} placeholder ${name ? `"${name}"` : `idx ${p.idx}`}`;
+}
+
+/**
+ * The warning for a `slide_data.header` no placeholder takes. It says what was looked for
+ * (a header placeholder, ST_PlaceholderType `hdr`, ECMA-376 Part 1 §19.7.10, on the slide,
+ * its layout or its master) and which request fields could carry the text on this slide
+ * instead, naming the free placeholder each would fill by the rules of {@link fillSlide}:
+ * `title` (a free `title`/`ctrTitle` placeholder) and `subtitle` (a free `subTitle`, else
+ * `body`, else, on a slide without content columns, `obj` placeholder), each only when the
+ * request leaves that field empty.
+ * @param data the slide's data (which fields are set)
+ * @param phs the slide's placeholders after title, columns and subtitle were placed
+ * @param used the placeholders already filled
+ * @param hasColumns whether the request places content columns on the slide
+ */
+function headerNotPlaced(data: SlideData, phs: readonly PlaceholderShape[], used: ReadonlySet<Element>, hasColumns: boolean): string {
+  const free = (p: PlaceholderShape): boolean => p.shape.localName === 'sp' && !used.has(p.shape);
+  const options: string[] = [];
+  if (data.title == null) {
+    const t = phs.find((p) => (p.type === 'title' || p.type === 'ctrTitle') && free(p));
+    if (t) options.push(`\`title\` (fills the free ${describePlaceholder(t)})`);
+  }
+  if (data.subtitle == null) {
+    const s =
+      phs.find((p) => p.type === 'subTitle' && free(p)) ??
+      phs.find((p) => p.type === 'body' && free(p)) ??
+      (hasColumns ? undefined : phs.find((p) => p.type === 'obj' && free(p)));
+    if (s) options.push(`\`subtitle\` (fills the free ${describePlaceholder(s)})`);
+  }
+  const lookedFor =
+    'header not placed: slide_data.header goes only into a header placeholder (type hdr) of the slide, its layout or its master, ' +
+    'and none of them has one (PowerPoint gives header placeholders to notes and handout pages, not to slides)';
+  return options.length
+    ? `${lookedFor}; put the text in ${options.join(' or ')} instead`
+    : `${lookedFor}; this slide has no free title or text placeholder left either: put the text in \`title\`, \`subtitle\` or a text block, or use a layout with a free subtitle or body placeholder`;
 }
 
 /** A copy of a master's `p:ph` without `idx`: the slide placeholder then links by type alone. */
@@ -335,7 +378,8 @@ function fillColumns(
 
   // Text-capable content placeholders: obj/tbl; when there are none, body placeholders.
   let candidates = phs.filter((p) => p.shape.localName === 'sp' && !used.has(p.shape) && (p.type === 'obj' || p.type === 'tbl'));
-  if (candidates.length === 0) candidates = phs.filter((p) => p.shape.localName === 'sp' && !used.has(p.shape) && p.type === 'body');
+  const bodyAreas = candidates.length === 0;
+  if (bodyAreas) candidates = phs.filter((p) => p.shape.localName === 'sp' && !used.has(p.shape) && p.type === 'body');
   const areas: ContentArea[] = candidates
     .map((ph) => ({ ph, rect: rectOf(ph) }))
     .sort((a, b) => (a.rect?.x ?? 0) - (b.rect?.x ?? 0) || (a.rect?.y ?? 0) - (b.rect?.y ?? 0));
@@ -353,7 +397,7 @@ function fillColumns(
     if (col.header != null && col.header !== '') {
       const h = area?.rect ? headerAbove(area.rect, headerPhs, rectOf, used) : undefined;
       if (h) fillText(h, [col.header], 'column_header');
-      else ctx.warn(`column ${ci + 1}: the layout has no header placeholder above it; header not placed`);
+      else ctx.warn(columnHeaderNotPlaced(ci + 1, area, areas.length, bodyAreas, headerPhs, used));
     }
 
     // Tables into existing tables first
@@ -424,6 +468,41 @@ function fillColumns(
       }
     });
   });
+}
+
+/**
+ * The warning for a column `header` no placeholder takes. It states the rule of
+ * {@link headerAbove} (a free `body` placeholder right above the column's content area,
+ * content areas being the `obj`/`tbl` placeholders, else the `body` ones), which part of it
+ * failed, and what to do instead.
+ * @param column 1-based column number
+ * @param area the column's content area; undefined when the slide has none left for it
+ * @param areaCount content areas of the slide
+ * @param bodyAreas whether the content areas are `body` placeholders (no `obj`/`tbl` on the slide)
+ * @param headerPhs body placeholders that are not content areas
+ * @param used placeholders already filled
+ */
+function columnHeaderNotPlaced(
+  column: number,
+  area: ContentArea | undefined,
+  areaCount: number,
+  bodyAreas: boolean,
+  headerPhs: readonly PlaceholderShape[],
+  used: ReadonlySet<Element>,
+): string {
+  const rule = `column ${column}: header not placed: a column header goes into a free body placeholder right above the column's content area`;
+  let why: string;
+  if (!area) why = `and the slide has ${areaCount === 0 ? 'no free content placeholder' : `only ${areaCount} free content placeholder${areaCount > 1 ? 's' : ''}`} (obj or tbl, else body), none left for column ${column}`;
+  else if (!area.rect) why = `and the position of the column's ${describePlaceholder(area.ph)} is not stated on the slide, its layout or its master`;
+  else if (bodyAreas) why = `and this slide's body placeholders are its content areas (it has no obj or tbl placeholder), so none is left for headings`;
+  else {
+    const elsewhere = headerPhs.filter((h) => !used.has(h.shape)).map(describePlaceholder);
+    why = `and none is above the column's ${describePlaceholder(area.ph)}${elsewhere.length ? ` (free elsewhere: ${elsewhere.join(', ')})` : ''}`;
+  }
+  return (
+    `${rule}, ${why}; make the heading the column's first bullet, or use a layout with a heading placeholder above each content area ` +
+    '(the template analysis gives such layouts the role `comparison`)'
+  );
 }
 
 /** The unused body placeholder right above `rect` (overlapping at least half its width), nearest first. */

@@ -22,6 +22,7 @@ import { IDENTITY, Shape, masterPlaceholderType, type PlaceholderRef } from '../
 import { shapeTextSources, readDeferredTextBody, readTextBody, withSharedLevelStyles, type TextStyleSources } from '../render/text-body.js';
 import { isVerticalText, layoutText, EMU_PER_PT, type TextBodyInput, type TextLayout, type TextRunInput } from '../text/layout.js';
 import { defaultFontMetrics, type FontMetrics, type FontSpec, type ResolvedFace, type VerticalMetrics } from '../text/font-metrics.js';
+import type { FontShape } from '../text/font-class.js';
 import { FACE_DATA } from '../text/metrics-data/fonts.js';
 
 /**
@@ -51,28 +52,30 @@ const FALLBACK_FAMILY = 'DejaVu Sans';
  * Text fitted this way fits in both; it may be a little smaller than needed in PowerPoint.
  */
 export class ConservativeMetrics implements FontMetrics {
-  /** Per font name: whether it is measured conservatively, and its per-style tables. */
+  /** Per font name (and the shape its attributes give, see FontSpec.shapeHint): whether it is measured conservatively, and its per-style tables. */
   private readonly named = new Map<string, ConservativeName>();
+  private readonly hinted: Record<FontShape, Map<string, ConservativeName>> = { serif: new Map(), sans: new Map(), mono: new Map() };
 
   constructor(private readonly base: FontMetrics = defaultFontMetrics) {}
 
-  private namedOf(name: string): ConservativeName {
-    let n = this.named.get(name);
+  private namedOf(font: FontSpec): ConservativeName {
+    const map = font.shapeHint ? this.hinted[font.shapeHint] : this.named;
+    let n = map.get(font.name);
     if (n === undefined) {
-      n = { inexact: !this.base.resolve(name).exact, ems: [], verticals: [] };
-      this.named.set(name, n);
+      n = { inexact: !this.base.resolve(font.name, font.shapeHint).exact, ems: [], verticals: [] };
+      map.set(font.name, n);
     }
     return n;
   }
 
-  resolve(name: string): ResolvedFace {
-    return this.base.resolve(name);
+  resolve(name: string, shapeHint?: FontShape): ResolvedFace {
+    return this.base.resolve(name, shapeHint);
   }
 
   /** The wider advance of a code point in the font and in the fallback, in em. */
   private em(cp: number, font: FontSpec): number {
     const unit = { ...font, size_pt: 1 };
-    return Math.max(this.base.advance(cp, unit), this.base.advance(cp, { ...unit, name: FALLBACK_FAMILY }));
+    return Math.max(this.base.advance(cp, unit), this.base.advance(cp, { ...unit, name: FALLBACK_FAMILY, shapeHint: undefined }));
   }
 
   /** The font's table of wider advances (in em), kept per name and style. */
@@ -100,12 +103,12 @@ export class ConservativeMetrics implements FontMetrics {
   }
 
   advance(cp: number, font: FontSpec): number {
-    const n = this.namedOf(font.name);
+    const n = this.namedOf(font);
     return n.inexact ? this.emIn(this.emsOf(n, font), cp, font) * font.size_pt : this.base.advance(cp, font);
   }
 
   measure(text: string, font: FontSpec): number {
-    const n = this.namedOf(font.name);
+    const n = this.namedOf(font);
     if (!n.inexact) return this.base.measure(text, font);
     const table = this.emsOf(n, font);
     let w = 0;
@@ -126,15 +129,15 @@ export class ConservativeMetrics implements FontMetrics {
    * it and the fallback's.
    */
   private unitVertical(font: FontSpec): VerticalMetrics {
-    const n = this.namedOf(font.name);
+    const n = this.namedOf(font);
     const i = (font.bold ? 1 : 0) | (font.italic ? 2 : 0);
     let v = n.verticals[i];
     if (v === undefined) {
       const unit = { ...font, size_pt: 1 };
-      const own = grown(this.base.vertical(unit), lineGapFactor(this.base.resolve(font.name).family, !!font.bold, !!font.italic));
+      const own = grown(this.base.vertical(unit), lineGapFactor(this.base.resolve(font.name, font.shapeHint).family, !!font.bold, !!font.italic));
       if (!n.inexact) v = own;
       else {
-        const fb = grown(this.base.vertical({ ...unit, name: FALLBACK_FAMILY }), lineGapFactor(FALLBACK_FAMILY, !!font.bold, !!font.italic));
+        const fb = grown(this.base.vertical({ ...unit, name: FALLBACK_FAMILY, shapeHint: undefined }), lineGapFactor(FALLBACK_FAMILY, !!font.bold, !!font.italic));
         const ascent = Math.max(own.ascent_pt, fb.ascent_pt);
         const descent = Math.max(own.descent_pt, fb.descent_pt);
         v = { ...own, ascent_pt: ascent, descent_pt: descent, lineHeight_pt: ascent + descent };

@@ -9,16 +9,15 @@
  * (ST_Percentage: 100000 = 100 %).
  */
 import type { ImageBlock } from '../domain/content.js';
+import { exceedsPixelLimits, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, readPictureHeader } from '../ooxml/image-header.js';
 import { NS, createElement, type Document, type Element } from '../ooxml/xml.js';
 import { nonVisualProps, setRect, type Rect } from './shapes.js';
 import { xmlSafeText } from './text.js';
 
 /** Largest decoded picture accepted, bytes (checked from the base64 length before decoding). */
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
-/** Largest picture accepted, pixels (width × height from the header). */
-export const MAX_IMAGE_PIXELS = 50_000_000;
-/** Largest side accepted, pixels. */
-export const MAX_IMAGE_SIDE = 32_767;
+// the project's one pixel limit (50 megapixels, 32767 px a side), also held by template pictures
+export { MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from '../ooxml/image-header.js';
 
 /** Formats an image block may hold. */
 export type ImageFormat = 'png' | 'jpeg' | 'gif';
@@ -50,52 +49,15 @@ const FORMATS: Readonly<Record<ImageFormat, { contentType: string; extension: st
   gif: { contentType: 'image/gif', extension: 'gif' },
 };
 
-/** What the first bytes say: a supported format with its dimensions, or the name of another format (or `unknown`). */
+/**
+ * What the first bytes say: a format an image block may hold with its dimensions (0 when
+ * the bytes at hand do not reach them), or the name of another format (or `unknown`).
+ * The header reader is the project's one ({@link readPictureHeader}).
+ */
 export function sniffImage(b: Uint8Array): { format: ImageFormat; width: number; height: number } | { format: string; width?: undefined; height?: undefined } {
-  const u32be = (o: number): number => ((b[o]! << 24) >>> 0) + (b[o + 1]! << 16) + (b[o + 2]! << 8) + b[o + 3]!;
-  const u16be = (o: number): number => (b[o]! << 8) | b[o + 1]!;
-  const u16le = (o: number): number => b[o]! | (b[o + 1]! << 8);
-  const starts = (...sig: number[]): boolean => sig.every((v, i) => b[i] === v);
-  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) {
-    // the first chunk must be IHDR (PNG §11.2.2): length 13, then width and height
-    if (b.length < 24 || u32be(8) !== 13 || String.fromCharCode(b[12]!, b[13]!, b[14]!, b[15]!) !== 'IHDR') return { format: 'png', width: 0, height: 0 };
-    return { format: 'png', width: u32be(16), height: u32be(20) };
-  }
-  if (starts(0x47, 0x49, 0x46, 0x38) && (b[4] === 0x37 || b[4] === 0x39) && b[5] === 0x61) {
-    if (b.length < 10) return { format: 'gif', width: 0, height: 0 };
-    return { format: 'gif', width: u16le(6), height: u16le(8) };
-  }
-  if (starts(0xff, 0xd8, 0xff)) {
-    // segments until a start-of-frame marker (SOF0–SOF15 except DHT C4, JPG C8, DAC CC)
-    let o = 2;
-    while (o + 4 <= b.length) {
-      if (b[o] !== 0xff) return { format: 'jpeg', width: 0, height: 0 };
-      const marker = b[o + 1]!;
-      if (marker === 0xff) {
-        o++;
-        continue;
-      }
-      if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
-        o += 2;
-        continue;
-      }
-      if (marker === 0xd9 || marker === 0xda) break; // end of image, start of scan: no frame header before
-      const len = u16be(o + 2);
-      if (len < 2) break;
-      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-        if (o + 9 > b.length) break;
-        return { format: 'jpeg', width: u16be(o + 7), height: u16be(o + 5) };
-      }
-      o += 2 + len;
-    }
-    return { format: 'jpeg', width: 0, height: 0 };
-  }
-  if (starts(0x42, 0x4d)) return { format: 'bmp' };
-  if (starts(0x52, 0x49, 0x46, 0x46) && b[8] === 0x57 && b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50) return { format: 'webp' };
-  if (starts(0x49, 0x49, 0x2a, 0x00) || starts(0x4d, 0x4d, 0x00, 0x2a)) return { format: 'tiff' };
-  const head = new TextDecoder('utf-8', { fatal: false }).decode(b.subarray(0, Math.min(b.length, 256))).trimStart();
-  if (head.startsWith('<svg') || (head.startsWith('<?xml') && head.includes('<svg'))) return { format: 'svg' };
-  return { format: 'unknown' };
+  const h = readPictureHeader(b);
+  if (h.format === 'png' || h.format === 'jpeg' || h.format === 'gif') return { format: h.format, width: h.width, height: h.height };
+  return { format: h.format };
 }
 
 /** Decoded size of a base64 text (without decoding it), bytes. */
@@ -149,7 +111,7 @@ export function decodeImageBlock(block: ImageBlock): { bytes: Uint8Array; info: 
 }
 
 function checkDimensions(width: number, height: number): void {
-  if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE || width * height > MAX_IMAGE_PIXELS) {
+  if (exceedsPixelLimits(width, height)) {
     throw new ImageError('image_too_large', `the image is ${width} × ${height} pixels; at most ${MAX_IMAGE_PIXELS} pixels and ${MAX_IMAGE_SIDE} per side are accepted`);
   }
 }

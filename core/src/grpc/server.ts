@@ -37,6 +37,13 @@ export const MD = {
   signature: 'x-signature',
   httpStatus: 'x-http-status',
   retryAfter: 'retry-after',
+  /**
+   * On UploadTemplateContent: the body was refused for its size before it reached core
+   * (the gateway does not forward a body over the limit), so the request carries no
+   * bytes; the value is the size sent in bytes, or empty when unknown. Core records the
+   * refusal (the template becomes `rejected`) and answers 413.
+   */
+  uploadRefusedBytes: 'x-upload-refused-bytes',
 } as const;
 
 /** What an RPC implementation gets besides its request. */
@@ -49,6 +56,8 @@ export interface RpcContext {
    */
   callerOrSigned(method: string, path: string): Caller;
   requestId: string | undefined;
+  /** The first value of a request metadata key, as a string. */
+  metadata(key: string): string | undefined;
 }
 
 // Requests arrive decoded by the generated codecs; the wrapper has validated them.
@@ -77,7 +86,9 @@ function implementations(core: CoreRuntime): Record<ServiceName, Record<string, 
       createTemplate: (ctx, req) => templates.create(ctx.caller(), req),
       uploadTemplateContent: async (ctx, req) => {
         const caller = ctx.callerOrSigned('PUT', uploadPath(req.template_id));
-        return templates.upload(caller, req.template_id, req.file?.data ?? new Uint8Array(0), req.file?.content_type);
+        const refused = ctx.metadata(MD.uploadRefusedBytes);
+        const oversized = refused === undefined ? undefined : { bytes: /^\d{1,15}$/.test(refused) ? Number(refused) : undefined };
+        return templates.upload(caller, req.template_id, req.file?.data ?? new Uint8Array(0), req.file?.content_type, oversized);
       },
       listTemplates: (ctx, req) => templates.list(ctx.caller(), req),
       getTemplate: async (ctx, req) => ({ template: await templates.get(ctx.caller(), req.template_id) }),
@@ -206,6 +217,7 @@ function wrap(core: CoreRuntime, route: RouteSpec, impl: RpcImpl, log: Logger): 
     let authenticated: Caller | undefined;
     const ctx: RpcContext = {
       requestId,
+      metadata: one,
       caller: () => (authenticated ??= { org: core.auth.organization(one(MD.apiKey), one(MD.orgName)), requestId }),
       callerOrSigned: (method, path) => {
         const q = { expires: one(MD.signatureExpires), org: one(MD.signatureOrg), signature: one(MD.signature) };

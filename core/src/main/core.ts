@@ -4,7 +4,7 @@
  * the JetStream queue. It runs no job consumers (workers do) and serves no REST (the
  * gateway does). Any number of core processes can run side by side behind the gateways.
  */
-import { pino } from 'pino';
+import { createLogger } from '../observability/logger.js';
 import { loadConfig, type Config } from '../config.js';
 import { createCoreRuntime, type CoreRuntime } from '../runtime.js';
 import { startGrpcServer } from '../grpc/server.js';
@@ -26,7 +26,7 @@ export interface CoreProcess {
  *   missing, or a backend cannot be reached within 30 s
  */
 export async function startCore(config: Readonly<Config>): Promise<CoreProcess> {
-  const log = pino({ level: config.logLevel }).child({ component: 'core' });
+  const log = createLogger(config, { component: 'core' });
   const core = await createCoreRuntime(config, log, { role: 'core' });
   let server: { port: number; close(): Promise<void> };
   try {

@@ -2,7 +2,7 @@
  * Embedded mode (`npm start`): gateway, core (gRPC on loopback) and workers in one process,
  * files and state under `SLIDEWRIGHT_DATA_DIR`, jobs on the durable in-process queue.
  */
-import { pino } from 'pino';
+import { createLogger } from '../observability/logger.js';
 import { loadConfig, type Config } from '../config.js';
 import { createCoreRuntime, type CoreRuntime } from '../runtime.js';
 import { startGrpcServer } from '../grpc/server.js';
@@ -20,7 +20,7 @@ export interface EmbeddedService {
 
 /** Starts everything; resolves once `GET /healthz` would answer 200. */
 export async function startEmbedded(config: Readonly<Config>): Promise<EmbeddedService> {
-  const log = pino({ level: config.logLevel });
+  const log = createLogger(config);
   const core = await createCoreRuntime(config, log);
   const grpcServer = await startGrpcServer(core, config.grpcHost, config.grpcPort, log.child({ component: 'core' }));
   const grpcAddress = `${config.grpcHost}:${grpcServer.port}`;

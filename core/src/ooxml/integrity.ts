@@ -1,7 +1,15 @@
 /**
  * Structural integrity of a presentation package, checked before a template is accepted:
- * the faults that make PowerPoint ask to repair a file (and would be carried into every
- * deck generated from it). Each fault is named with its part and what is wrong.
+ * the faults that make PowerPoint refuse a file or ask to repair it in ways Slidewright
+ * does not (and that would be carried into every deck generated from it). Each fault is
+ * named with its part and what is wrong.
+ *
+ * It runs after the repair step (`repairTemplate`, ./repair.ts), which repairs what
+ * PowerPoint repairs (dangling relationship ids, relationships to missing parts, parts
+ * without a content type, duplicate shape ids) and lists each repair; what is left here is
+ * refused: slide and master ids out of range or repeated, a slide list naming a missing
+ * slide, tables whose rows do not match their grid, control characters in text, and any
+ * relationship reference the repair step leaves (a slide's missing layout, say).
  */
 import { PackageError } from './errors.js';
 import type { OpcPackage } from './opc/package.js';
@@ -73,7 +81,11 @@ function checkIdRange(els: Element[], min: number, max: number, what: string, pa
   }
 }
 
-/** Every attribute in the relationships namespace (r:id, r:embed, r:link, ...) names a relationship whose internal target exists. */
+/**
+ * Every attribute in the relationships namespace (r:id, r:embed, r:link, ...) names a
+ * relationship whose internal target exists. After the repair step only references it
+ * leaves on purpose can fail here.
+ */
 function checkRelationshipReferences(pkg: OpcPackage, part: string, root: Element): void {
   // A missing target is fatal only when the part uses the relationship: unused dangling
   // relationships are common in real files and harmless.

@@ -10,6 +10,7 @@ import { NS, attr, attrNS, child, children, intAttr, parseXml, type Element } fr
 import { colorIn, css, hexToRgba, type Rgba } from './color.js';
 import { DrawContext, fillColor, fillOf, paintFill, type RectPt, type ResolvedFill } from './draw-context.js';
 import { cssFont } from './fonts.js';
+import { shapeFromAttributes } from '../text/font-class.js';
 
 interface Series {
   name: string;
@@ -117,7 +118,9 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
   const spaceTxColor = colorIn(child(firstRPr(child(space ?? undefined, NS.c, 'txPr')), NS.a, 'solidFill'), dc.colors);
   const textColor = css(spaceTxColor ?? colorIn(TX1_FILL, dc.colors) ?? { r: 0, g: 0, b: 0, a: 1 });
   const txSz = intAttr(space ? space.getElementsByTagNameNS(NS.a, 'defRPr')[0] : undefined, 'sz', 1000) / 100;
-  const font = (size: number, bold = false): string => cssFont(dc.family(dc.theme.minor.latin || 'Calibri'), size, bold, false);
+  const minor = dc.theme.minor;
+  const minorShape = minor.latin ? shapeFromAttributes({ panose: minor.latinPanose, pitchFamily: minor.latinPitchFamily })?.shape : undefined;
+  const font = (size: number, bold = false): string => cssFont(dc.family(minor.latin || 'Calibri', minorShape), size, bold, false);
   // Outer margins of the automatic layout (no c:manualLayout), as LibreOffice places plot areas.
   let top = r.y + r.h * 0.02;
   // Title.

@@ -12,6 +12,7 @@ import { NS, attr, attrNS, child, children, intAttr, type Element } from '../oox
 import { isVerticalText, layoutText, type TextBodyInput, type TextBox, type TextLayout } from '../text/layout.js';
 import { colorIn, css, resolveRgba, type DrawColorContext, type Rgba } from './color.js';
 import { cssFont, drawFamily } from './fonts.js';
+import type { FontShape } from '../text/font-class.js';
 import type { EvaluatedGeometry } from './geometry.js';
 import { decodeImage, MAX_IMAGE_PIXELS, type ImageRefusal } from './images.js';
 
@@ -93,9 +94,12 @@ export class DrawContext {
     return p;
   }
 
-  /** Family drawn for a template font name; records substitutions. */
-  family(name: string): string {
-    const d = drawFamily(name);
+  /**
+   * Family drawn for a template font name; records substitutions.
+   * @param shapeHint - the shape the template's `panose` / `pitchFamily` give the name (FontSpec.shapeHint)
+   */
+  family(name: string, shapeHint?: FontShape): string {
+    const d = drawFamily(name, shapeHint);
     if (d.substituted && name) this.fontSubstitutions[name] = d.family;
     return d.family;
   }
@@ -621,12 +625,48 @@ export function drawTurnedTextBody(dc: DrawContext, body: TextBodyInput, rect0: 
 }
 
 /**
+ * Most characters of one text body that are laid out and drawn: far more than a slide can
+ * show legibly (a full 13.33 × 7.5 in slide of 6 pt text holds about 20,000), few enough
+ * that laying them out stays cheap. Without it a hostile body of 10 million characters
+ * (one XML part of 16 MiB holds that many) took 22 s of CPU and 700 MiB to draw, and one of
+ * 4 million with shrink-on-overflow 32 s (the fitting search lays the text out once per
+ * step); with it, about 0.5 and 1.5 s.
+ */
+export const MAX_DRAWN_TEXT_CHARS = 200_000;
+
+/**
+ * The body cut after {@link MAX_DRAWN_TEXT_CHARS} characters (whole paragraphs and runs
+ * before the cut, the run at the cut shortened), with a warning; the body itself when it
+ * is shorter.
+ */
+function drawableText(dc: DrawContext, body: TextBodyInput): TextBodyInput {
+  let total = 0;
+  for (const p of body.paragraphs) for (const r of p.runs) total += r.text.length;
+  if (total <= MAX_DRAWN_TEXT_CHARS) return body;
+  let left = MAX_DRAWN_TEXT_CHARS;
+  const paragraphs: TextBodyInput['paragraphs'] = [];
+  for (const p of body.paragraphs) {
+    if (left <= 0) break;
+    const runs: typeof p.runs = [];
+    for (const r of p.runs) {
+      if (left <= 0) break;
+      runs.push(r.text.length <= left ? r : { ...r, text: r.text.slice(0, left) });
+      left -= r.text.length;
+    }
+    paragraphs.push({ ...p, runs });
+  }
+  dc.warnings.push(`a text body of ${total} characters: only the first ${MAX_DRAWN_TEXT_CHARS} are drawn`);
+  return { ...body, paragraphs };
+}
+
+/**
  * Draws laid-out text in a text rectangle (points, in the current transform).
  * @param autofit - the body shrinks on overflow (`a:normAutofit`): see {@link autofitLayout}
  * @returns false when there was nothing to draw
  */
-export function drawTextBody(dc: DrawContext, body: TextBodyInput, rect: RectPt, autofit = false): boolean {
-  if (!body.paragraphs.some((p) => p.runs.some((r) => !r.lineBreak && r.text.trim() !== ''))) return false;
+export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt, autofit = false): boolean {
+  if (!body0.paragraphs.some((p) => p.runs.some((r) => !r.lineBreak && r.text.trim() !== ''))) return false;
+  const body = drawableText(dc, body0);
   const box = { width_emu: rect.w * EMU_PT, height_emu: rect.h * EMU_PT };
   const layout = autofit ? autofitLayout(body, box) : layoutText(body, box);
   const ctx = dc.ctx;
@@ -643,7 +683,7 @@ export function drawTextBody(dc: DrawContext, body: TextBodyInput, rect: RectPt,
       if (!f.text.trim()) continue;
       const alpha = f.alpha ?? 1;
       if (alpha <= 0) continue;
-      const nextFont = cssFont(dc.family(f.font.name), f.font.size_pt, !!f.font.bold, !!f.font.italic);
+      const nextFont = cssFont(dc.family(f.font.name, f.font.shapeHint), f.font.size_pt, !!f.font.bold, !!f.font.italic);
       if (nextFont !== font) ctx.font = font = nextFont;
       const n = Number.parseInt(f.color ?? '000000', 16);
       const nextFill = css({ r: (n >> 16) & 255, g: (n >> 8) & 255, b: n & 255, a: alpha });

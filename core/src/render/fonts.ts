@@ -1,10 +1,14 @@
 /**
  * Fonts for drawing: the metric-compatible open fonts found on the machine are registered
  * with Skia (`GlobalFonts`) once per process, and every template font name is drawn with
- * the face its metrics come from (`text/font-metrics.ts` {@link resolveFace}): Carlito for
- * Calibri, Caladea for Cambria, Liberation Sans/Serif/Mono for Arial/Helvetica, Times New
- * Roman and Courier New, DejaVu Sans/Serif for everything else. When a family's files are
- * missing, DejaVu Sans, then whatever Skia has, draws instead (reported as a substitution).
+ * the face its metrics come from (`text/font-metrics.ts` {@link resolveFace}, the same rule
+ * text fitting measures with): Carlito for Calibri, Caladea for Cambria and Constantia,
+ * Liberation Sans/Serif/Mono for Arial/Helvetica, Times New Roman and Courier New, and for
+ * any other font a stand-in of its class (serif, sans serif, monospace: by name, else by
+ * the template's `panose` / `pitchFamily`, see `text/font-class.ts`). When a family's
+ * files are missing, another face of the same class draws instead
+ * ({@link FALLBACK_WITHIN_CLASS}), then whatever Skia has. Every face drawn for a name
+ * that is not itself is reported as a substitution.
  *
  * Font directories searched: `SLIDEWRIGHT_FONT_DIRS` (colon-separated), then the Debian
  * locations of fonts-crosextra-carlito, fonts-crosextra-caladea, fonts-liberation2,
@@ -13,7 +17,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { GlobalFonts } from '@napi-rs/canvas';
-import { resolveFace } from '../text/font-metrics.js';
+import { FAMILY_SHAPE, resolveFace } from '../text/font-metrics.js';
+import type { FontShape } from '../text/font-class.js';
 
 const FAMILY_FILES: Readonly<Record<string, RegExp>> = {
   Carlito: /^Carlito-(Regular|Bold|Italic|BoldItalic)\.ttf$/,
@@ -23,6 +28,7 @@ const FAMILY_FILES: Readonly<Record<string, RegExp>> = {
   'Liberation Mono': /^LiberationMono-(Regular|Bold|Italic|BoldItalic)\.ttf$/,
   'DejaVu Sans': /^DejaVuSans(-Bold|-Oblique|-BoldOblique)?\.ttf$/,
   'DejaVu Serif': /^DejaVuSerif(-Bold|-Italic|-BoldItalic)?\.ttf$/,
+  'DejaVu Sans Mono': /^DejaVuSansMono(-Bold|-Oblique|-BoldOblique)?\.ttf$/,
   OpenSymbol: /^opens___\.ttf$/,
 };
 
@@ -63,12 +69,30 @@ export function ensureFonts(): ReadonlySet<string> {
   return found;
 }
 
-/** The family drawn for a template font name, and whether that is a substitution. */
-export function drawFamily(name: string): { family: string; substituted: boolean } {
+/**
+ * The faces that draw a class when the stand-in's files are missing, in order of
+ * preference; the last entry is Skia's generic family.
+ */
+export const FALLBACK_WITHIN_CLASS: Readonly<Record<FontShape, readonly string[]>> = {
+  serif: ['Liberation Serif', 'DejaVu Serif', 'Caladea', 'serif'],
+  sans: ['Liberation Sans', 'DejaVu Sans', 'Carlito', 'sans-serif'],
+  mono: ['Liberation Mono', 'DejaVu Sans Mono', 'monospace'],
+};
+
+/**
+ * The family drawn for a template font name, and whether that is a substitution: the
+ * face {@link resolveFace} measures it with, or, when that face is not installed, the
+ * first installed face of the same class.
+ * @param shapeHint - the shape the template's `panose` / `pitchFamily` give the name (FontSpec.shapeHint)
+ */
+export function drawFamily(name: string, shapeHint?: FontShape): { family: string; substituted: boolean } {
   const available = ensureFonts();
-  const face = resolveFace(name);
+  const face = resolveFace(name, shapeHint);
   let family = face.family;
-  if (!available.has(family)) family = available.has('DejaVu Sans') ? 'DejaVu Sans' : 'sans-serif';
+  if (!available.has(family)) {
+    const chain = FALLBACK_WITHIN_CLASS[FAMILY_SHAPE[family] ?? face.shape];
+    family = chain.find((f) => available.has(f)) ?? chain[chain.length - 1]!;
+  }
   return { family, substituted: family.toLowerCase() !== name.trim().toLowerCase() };
 }
 

@@ -4,9 +4,10 @@
  * hostile picture claiming 100000 × 100000 pixels is refused without allocating it.
  */
 import { Image } from '@napi-rs/canvas';
+import { MAX_IMAGE_PIXELS } from '../ooxml/image-header.js';
 
-/** Largest picture decoded, in pixels (50 megapixels). */
-export const MAX_IMAGE_PIXELS = 50_000_000;
+/** Largest picture decoded, in pixels: the project's one pixel limit (50 megapixels, core/src/ooxml/image-header.ts). */
+export { MAX_IMAGE_PIXELS };
 
 /** What the header says. */
 export interface ImageHeader {

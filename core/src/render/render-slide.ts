@@ -7,9 +7,16 @@
  * shapes then the layout's shapes (placeholders excluded; hidden by `showMasterSp="0"`,
  * §19.3.1.38), then the part's own shapes in document order. A layout renders like its
  * thumbnail: master shapes, then all of its shapes, placeholders with their prompt text.
+ *
+ * The parts drawn are repaired first as analysis repairs them (core/src/ooxml/repair.ts), so
+ * a preview shows the template as it is analyzed and generated from. A picture with no
+ * image to show (none referenced, a link, an image that cannot be decoded) is drawn as an
+ * empty picture frame, as PowerPoint shows "picture can't be displayed".
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import type { OpcPackage } from '../ooxml/opc/package.js';
+import { RT } from '../ooxml/opc/constants.js';
+import { repairTemplateParts } from '../ooxml/repair.js';
 import { graphicKind } from '../ooxml/pml/graphic.js';
 import { PmlModel, type ShapeTreePart } from '../ooxml/pml/parts.js';
 import { effective, type Frame, type Shape } from '../ooxml/pml/shapes.js';
@@ -73,6 +80,7 @@ export async function renderSlide(pkg: OpcPackage, slidePartName: string, opts: 
   const widthPx = Math.round(opts.widthPx);
   if (!(widthPx >= 1 && widthPx <= MAX_WIDTH_PX)) throw new RangeError(`widthPx must be 1–${MAX_WIDTH_PX}, got ${opts.widthPx}`);
   ensureFonts();
+  repairForDrawing(pkg, slidePartName);
   const model = modelOf(pkg);
   const root = pkg.getXml(slidePartName).documentElement;
   const part: ShapeTreePart = root?.localName === 'sldLayout' ? model.layout(slidePartName) : model.slide(slidePartName);
@@ -116,6 +124,20 @@ export async function renderSlide(pkg: OpcPackage, slidePartName: string, opts: 
     height_emu: hEmu,
     font_substitutions: { ...dc.fontSubstitutions },
   };
+}
+
+/**
+ * Repairs (once per package) the part drawn, its layout and its master before the reading
+ * model reads them: the preview shows the repaired template that analysis lists.
+ */
+function repairForDrawing(pkg: OpcPackage, partName: string): void {
+  if (!pkg.hasPart(partName)) return;
+  const parts = [partName];
+  const layout = pkg.relatedPartName(partName, RT.slideLayout);
+  if (layout) parts.push(layout);
+  const master = pkg.relatedPartName(layout ?? partName, RT.slideMaster);
+  if (master) parts.push(master);
+  repairTemplateParts(pkg, parts);
 }
 
 function slideNumberOf(model: PmlModel, part: ShapeTreePart): string | undefined {
@@ -389,9 +411,65 @@ async function drawPic(dc: DrawContext, shape: Shape, o: DrawOptions): Promise<v
   }
   const lns = [child(spPrOf(shape), NS.a, 'ln')].filter((x): x is Element => !!x);
   const outline = resolveOutline(dc, lns, child(child(shape.element, NS.p, 'style'), NS.a, 'lnRef'), shape.part.partName);
+  // no image to show (none referenced, a link, undecodable): an empty picture frame
+  const missing = img === undefined || img === 'undecodable';
+  if (missing) {
+    dc.warnings.push(`picture ${shape.name} has no image to show; drawn as an empty picture frame`);
+    await drawMissingPicture(dc, shape, path, r, !outline);
+  }
   if (outline) strokeOutline(dc, outline, path, []);
   ctx.restore();
   void o;
+}
+
+/** Grey of an empty picture frame's outline and of its icon's border (PowerPoint's placeholder grey). */
+const MISSING_FRAME_GREY = '#A6A6A6';
+/** Red of the cross in the icon. */
+const MISSING_ICON_RED = '#C00000';
+/** Outline width of an empty picture frame, pt. */
+const MISSING_FRAME_LINE_PT = 0.75;
+/** Largest side of the "picture can't be displayed" icon, pt, and its inset from the frame's corner. */
+const MISSING_ICON_PT = 16;
+const MISSING_ICON_INSET_PT = 4;
+
+/**
+ * Draws a picture that has no image to show the way PowerPoint shows one it cannot display:
+ * the picture's own fill (`p:spPr`, §20.1.2.2.35) if it has one, a thin grey frame along its
+ * geometry (unless it has an outline of its own, drawn by the caller), and a small
+ * broken-picture icon (a box with a red cross) in its top-left corner. All sizes are points.
+ */
+async function drawMissingPicture(dc: DrawContext, shape: Shape, path: ReturnType<typeof toPath2D>, r: RectPt, frame: boolean): Promise<void> {
+  const ctx = dc.ctx;
+  const own = fillOf(spPrOf(shape));
+  if (own && own.localName !== 'blipFill') await paintFill(dc, { el: own, colors: dc.colors, part: shape.part.partName }, path, r);
+  if (frame) {
+    ctx.save();
+    ctx.strokeStyle = MISSING_FRAME_GREY;
+    ctx.lineWidth = MISSING_FRAME_LINE_PT;
+    ctx.setLineDash([]);
+    ctx.stroke(path);
+    ctx.restore();
+  }
+  const side = Math.min(MISSING_ICON_PT, (r.w - 2 * MISSING_ICON_INSET_PT) / 2, (r.h - 2 * MISSING_ICON_INSET_PT) / 2);
+  if (!(side >= 4)) return;
+  const x = r.x + MISSING_ICON_INSET_PT;
+  const y = r.y + MISSING_ICON_INSET_PT;
+  ctx.save();
+  ctx.fillStyle = '#FFFFFF';
+  ctx.fillRect(x, y, side, side);
+  ctx.strokeStyle = MISSING_FRAME_GREY;
+  ctx.lineWidth = Math.max(0.5, side / 16);
+  ctx.strokeRect(x, y, side, side);
+  const m = side * 0.25;
+  ctx.strokeStyle = MISSING_ICON_RED;
+  ctx.lineWidth = Math.max(1, side / 8);
+  ctx.beginPath();
+  ctx.moveTo(x + m, y + m);
+  ctx.lineTo(x + side - m, y + side - m);
+  ctx.moveTo(x + side - m, y + m);
+  ctx.lineTo(x + m, y + side - m);
+  ctx.stroke();
+  ctx.restore();
 }
 
 async function drawGraphicFrame(dc: DrawContext, shape: Shape, o: DrawOptions): Promise<void> {

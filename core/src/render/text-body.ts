@@ -12,7 +12,8 @@ import { NS, attr, attrNS, boolAttr, child, children, intAttr, parseXml, type Do
 import { deferredParagraphs, type DeferredParagraphs } from '../ooxml/deferred-paragraphs.js';
 import type { Shape } from '../ooxml/pml/shapes.js';
 import { masterTextStyleFor } from '../ooxml/pml/text.js';
-import { resolveThemeFont, type Theme } from '../ooxml/pml/theme.js';
+import { resolveThemeFont, type Theme, type ThemeFontCollection } from '../ooxml/pml/theme.js';
+import { shapeFromAttributes, type FontShape } from '../text/font-class.js';
 import type { ParagraphInput, Spacing, TextBodyInput, TextRunInput } from '../text/layout.js';
 import { colorIn, type DrawColorContext, type Rgba } from './color.js';
 import { BoundedMemo } from '../bounded-memo.js';
@@ -405,9 +406,13 @@ class ParagraphStyle {
     };
     const ownAttr = (name: string): string | undefined => (rPr ? attr(rPr, name) : undefined) ?? (ownDefRPr ? attr(ownDefRPr, name) : undefined);
     const d = this.lvl.runDefaults;
-    const face = own((e) => { const v = attr(child(e, NS.a, 'latin'), 'typeface'); return v ? v : undefined; }) ?? d.face;
+    // the a:latin that names the typeface also says its class (panose, pitchFamily)
+    const ownLatin = latinNaming(rPr) ?? latinNaming(ownDefRPr);
+    const face = ownLatin ? attr(ownLatin, 'typeface') : d.face;
     const lang = ownAttr('lang') ?? d.lang;
-    const name = face ? resolveThemeFont(face, src.theme, lang) || src.defaultFace : src.defaultFace;
+    const themed = face ? resolveThemeFont(face, src.theme, lang) : '';
+    const name = themed || src.defaultFace;
+    const shapeHint = themed ? (face!.startsWith('+') ? themeLatinShape(src.theme, face!) : ownLatin ? latinShape(ownLatin) : d.faceShape) : defaultFaceShape(src);
     const szOwn = ownAttr('sz');
     const sz = szOwn !== undefined && Number.isFinite(parseInt(szOwn, 10)) ? parseInt(szOwn, 10) : d.sz;
     let color = d.color;
@@ -424,7 +429,7 @@ class ParagraphStyle {
     const baseline = ownAttr('baseline');
     const spc = ownAttr('spc');
     return new ResolvedRun(
-      { name, size_pt: (sz ?? 1800) / 100, bold: b !== undefined ? onOff(b) : d.bold, italic: i !== undefined ? onOff(i) : d.italic },
+      { name, size_pt: (sz ?? 1800) / 100, bold: b !== undefined ? onOff(b) : d.bold, italic: i !== undefined ? onOff(i) : d.italic, ...(shapeHint ? { shapeHint } : {}) },
       color === null ? { r: 0, g: 0, b: 0, a: 0 } : color ?? this.lvl.textColor(),
       {
         underline: u !== undefined && u !== 'none',
@@ -553,6 +558,8 @@ function fillColor(e: Element, ctx: DrawColorContext): Rgba | null | undefined {
 /** Run properties a level's list styles give every run that does not say otherwise. */
 interface RunDefaults {
   face?: string;
+  /** The shape the attributes of the `a:latin` that named {@link face} give (not for theme references). */
+  faceShape?: FontShape;
   lang?: string;
   /** Hundredths of a point. */
   sz?: number;
@@ -677,8 +684,10 @@ export class LevelStyle {
       return undefined;
     };
     const src = this.src;
+    const faceFrom = pick<Element | string>((e) => latinNaming(e), src.fontRefFace);
     this.defaults = {
-      face: pick((e) => { const v = attr(child(e, NS.a, 'latin'), 'typeface'); return v ? v : undefined; }, src.fontRefFace),
+      face: typeof faceFrom === 'string' ? faceFrom : faceFrom ? attr(faceFrom, 'typeface') : undefined,
+      faceShape: typeof faceFrom === 'object' ? latinShape(faceFrom) : undefined,
       lang: pick((e) => attr(e, 'lang')),
       sz: pick((e) => intAttr(e, 'sz')),
       color: pick((e) => fillColor(e, src.colorCtx), src.fontRefColor ?? undefined),
@@ -705,6 +714,36 @@ const MAX_MODEL_READS = 256;
 /** What a run copied without template properties carries (`setParagraphs`): `lang="en-US"`. */
 const EN_US_RUN: Element = parseXml(`<a:rPr xmlns:a="${NS.a}" lang="en-US" dirty="0"/>`, 'default run properties').documentElement!;
 const TX1: Element = parseXml(`<a:solidFill xmlns:a="${NS.a}"><a:schemeClr val="tx1"/></a:solidFill>`, 'default text colour').documentElement!;
+
+/** The `a:latin` child of run properties when it names a typeface (ECMA-376 Part 1, §21.1.2.3.7). */
+function latinNaming(rPr: Element | undefined): Element | undefined {
+  const latin = rPr ? child(rPr, NS.a, 'latin') : undefined;
+  return latin && attr(latin, 'typeface') ? latin : undefined;
+}
+
+/** The shape an element's `panose` / `pitchFamily` give its typeface (text/font-class.ts), if any. */
+function latinShape(el: Element): FontShape | undefined {
+  const panose = attr(el, 'panose');
+  const pitchFamily = attr(el, 'pitchFamily');
+  return panose === undefined && pitchFamily === undefined ? undefined : shapeFromAttributes({ panose, pitchFamily })?.shape;
+}
+
+/** The shape a theme font collection's `a:latin` attributes give, if any. */
+function collectionShape(c: ThemeFontCollection): FontShape | undefined {
+  return c.latinPanose === undefined && c.latinPitchFamily === undefined ? undefined : shapeFromAttributes({ panose: c.latinPanose, pitchFamily: c.latinPitchFamily })?.shape;
+}
+
+/** The shape of a theme's Latin font that `+mj-lt` / `+mn-lt` names; undefined for other references. */
+function themeLatinShape(theme: Theme, ref: string): FontShape | undefined {
+  return ref === '+mj-lt' ? collectionShape(theme.major) : ref === '+mn-lt' ? collectionShape(theme.minor) : undefined;
+}
+
+/** The shape of `src.defaultFace` when it is one of the theme's Latin fonts (minor first). */
+function defaultFaceShape(src: TextStyleSources): FontShape | undefined {
+  if (src.defaultFace === src.theme.minor.latin) return collectionShape(src.theme.minor);
+  if (src.defaultFace === src.theme.major.latin) return collectionShape(src.theme.major);
+  return undefined;
+}
 
 function rgbHex(c: Rgba): string {
   const h = (x: number): string => Math.max(0, Math.min(255, Math.round(x))).toString(16).padStart(2, '0');

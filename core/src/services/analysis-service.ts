@@ -7,7 +7,6 @@ import { ServiceError, notFound } from '../errors.js';
 import { newId, nowIso } from '../domain/ids.js';
 import { blobKeys, keys, type AnalysisRecord, type AnalysisStep, type SlideIndexEntry, type TemplateRecord } from '../domain/records.js';
 import { PermanentJobError, type Job, type JobContext } from '../ports/job-queue.js';
-import { checkWebhookUrl } from './webhooks.js';
 import type { StateOp } from '../ports/state-store.js';
 import type { AnalysisResults } from '../analysis/types.js';
 import type { Caller, ServiceDeps } from './deps.js';
@@ -59,7 +58,7 @@ export class AnalysisService {
     const template = await this.templates.requireRecord(caller, templateId);
     if (template.status === 'deleted') throw new ServiceError('conflict', `template ${templateId} is deleted`);
     if (!template.blob_key) throw new ServiceError('conflict', `template ${templateId} has no uploaded file yet; upload it first`);
-    checkWebhookUrl(input.webhook_url, ['body', 'webhook_url']);
+    await this.deps.webhooks.checkUrl(input.webhook_url, ['body', 'webhook_url']);
     const now = nowIso();
     const options = { ...DEFAULT_OPTIONS };
     for (const name of ANALYSIS_OPTION_NAMES) {
@@ -159,11 +158,11 @@ export class AnalysisService {
       if (cur.status !== 'pending' && cur.status !== 'running') return { ops: [], result: { conflict: cur.status } };
       const now = nowIso();
       const next: AnalysisRecord = { ...cur, status: 'cancelled', message: 'analysis cancelled', completed_at: now, current_step: 'cancelled' };
-      return { ops: [{ type: 'put', key, value: next }, ...settleOps(tplKey, t as TemplateRecord | undefined, next)], result: { record: next } };
+      return { ops: [{ type: 'put', key, value: next }, ...settleOps(tplKey, t as TemplateRecord | undefined, next), ...this.deliveryOps(next)], result: { record: next } };
     });
     if ('missing' in outcome) throw notFound(`analysis ${analysisId}`);
     if ('conflict' in outcome) throw new ServiceError('conflict', `analysis ${analysisId} has already ended (${outcome.conflict})`);
-    this.notify(outcome.record);
+    this.kickWebhooks(outcome.record);
     return this.view(outcome.record, undefined);
   }
 
@@ -217,13 +216,13 @@ export class AnalysisService {
           results_key: resultsKey,
           summary: { slide_count: slideIds.length, slide_ids: slideIds, layout_count: layoutIds.length, layout_ids: layoutIds },
       };
-      return { ops: [{ type: 'put', key, value: next }, ...indexOps, ...settleOps(tplKey, t as TemplateRecord | undefined, next)], result: next };
+      return { ops: [{ type: 'put', key, value: next }, ...indexOps, ...settleOps(tplKey, t as TemplateRecord | undefined, next), ...this.deliveryOps(next)], result: next };
     });
     if (!completed) {
       await blobs.delete(resultsKey); // cancelled meanwhile
       return;
     }
-    this.notify(completed);
+    this.kickWebhooks(completed);
     await this.onCompleted?.(org, template.template_id);
     log.info({ job_id: job.id, template_id: template.template_id, slides: slideIds.length, layouts: layoutIds.length }, 'analysis completed');
   }
@@ -248,15 +247,23 @@ export class AnalysisService {
           error: { code, message: error.message },
           steps: cur.steps.map((s) => (s.status === 'running' ? { ...s, status: 'failed' as const, completed_at: now } : s)),
       };
-      return { ops: [{ type: 'put', key, value: next }, ...settleOps(tplKey, t as TemplateRecord | undefined, next)], result: next };
+      return { ops: [{ type: 'put', key, value: next }, ...settleOps(tplKey, t as TemplateRecord | undefined, next), ...this.deliveryOps(next)], result: next };
     });
-    if (failed) this.notify(failed);
+    if (failed) this.kickWebhooks(failed);
   }
 
-  private notify(r: AnalysisRecord): void {
-    if (r.status === 'completed' || r.status === 'failed' || r.status === 'cancelled') {
-      this.deps.webhooks.notify(r.webhook_url, `analysis.${r.status}`, { template_id: r.template_id, ...this.statusView(r) });
-    }
+  /**
+   * The webhook delivery reporting an analysis that ended, as operations to apply in the
+   * same atomic step as its final state (the outbox); none without a URL.
+   */
+  private deliveryOps(r: AnalysisRecord): StateOp[] {
+    if (r.status !== 'completed' && r.status !== 'failed' && r.status !== 'cancelled') return [];
+    return this.deps.webhooks.deliveryOps(r.org_name, r.webhook_url, `analysis.${r.status}`, { template_id: r.template_id, ...this.statusView(r) });
+  }
+
+  /** Wakes the delivery loop after an ended analysis with a webhook was stored. */
+  private kickWebhooks(r: AnalysisRecord): void {
+    if (r.webhook_url) this.deps.webhooks.kick();
   }
 
   private async progress(key: string, step: string, progress: number, message: string): Promise<void> {

@@ -30,7 +30,6 @@ import { checkChartUpdate, type ChartUpdateSpec } from '../generation/charts/dec
 import type { Caller, ServiceDeps } from './deps.js';
 import type { GenerationService, StoredChartUpdateRequest } from './generation-service.js';
 import { checkOrgName } from './template-service.js';
-import { checkWebhookUrl } from './webhooks.js';
 
 /** The update-charts request as decoded from JSON or protobuf. */
 export interface UpdateChartsRequest {
@@ -66,7 +65,7 @@ export class ChartUpdateService {
    */
   async updateCharts(caller: Caller, req: UpdateChartsRequest) {
     checkOrgName(caller, req.org_name ?? undefined);
-    checkWebhookUrl(req.webhook_url, ['body', 'webhook_url']);
+    await this.deps.webhooks.checkUrl(req.webhook_url, ['body', 'webhook_url']);
     const id = req.id;
     if (!id.startsWith('gen_')) throw notFound(`presentation ${id}`);
     const source = await this.deps.state.get<GenerationRecord>(keys.generation(caller.org, id));

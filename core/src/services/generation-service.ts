@@ -14,7 +14,6 @@ import type { DeckSlideSpec } from '../generation/build-deck.js';
 import type { ChartUpdateSpec } from '../generation/charts/deck-update.js';
 import type { Caller, ServiceDeps } from './deps.js';
 import { checkOrgName } from './template-service.js';
-import { checkWebhookUrl } from './webhooks.js';
 
 export interface DeckSlideRequest {
   template_slide_id: string;
@@ -53,7 +52,7 @@ export class GenerationService {
    */
   async generateDeck(caller: Caller, req: DeckRequest, kind: GenerationRecord['kind'] = 'deck') {
     checkOrgName(caller, req.org_name ?? undefined);
-    checkWebhookUrl(req.webhook_url, ['body', 'webhook_url']);
+    await this.deps.webhooks.checkUrl(req.webhook_url, ['body', 'webhook_url']);
     await this.resolveSlides(caller.org, req.slides);
     return this.enqueue(caller, kind, req, req.slides.length, req.webhook_url);
   }
@@ -66,6 +65,10 @@ export class GenerationService {
    */
   async enqueue(caller: Caller, kind: GenerationRecord['kind'], req: object, totalSlides: number, webhookUrl: string | null | undefined) {
     const { state, blobs, queue, config } = this.deps;
+    const tooMany = () => new ServiceError('too_many_requests', `organization ${caller.org} already has ${config.maxPendingPerOrg} pending generations; retry later`, { retryAfterSeconds: 5 });
+    // A 429 writes nothing: refuse before the request is stored when the limit is reached
+    // already (the atomic check below still decides for requests that race).
+    if (((await state.get<string[]>(keys.pending(caller.org))) ?? []).length >= config.maxPendingPerOrg) throw tooMany();
     const id = newId('gen');
     const now = nowIso();
     const record: GenerationRecord = {
@@ -97,7 +100,7 @@ export class GenerationService {
     });
     if (overLimit) {
       await blobs.delete(record.request_key);
-      throw new ServiceError('too_many_requests', `organization ${caller.org} already has ${config.maxPendingPerOrg} pending generations; retry later`, { retryAfterSeconds: 5 });
+      throw tooMany();
     }
     try {
       await queue.publish({ id, kind: 'generation', org: caller.org, subject: id, request_id: caller.requestId });
@@ -286,8 +289,10 @@ export class GenerationService {
     if (!current || isTerminal(current.status)) return;
     const now = nowIso();
     const next: GenerationRecord = { ...current, ...fields, updated_at: now, completed_at: now };
-    await state.update<string[]>(keys.pending(org), (cur = []) => ({ value: cur.filter((x) => x !== id), also: [{ type: 'put', key, value: next }] }));
-    this.deps.webhooks.notify(next.webhook_url, `generation.${next.status as 'completed' | 'partial' | 'failed'}`, this.statusView(next));
+    // the webhook delivery is stored in the same atomic step as the final state (outbox)
+    const delivery = this.deps.webhooks.deliveryOps(org, next.webhook_url, `generation.${next.status as 'completed' | 'partial' | 'failed'}`, this.statusView(next));
+    await state.update<string[]>(keys.pending(org), (cur = []) => ({ value: cur.filter((x) => x !== id), also: [{ type: 'put', key, value: next }, ...delivery] }));
+    if (delivery.length > 0) this.deps.webhooks.kick();
   }
 
   private async patch(key: string, fields: Partial<GenerationRecord>): Promise<void> {

@@ -2,6 +2,12 @@
  * Templates: upload initiation, the upload itself (checked before anything is stored),
  * reading, listing and downloading. A template record points at a file only once the file
  * is stored, so a failed upload never leaves a record pointing at nothing.
+ *
+ * A refused upload (too large, not a PowerPoint package, macro-enabled, broken or hostile
+ * zip) turns a template that has no file yet into `rejected`, with the reason in `error`;
+ * rejected templates are left out of lists unless `status=rejected` is asked for, and a
+ * later good upload to the same template makes it `uploaded`. A template that already has
+ * a file keeps it, and its status, when a replacement is refused.
  */
 import { createHash } from 'node:crypto';
 import { ServiceError, notFound } from '../errors.js';
@@ -58,6 +64,8 @@ export interface TemplateView {
   file_hash: string;
   file_hash_algorithm: string;
   content_type: string;
+  /** Why the upload was refused (`rejected`) or the analysis failed (`failed`). */
+  error?: string;
   analysis?: Record<string, unknown> | null;
 }
 
@@ -109,30 +117,28 @@ export class TemplateService {
 
   /**
    * Receives the file bytes (direct PUT or signed URL). The bytes are checked (size, zip
-   * limits, OOXML structure, macros) in a worker thread before anything is stored.
+   * limits, OOXML structure, macros) in a worker thread before anything is stored. A
+   * refusal (413, 415, 422) marks a template without a file `rejected`, with the reason in
+   * `error` (see the module comment), before it is thrown.
+   * @param oversized set when the body was refused for its size before it got here (the
+   *   REST gateway does not forward a body over the limit): `bytes` is then empty and
+   *   `oversized.bytes` the size the client sent, when known
    * @throws ServiceError 404, 409 (template already has a file being analyzed or deleted), 413, 415, 422
    */
-  async upload(caller: Caller, templateId: string, bytes: Uint8Array, mediaType: string | undefined) {
+  async upload(caller: Caller, templateId: string, bytes: Uint8Array, mediaType: string | undefined, oversized?: { bytes: number | undefined }) {
     const { config, state, blobs, cpu } = this.deps;
     const key = keys.template(caller.org, templateId);
     const record = await state.get<TemplateRecord>(key);
-    if (!record) throw notFound(`template ${templateId}`);
+    if (!record || this.expired(record)) throw notFound(`template ${templateId}`);
     if (record.status === 'deleted') throw new ServiceError('conflict', `template ${templateId} is deleted`);
     if (record.status === 'analyzing' || record.status === 'ready') {
       throw new ServiceError('conflict', `template ${templateId} already has an analyzed file; create a new template to upload another file`);
     }
-    if (bytes.length > config.maxUploadBytes) {
-      throw new ServiceError('payload_too_large', `upload is ${bytes.length} bytes; the limit is ${config.maxUploadBytes} bytes`);
-    }
-    const media = (mediaType ?? 'application/octet-stream').split(';')[0]!.trim().toLowerCase();
-    if (media.includes('macroenabled')) {
-      throw new ServiceError('unsupported_media_type', 'macro-enabled presentations are refused: templates must never carry code into generated decks');
-    }
-    if (!(ACCEPTED_UPLOAD_MEDIA_TYPES as readonly string[]).includes(media)) {
-      throw new ServiceError('unsupported_media_type', `media type ${media} is not accepted; send the .pptx bytes as ${CONTENT_TYPE_PPTX} or application/octet-stream`);
-    }
+    const limit = config.maxUploadBytes;
+    const refusal = oversized ? tooLarge(oversized.bytes !== undefined && oversized.bytes > limit ? oversized.bytes : undefined, limit) : uploadRefusal(bytes.length, mediaType, limit);
+    if (refusal) throw await this.rejected(key, refusal);
     const inspected = await cpu.inspect(bytes);
-    if (!inspected.ok) throw uploadError(inspected.error.code, inspected.error.message);
+    if (!inspected.ok) throw await this.rejected(key, uploadError(inspected.error.code, inspected.error.message));
 
     const fileHash = createHash('sha256').update(bytes).digest('hex');
     const blobKey = blobKeys.templateFile(caller.org, templateId);
@@ -156,6 +162,19 @@ export class TemplateService {
     return { confirmed: true, template_id: templateId, status: updated.status, file_size: bytes.length, file_hash: fileHash, error: '' };
   }
 
+  /**
+   * Records a refused upload: a template that has no file yet becomes `rejected` with the
+   * refusal's message in `error`; one with a stored file, or deleted, is left as it is.
+   * @returns `refusal`, for the caller to throw
+   */
+  private async rejected(key: string, refusal: ServiceError): Promise<ServiceError> {
+    await this.deps.state.update<TemplateRecord>(key, (cur) => {
+      if (!cur || cur.blob_key || cur.status === 'deleted') return { value: cur };
+      return { value: { ...cur, status: 'rejected', error: refusal.message, updated_at: nowIso() } };
+    });
+    return refusal;
+  }
+
   /** The template with its analysis summary. @throws ServiceError 404 */
   async get(caller: Caller, templateId: string): Promise<TemplateView> {
     const record = await this.requireRecord(caller, templateId);
@@ -167,8 +186,35 @@ export class TemplateService {
   /** Record lookup scoped to the caller's organization. @throws ServiceError 404 */
   async requireRecord(caller: Caller, templateId: string): Promise<TemplateRecord> {
     const record = await this.deps.state.get<TemplateRecord>(keys.template(caller.org, templateId));
-    if (!record) throw notFound(`template ${templateId}`);
+    if (!record || this.expired(record)) throw notFound(`template ${templateId}`);
     return record;
+  }
+
+  /** True when `r` is an upload initiation past `SLIDEWRIGHT_UPLOAD_EXPIRY` (see {@link uploadExpired}). */
+  private expired(r: TemplateRecord): boolean {
+    return uploadExpired(r, this.deps.config.uploadExpirySeconds);
+  }
+
+  /**
+   * Deletes the upload initiations that expired (templates that never got a file,
+   * `pending` or `rejected`, created more than `SLIDEWRIGHT_UPLOAD_EXPIRY` seconds ago), in
+   * every organization. Reads hide them already; this removes their records. Safe to run
+   * in several processes at once.
+   * @returns how many were deleted
+   */
+  async expireUploads(): Promise<number> {
+    const { state } = this.deps;
+    let removed = 0;
+    for (const [key, record] of await state.scan<TemplateRecord>('tpl:')) {
+      if (!this.expired(record)) continue;
+      let gone = false;
+      await state.update<TemplateRecord>(key, (cur) => {
+        gone = cur !== undefined && this.expired(cur);
+        return { value: gone ? undefined : cur };
+      });
+      if (gone) removed++;
+    }
+    return removed;
   }
 
   /** Template response fields for a record, with a fresh signed download URL. */
@@ -188,6 +234,7 @@ export class TemplateService {
       file_hash: record.file_hash,
       file_hash_algorithm: record.file_hash_algorithm,
       content_type: record.content_type,
+      ...(record.error ? { error: record.error } : {}),
     };
   }
 
@@ -202,13 +249,15 @@ export class TemplateService {
 
   /**
    * The organization's templates, newest first, filtered and paginated.
-   * Soft-deleted templates are left out unless `include_deleted`.
+   * Soft-deleted templates are left out unless `include_deleted`, templates whose upload
+   * was refused (`rejected`) unless `status` is `rejected`; the aggregations count what
+   * the list can show.
    */
   async list(caller: Caller, q: ListTemplatesQuery) {
     const page = q.page ?? 1;
     const limit = q.limit ?? 20;
-    const all = (await this.deps.state.scan<TemplateRecord>(keys.templatePrefix(caller.org))).map(([, t]) => t);
-    const visible = all.filter((t) => q.include_deleted || t.status !== 'deleted');
+    const all = (await this.deps.state.scan<TemplateRecord>(keys.templatePrefix(caller.org))).map(([, t]) => t).filter((t) => !this.expired(t));
+    const visible = all.filter((t) => (q.include_deleted || t.status !== 'deleted') && (q.status === 'rejected' || t.status !== 'rejected'));
     const needle = q.q?.toLowerCase();
     const matching = visible.filter(
       (t) =>
@@ -329,6 +378,15 @@ export class TemplateService {
   }
 }
 
+/**
+ * True when `r` is an upload initiation that never got a file (`pending`, or `rejected`
+ * after refused uploads) created at least `expirySeconds` ago: it is left out of lists,
+ * answers 404, and is deleted by {@link TemplateService.expireUploads}.
+ */
+export function uploadExpired(r: TemplateRecord, expirySeconds: number, now: number = Date.now()): boolean {
+  return (r.status === 'pending' || r.status === 'rejected') && !r.blob_key && Date.parse(r.created_at) + expirySeconds * 1000 <= now;
+}
+
 /** REST path of the direct upload, which the signed upload URL also targets. */
 export function uploadPath(templateId: string): string {
   return `/api/v1/templates/${templateId}/upload`;
@@ -344,6 +402,30 @@ export function checkOrgName(caller: Caller, orgName: string | undefined | null)
 function extensionOf(filename: string): string {
   const dot = filename.lastIndexOf('.');
   return dot === -1 ? '' : filename.slice(dot).toLowerCase();
+}
+
+/**
+ * Why an upload is refused before its bytes are inspected: over the size limit (413), a
+ * macro-enabled or otherwise unaccepted media type (415); undefined when it may go on.
+ * @param size bytes received
+ * @param mediaType the body's `Content-Type`, parameters allowed
+ * @param limit largest accepted upload, bytes
+ */
+function uploadRefusal(size: number, mediaType: string | undefined, limit: number): ServiceError | undefined {
+  if (size > limit) return tooLarge(size, limit);
+  const media = (mediaType ?? 'application/octet-stream').split(';')[0]!.trim().toLowerCase();
+  if (media.includes('macroenabled')) {
+    return new ServiceError('unsupported_media_type', 'macro-enabled presentations are refused: templates must never carry code into generated decks');
+  }
+  if (!(ACCEPTED_UPLOAD_MEDIA_TYPES as readonly string[]).includes(media)) {
+    return new ServiceError('unsupported_media_type', `media type ${media} is not accepted; send the .pptx bytes as ${CONTENT_TYPE_PPTX} or application/octet-stream`);
+  }
+  return undefined;
+}
+
+/** The 413 of an upload over `limit` bytes; `size` undefined when the sender did not say it. */
+function tooLarge(size: number | undefined, limit: number): ServiceError {
+  return new ServiceError('payload_too_large', size === undefined ? `upload is over the limit of ${limit} bytes` : `upload is ${size} bytes; the limit is ${limit} bytes`);
 }
 
 /** Maps a package check failure to the status a client should see. */

@@ -9,16 +9,20 @@
  *    Calibri → Carlito, Cambria → Caladea, Arial / Helvetica / Arimo → Liberation Sans,
  *    Times New Roman / Times / Tinos → Liberation Serif, Courier New / Courier / Cousine →
  *    Liberation Mono; the open families themselves (Carlito, Liberation *, DejaVu *).
- * 2. Known fonts without an open twin, mapped to the nearest metric class (documented in
+ * 2. Known fonts without an open twin, mapped to the nearest metric face (documented in
  *    {@link NEAREST_CLASS}): e.g. Calibri Light / Candara / Corbel → Carlito;
  *    Segoe UI / Helvetica Neue / Franklin Gothic → Liberation Sans; Verdana / Tahoma /
  *    Century Gothic / Trebuchet MS → DejaVu Sans (wide humanist sans); Georgia → DejaVu
- *    Serif; Garamond / Book Antiqua / Palatino → Liberation Serif; Consolas / Lucida
- *    Console → Liberation Mono; Arial Narrow → Liberation Sans at 82 % width.
- * 3. Any other name, by keyword: "mono", "courier", "code", "console" → Liberation Mono;
- *    "serif" (not "sans"), "roman", "times" → DejaVu Serif; everything else → DejaVu Sans.
- *    DejaVu is what fontconfig (and so LibreOffice) draws unknown fonts with here, and it
- *    is wider than Arial, so text fitted with it is unlikely to overflow in the real font.
+ *    Serif; Constantia → Caladea; Garamond / Book Antiqua / Palatino → Liberation Serif;
+ *    Consolas / Lucida Console → Liberation Mono; Arial Narrow → Liberation Sans at 82 %.
+ * 3. Any other font falls back within its class (`font-class.ts`): the class of a
+ *    well-known family by name, else the one the template's `panose` / `pitchFamily`
+ *    give ({@link FontSpec.shapeHint}), else words in the name ("Mono", "Serif", "明朝", …),
+ *    else sans. Each shape has one stand-in ({@link CLASS_STAND_IN}): serif → DejaVu Serif,
+ *    sans → DejaVu Sans, monospace → Liberation Mono; script and display faces take the
+ *    shape closest to them. DejaVu is what fontconfig (and so LibreOffice) draws unknown
+ *    fonts with here, and it is wider than Arial and Times, so text fitted with it is
+ *    unlikely to overflow in the real font.
  * 4. Per code point: a character the chosen face lacks is measured with DejaVu Sans (the
  *    widest coverage shipped); CJK ideographs, kana, Hangul and full-width forms get a
  *    fixed full-width advance of 1 em (half-width forms 0.5 em); anything else unknown
@@ -28,6 +32,7 @@
  */
 import { FACE_DATA } from './metrics-data/fonts.js';
 import type { FaceMetricsData } from './metrics-types.js';
+import { classOfName, fontNameKey, shapeFromNameWords, type FontShape } from './font-class.js';
 
 /** A font request as text runs carry it. */
 export interface FontSpec {
@@ -37,7 +42,16 @@ export interface FontSpec {
   size_pt: number;
   bold?: boolean;
   italic?: boolean;
+  /**
+   * The shape the template's own attributes give the typeface (`a:latin/@panose`, else
+   * `@pitchFamily`, see `font-class.ts` shapeFromAttributes); undefined when they say
+   * nothing. Used only for a name no table knows.
+   */
+  shapeHint?: FontShape;
 }
+
+/** How {@link resolveFace} chose a face. */
+export type FaceSource = 'twin' | 'nearest' | 'name' | 'attributes' | 'name words' | 'default';
 
 /** The metric face a font name resolves to. */
 export interface ResolvedFace {
@@ -47,6 +61,10 @@ export interface ResolvedFace {
   widthScale: number;
   /** True when `family` is an exact metric-compatible twin (or the font itself). */
   exact: boolean;
+  /** The class the face keeps (serif, sans, monospace). */
+  shape: FontShape;
+  /** What decided: a twin, a nearest face, the class by name, by attributes, by words in the name, or the default. */
+  source: FaceSource;
 }
 
 /** Vertical metrics of a font at a size, in points. */
@@ -72,8 +90,8 @@ export interface FontMetrics {
   /** Width of a string, pt (sum of advances; no kerning, as PowerPoint's default). */
   measure(text: string, font: FontSpec): number;
   vertical(font: FontSpec): VerticalMetrics;
-  /** The metric face a name resolves to. */
-  resolve(name: string): ResolvedFace;
+  /** The metric face a name resolves to (`shapeHint`: see {@link FontSpec.shapeHint}). */
+  resolve(name: string, shapeHint?: FontShape): ResolvedFace;
 }
 
 const EXACT: Readonly<Record<string, string>> = {
@@ -85,8 +103,10 @@ const EXACT: Readonly<Record<string, string>> = {
   'dejavu sans': 'DejaVu Sans', 'dejavu serif': 'DejaVu Serif', 'bitstream vera sans': 'DejaVu Sans',
 };
 
-/** Fonts without an open metric twin → the nearest shipped metric class (and a width scale). */
+/** Fonts without an open metric twin → the nearest shipped metric face (and a width scale). */
 export const NEAREST_CLASS: Readonly<Record<string, { family: string; widthScale: number }>> = {
+  constantia: { family: 'Caladea', widthScale: 1 },
+  'cambria math': { family: 'Caladea', widthScale: 1 },
   'calibri light': { family: 'Carlito', widthScale: 1 },
   candara: { family: 'Carlito', widthScale: 1 },
   corbel: { family: 'Carlito', widthScale: 1 },
@@ -117,16 +137,37 @@ export const NEAREST_CLASS: Readonly<Record<string, { family: string; widthScale
 
 const DEFAULT_FAMILY = 'DejaVu Sans';
 
-/** Resolves a typeface name to the shipped metric family (see the module header). */
-export function resolveFace(name: string): ResolvedFace {
-  const key = name.trim().toLowerCase();
+/** The face each class falls back to: the widest shipped face of that shape (see the module header). */
+export const CLASS_STAND_IN: Readonly<Record<FontShape, string>> = { serif: 'DejaVu Serif', sans: 'DejaVu Sans', mono: 'Liberation Mono' };
+
+/** The shape of each shipped family. */
+export const FAMILY_SHAPE: Readonly<Record<string, FontShape>> = {
+  Carlito: 'sans', 'Liberation Sans': 'sans', 'DejaVu Sans': 'sans',
+  Caladea: 'serif', 'Liberation Serif': 'serif', 'DejaVu Serif': 'serif',
+  'Liberation Mono': 'mono',
+};
+
+function standIn(shape: FontShape, source: FaceSource): ResolvedFace {
+  return { family: CLASS_STAND_IN[shape], widthScale: 1, exact: false, shape, source };
+}
+
+/**
+ * Resolves a typeface name to the shipped metric family (see the module header): the
+ * one rule measuring (fitting) and drawing (previews) both follow.
+ * @param shapeHint - the shape the template's `panose` / `pitchFamily` give the name, if any
+ */
+export function resolveFace(name: string, shapeHint?: FontShape): ResolvedFace {
+  const key = fontNameKey(name);
   const exact = EXACT[key];
-  if (exact) return { family: exact, widthScale: 1, exact: true };
+  if (exact) return { family: exact, widthScale: 1, exact: true, shape: FAMILY_SHAPE[exact] ?? 'sans', source: 'twin' };
   const near = NEAREST_CLASS[key];
-  if (near) return { family: near.family, widthScale: near.widthScale, exact: false };
-  if (/mono|courier|code|console/.test(key)) return { family: 'Liberation Mono', widthScale: 1, exact: false };
-  if ((/serif/.test(key) && !/sans/.test(key)) || /roman|times/.test(key)) return { family: 'DejaVu Serif', widthScale: 1, exact: false };
-  return { family: DEFAULT_FAMILY, widthScale: 1, exact: false };
+  if (near) return { family: near.family, widthScale: near.widthScale, exact: false, shape: FAMILY_SHAPE[near.family] ?? 'sans', source: 'nearest' };
+  const known = classOfName(name);
+  if (known) return standIn(known.shape, 'name');
+  if (shapeHint) return standIn(shapeHint, 'attributes');
+  const words = shapeFromNameWords(name);
+  if (words) return standIn(words.shape, 'name words');
+  return standIn('sans', 'default');
 }
 
 /**
@@ -210,13 +251,16 @@ interface NamedFace {
 
 /** The shipped-data implementation of {@link FontMetrics}. */
 export class ShippedFontMetrics implements FontMetrics {
+  /** Faces by name: without a shape hint, then per hint (a name's hint only matters when no table knows it). */
   private readonly named = new Map<string, NamedFace>();
+  private readonly hinted: Record<FontShape, Map<string, NamedFace>> = { serif: new Map(), sans: new Map(), mono: new Map() };
 
-  private namedFace(name: string): NamedFace {
-    let n = this.named.get(name);
+  private namedFace(name: string, shapeHint?: FontShape): NamedFace {
+    const map = shapeHint ? this.hinted[shapeHint] : this.named;
+    let n = map.get(name);
     if (!n) {
-      n = { resolved: resolveFace(name), styles: [] };
-      this.named.set(name, n);
+      n = { resolved: resolveFace(name, shapeHint), styles: [] };
+      map.set(name, n);
     }
     return n;
   }
@@ -227,12 +271,12 @@ export class ShippedFontMetrics implements FontMetrics {
     return n.styles[i] ?? (n.styles[i] = face(n.resolved.family, !!font.bold, !!font.italic));
   }
 
-  resolve(name: string): ResolvedFace {
-    return this.namedFace(name).resolved;
+  resolve(name: string, shapeHint?: FontShape): ResolvedFace {
+    return this.namedFace(name, shapeHint).resolved;
   }
 
   advance(cp: number, font: FontSpec): number {
-    const n = this.namedFace(font.name);
+    const n = this.namedFace(font.name, font.shapeHint);
     const r = n.resolved;
     const f = this.styleFace(n, font);
     const w = f.width(cp);
@@ -248,7 +292,7 @@ export class ShippedFontMetrics implements FontMetrics {
 
   measure(text: string, font: FontSpec): number {
     // the face is resolved once per string; characters it lacks take the per-code-point path
-    const n = this.namedFace(font.name);
+    const n = this.namedFace(font.name, font.shapeHint);
     const f = this.styleFace(n, font);
     const k = (font.size_pt * n.resolved.widthScale) / f.data.unitsPerEm;
     let w = 0;
@@ -265,7 +309,7 @@ export class ShippedFontMetrics implements FontMetrics {
   }
 
   vertical(font: FontSpec): VerticalMetrics {
-    const d = this.styleFace(this.namedFace(font.name), font).data;
+    const d = this.styleFace(this.namedFace(font.name, font.shapeHint), font).data;
     const k = font.size_pt / d.unitsPerEm;
     const ascent = d.winAscent * k;
     const descent = d.winDescent * k;

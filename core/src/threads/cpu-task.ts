@@ -13,6 +13,7 @@ import type { AnalysisResults } from '../analysis/types.js';
 import { buildDeck, type DeckSlideSpec } from '../generation/build-deck.js';
 import { templateSlideId } from '../domain/ids.js';
 import { checkPresentationIntegrity, DEFAULT_TEMPLATE_LIMITS } from '../ooxml/integrity.js';
+import { repairTemplate } from '../ooxml/repair.js';
 import type { SlideError, SlideWarning } from '../domain/content.js';
 import { renderSlide, type RenderedSlide } from '../render/render-slide.js';
 import { diagnose, type TemplateDoctorReport } from '../doctor/index.js';
@@ -21,20 +22,62 @@ import { readPresentation } from '../ooxml/pml/presentation.js';
 
 /**
  * Packages opened for rendering, kept per thread by cache key (the file's hash): a page of
- * previews opens its template once.
+ * previews opens its template once. At most {@link OPEN_PACKAGES_KEPT} packages holding at
+ * most {@link OPEN_PACKAGES_BYTES} together are kept, the oldest dropped first.
  */
 const openPackages = new Map<string, Promise<OpcPackage>>();
+/** Size of each kept package once it is open ({@link OpcPackage.totalBytes}), bytes. */
+const openPackageBytes = new Map<string, number>();
 const OPEN_PACKAGES_KEPT = 4;
+/**
+ * Most bytes of parts the kept packages of one thread may hold together: a package larger
+ * than this is rendered but not kept. Without it a thread kept its last four packages
+ * whatever their size (up to 512 MiB each once inflated), and their parsed parts: the
+ * hostile catalog's large but valid templates (test/hostile) left ~400 MiB resident.
+ */
+const OPEN_PACKAGES_BYTES = 96 * 1024 * 1024;
 
 function openCached(cacheKey: string, bytes: Uint8Array): Promise<OpcPackage> {
   let p = openPackages.get(cacheKey);
   if (!p) {
-    p = OpcPackage.open(bytes);
-    openPackages.set(cacheKey, p);
-    p.catch(() => openPackages.delete(cacheKey));
-    while (openPackages.size > OPEN_PACKAGES_KEPT) openPackages.delete(openPackages.keys().next().value!);
+    const opening = OpcPackage.open(bytes);
+    p = opening;
+    openPackages.set(cacheKey, opening);
+    opening.then(
+      (pkg) => {
+        if (openPackages.get(cacheKey) !== opening) return;
+        const size = pkg.totalBytes();
+        if (size > OPEN_PACKAGES_BYTES) {
+          openPackages.delete(cacheKey);
+          return;
+        }
+        openPackageBytes.set(cacheKey, size);
+        trimOpenPackages();
+      },
+      () => {
+        if (openPackages.get(cacheKey) === opening) openPackages.delete(cacheKey);
+      },
+    );
+    trimOpenPackages();
   }
   return p;
+}
+
+/** Drops the oldest kept packages until both limits hold. */
+function trimOpenPackages(): void {
+  let total = 0;
+  for (const key of openPackages.keys()) total += openPackageBytes.get(key) ?? 0;
+  for (const key of openPackages.keys()) {
+    if (openPackages.size <= OPEN_PACKAGES_KEPT && total <= OPEN_PACKAGES_BYTES) break;
+    total -= openPackageBytes.get(key) ?? 0;
+    openPackages.delete(key);
+    openPackageBytes.delete(key);
+  }
+}
+
+/** Cache keys of the packages this thread keeps open for rendering, oldest first (for tests and diagnostics). */
+export function keptPackages(): string[] {
+  return [...openPackages.keys()];
 }
 
 export type CpuTask =
@@ -94,10 +137,12 @@ export default async function run(task: CpuTask): Promise<InspectResult | Analyz
       case 'analyze': {
         const pkg = await OpcPackage.open(task.bytes);
         const { mainPartName } = checkPresentationPackage(pkg);
+        // what PowerPoint repairs is repaired here (listed as results.repairs); what it refuses stays refused below
+        repairTemplate(pkg, mainPartName);
         checkPresentationIntegrity(pkg, mainPartName);
         const results = analyzePresentation({ pkg, options: task.options, idFor: (kind, partName) => templateSlideId(task.templateId, kind, partName) });
-        // The template doctor's report (roles, capacities, fonts, unfillable constructs) travels with the results.
-        return { ok: true, results: { ...results, doctor: diagnose(results) } };
+        // The template doctor's report (roles, capacities, fonts, unfillable constructs, pictures past the pixel limits) travels with the results.
+        return { ok: true, results: { ...results, doctor: diagnose(results, pkg) } };
       }
       case 'render': {
         const pkg = await openCached(task.cacheKey, task.bytes);

@@ -4,12 +4,12 @@ import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { PackageError } from '../../../core/src/ooxml/errors.js';
 import { analyzePresentation } from '../../../core/src/analysis/analyze.js';
 import { checkPresentationPackage } from '../../../core/src/ooxml/pml/presentation.js';
-import { corpusPath } from '../../helpers/corpus.js';
+import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 import { miniDeck, sp } from '../ooxml/pml/mini-deck.js';
 
 const idFor = (kind: 'slide' | 'layout', partName: string): string => `${kind}:${partName}`;
 
-t.test('a package with no slide master fails as bad_structure', async (t) => {
+t.test('a package with no slide master fails as bad_structure', needsCorpus('broken/json2pptx-baseline-no-master.pptx'), async (t) => {
   const pkg = await OpcPackage.open(readFileSync(corpusPath('broken/json2pptx-baseline-no-master.pptx')));
   try {
     analyzePresentation({ pkg, options: {}, idFor });
@@ -29,7 +29,7 @@ const BROKEN: Record<string, string> = {
 };
 
 for (const [file, code] of Object.entries(BROKEN)) {
-  t.test(`broken ${file} ends in PackageError ${code} (open, check, analyze)`, async (t) => {
+  t.test(`broken ${file} ends in PackageError ${code} (open, check, analyze)`, needsCorpus(`broken/${file}`), async (t) => {
     let caught: unknown;
     try {
       const pkg = await OpcPackage.open(readFileSync(corpusPath(`broken/${file}`)));
@@ -43,7 +43,7 @@ for (const [file, code] of Object.entries(BROKEN)) {
   });
 }
 
-t.test('analyzes a template into presentation, masters, layouts and slides', async (t) => {
+t.test('analyzes a template into presentation, masters, layouts and slides', needsCorpus('templates/poi-layouts-showcase.pptx'), async (t) => {
   const pkg = await OpcPackage.open(readFileSync(corpusPath('templates/poi-layouts-showcase.pptx')));
   const r = analyzePresentation({ pkg, options: {}, idFor });
   t.equal(r.presentation.slide_count, 10);
@@ -153,7 +153,7 @@ t.test('ids come from idFor: layouts and slides, linked by layout_slide_id', asy
   t.equal(r.layouts[0]!.master_part_name, '/ppt/slideMasters/slideMaster1.xml');
 });
 
-t.test('analysis refuses a macro-enabled presentation too', async (t) => {
+t.test('analysis refuses a macro-enabled presentation too', needsCorpus('refused/poi-macro-attachments.pptm'), async (t) => {
   const pkg = await OpcPackage.open(readFileSync(corpusPath('refused/poi-macro-attachments.pptm')));
   try {
     analyzePresentation({ pkg, options: {}, idFor });

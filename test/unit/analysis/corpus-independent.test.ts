@@ -13,7 +13,7 @@ import type { Element as XElement } from '@xmldom/xmldom';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { analyzePresentation } from '../../../core/src/analysis/analyze.js';
 import type { AnalyzedShape } from '../../../core/src/analysis/types.js';
-import { corpusFiles, corpusPath } from '../../helpers/corpus.js';
+import { corpusFiles, corpusFilesFor, corpusPath, needsCorpus } from '../../helpers/corpus.js';
 
 const P = 'http://schemas.openxmlformats.org/presentationml/2006/main';
 const A = 'http://schemas.openxmlformats.org/drawingml/2006/main';
@@ -121,91 +121,92 @@ function countDeep(shapes: AnalyzedShape[], pred: (s: AnalyzedShape) => boolean)
   return n;
 }
 
-const files = corpusFiles('templates');
-
-t.test('the corpus holds the templates this suite expects', async (t) => {
+t.test('the corpus holds the templates this suite expects', needsCorpus(), async (t) => {
+  const files = corpusFiles('templates');
   t.ok(files.length >= 35, `${files.length} templates`);
 });
 
-for (const file of files) {
-  t.test(`${file}: counts and placeholder geometry agree with an independent reading`, async (t) => {
-    const path = corpusPath(`templates/${file}`);
-    const pkg = await OpcPackage.open(readFileSync(path));
-    const r = analyzePresentation({ pkg, options: {}, idFor: (k, p) => `${k}:${p}` });
-    const zip = await openZip(path);
+t.test('every corpus template agrees with an independent reading', needsCorpus(), async (t) => {
+  for (const file of corpusFilesFor(t, 'templates')) {
+    await t.test(`${file}: counts and placeholder geometry agree with an independent reading`, async (t) => {
+      const path = corpusPath(`templates/${file}`);
+      const pkg = await OpcPackage.open(readFileSync(path));
+      const r = analyzePresentation({ pkg, options: {}, idFor: (k, p) => `${k}:${p}` });
+      const zip = await openZip(path);
 
-    const rootRels = await zip.rels('/');
-    const main = [...rootRels.values()].find((x) => x.type.endsWith('/officeDocument'))!.target;
-    const pres = await zip.xml(main);
-    const presRels = await zip.rels(main);
-    const slideParts = kids(kid(pres, P, 'sldIdLst') ?? pres)
-      .filter((e) => e.localName === 'sldId')
-      .map((e) => presRels.get(e.getAttributeNS(R, 'id') ?? '')!.target);
-    const masterParts = kids(kid(pres, P, 'sldMasterIdLst') ?? pres)
-      .filter((e) => e.localName === 'sldMasterId')
-      .map((e) => presRels.get(e.getAttributeNS(R, 'id') ?? '')!.target);
-    let layoutCount = 0;
-    for (const m of masterParts) {
-      const mRels = await zip.rels(m);
-      const listed = kids(kid(await zip.xml(m), P, 'sldLayoutIdLst') ?? (await zip.xml(m))).filter((e) => e.localName === 'sldLayoutId');
-      layoutCount += listed.filter((e) => zip.has(mRels.get(e.getAttributeNS(R, 'id') ?? '')?.target ?? '')).length;
-    }
+      const rootRels = await zip.rels('/');
+      const main = [...rootRels.values()].find((x) => x.type.endsWith('/officeDocument'))!.target;
+      const pres = await zip.xml(main);
+      const presRels = await zip.rels(main);
+      const slideParts = kids(kid(pres, P, 'sldIdLst') ?? pres)
+        .filter((e) => e.localName === 'sldId')
+        .map((e) => presRels.get(e.getAttributeNS(R, 'id') ?? '')!.target);
+      const masterParts = kids(kid(pres, P, 'sldMasterIdLst') ?? pres)
+        .filter((e) => e.localName === 'sldMasterId')
+        .map((e) => presRels.get(e.getAttributeNS(R, 'id') ?? '')!.target);
+      let layoutCount = 0;
+      for (const m of masterParts) {
+        const mRels = await zip.rels(m);
+        const listed = kids(kid(await zip.xml(m), P, 'sldLayoutIdLst') ?? (await zip.xml(m))).filter((e) => e.localName === 'sldLayoutId');
+        layoutCount += listed.filter((e) => zip.has(mRels.get(e.getAttributeNS(R, 'id') ?? '')?.target ?? '')).length;
+      }
 
-    t.equal(r.presentation.slide_count, slideParts.length, 'slide count');
-    t.equal(r.slides.length, slideParts.length, 'slides listed');
-    t.equal(r.presentation.master_count, masterParts.length, 'master count');
-    t.equal(r.presentation.layout_count, layoutCount, 'layout count');
-    const sz = kid(pres, P, 'sldSz');
-    if (sz) t.equal(r.presentation.slide_width_emu, Number(sz.getAttribute('cx')), 'slide width');
+      t.equal(r.presentation.slide_count, slideParts.length, 'slide count');
+      t.equal(r.slides.length, slideParts.length, 'slides listed');
+      t.equal(r.presentation.master_count, masterParts.length, 'master count');
+      t.equal(r.presentation.layout_count, layoutCount, 'layout count');
+      const sz = kid(pres, P, 'sldSz');
+      if (sz) t.equal(r.presentation.slide_width_emu, Number(sz.getAttribute('cx')), 'slide width');
 
-    for (let i = 0; i < slideParts.length; i++) {
-      const part = slideParts[i]!;
-      const got = r.slides[i]!;
-      t.equal(got.part_name, part, `slide ${i + 1} is ${part} (sldIdLst order)`);
-      const shapes = await treeOf(zip, part);
-      t.equal(got.shapes.length, shapes.length, `slide ${i + 1}: top-level shapes`);
-      const phs = shapes.filter((s) => phOf(s));
-      t.equal(got.shapes.filter((s) => s.placeholder).length, phs.length, `slide ${i + 1}: placeholders`);
-      const groupMembers = shapes.filter((s) => s.localName === 'grpSp').reduce((n, g) => n + shapesOf(g).length, 0);
-      t.equal(got.shapes.filter((s) => s.kind === 'grpSp').reduce((n, g) => n + g.children.length, 0), groupMembers, `slide ${i + 1}: group members`);
-      t.same(got.shapes.map((s) => s.kind), shapes.map((s) => s.localName), `slide ${i + 1}: kinds in document order`);
-      t.equal(got.hidden, (await zip.xml(part)).getAttribute('show') === '0', `slide ${i + 1}: hidden`);
+      for (let i = 0; i < slideParts.length; i++) {
+        const part = slideParts[i]!;
+        const got = r.slides[i]!;
+        t.equal(got.part_name, part, `slide ${i + 1} is ${part} (sldIdLst order)`);
+        const shapes = await treeOf(zip, part);
+        t.equal(got.shapes.length, shapes.length, `slide ${i + 1}: top-level shapes`);
+        const phs = shapes.filter((s) => phOf(s));
+        t.equal(got.shapes.filter((s) => s.placeholder).length, phs.length, `slide ${i + 1}: placeholders`);
+        const groupMembers = shapes.filter((s) => s.localName === 'grpSp').reduce((n, g) => n + shapesOf(g).length, 0);
+        t.equal(got.shapes.filter((s) => s.kind === 'grpSp').reduce((n, g) => n + g.children.length, 0), groupMembers, `slide ${i + 1}: group members`);
+        t.same(got.shapes.map((s) => s.kind), shapes.map((s) => s.localName), `slide ${i + 1}: kinds in document order`);
+        t.equal(got.hidden, (await zip.xml(part)).getAttribute('show') === '0', `slide ${i + 1}: hidden`);
 
-      // Geometry of each placeholder: own xfrm, else layout (idx, then type), else master (mapped type).
-      const layout = [...(await zip.rels(part)).values()].find((x) => x.type.endsWith('/slideLayout'))!.target;
-      const master = [...(await zip.rels(layout)).values()].find((x) => x.type.endsWith('/slideMaster'))!.target;
-      const layoutShapes = (await treeOf(zip, layout)).filter((s) => phOf(s));
-      const masterShapes = (await treeOf(zip, master)).filter((s) => phOf(s));
-      for (let k = 0; k < shapes.length; k++) {
-        const ph = phOf(shapes[k]!);
-        if (!ph) continue;
-        let box = boxOf(shapes[k]!);
-        if (!box) {
-          const onLayout = layoutShapes.find((s) => phOf(s)!.idx === ph.idx) ?? layoutShapes.find((s) => phOf(s)!.type === ph.type);
-          box = onLayout ? boxOf(onLayout) : undefined;
-          const masterType = toMaster(onLayout ? phOf(onLayout)!.type : ph.type);
-          if (!box) box = masterShapes.find((s) => phOf(s)!.type === masterType) ? boxOf(masterShapes.find((s) => phOf(s)!.type === masterType)!) : undefined;
+        // Geometry of each placeholder: own xfrm, else layout (idx, then type), else master (mapped type).
+        const layout = [...(await zip.rels(part)).values()].find((x) => x.type.endsWith('/slideLayout'))!.target;
+        const master = [...(await zip.rels(layout)).values()].find((x) => x.type.endsWith('/slideMaster'))!.target;
+        const layoutShapes = (await treeOf(zip, layout)).filter((s) => phOf(s));
+        const masterShapes = (await treeOf(zip, master)).filter((s) => phOf(s));
+        for (let k = 0; k < shapes.length; k++) {
+          const ph = phOf(shapes[k]!);
+          if (!ph) continue;
+          let box = boxOf(shapes[k]!);
+          if (!box) {
+            const onLayout = layoutShapes.find((s) => phOf(s)!.idx === ph.idx) ?? layoutShapes.find((s) => phOf(s)!.type === ph.type);
+            box = onLayout ? boxOf(onLayout) : undefined;
+            const masterType = toMaster(onLayout ? phOf(onLayout)!.type : ph.type);
+            if (!box) box = masterShapes.find((s) => phOf(s)!.type === masterType) ? boxOf(masterShapes.find((s) => phOf(s)!.type === masterType)!) : undefined;
+          }
+          const a = got.shapes[k]!;
+          t.same([a.x, a.y, a.cx, a.cy], box ?? [null, null, null, null], `slide ${i + 1} placeholder ${ph.type}/${ph.idx} "${a.name}" geometry`);
         }
-        const a = got.shapes[k]!;
-        t.same([a.x, a.y, a.cx, a.cy], box ?? [null, null, null, null], `slide ${i + 1} placeholder ${ph.type}/${ph.idx} "${a.name}" geometry`);
       }
-    }
-    // Layouts: shapes, placeholders and placeholder geometry (own xfrm, else the master's of the mapped type).
-    for (const l of r.layouts) {
-      const shapes = await treeOf(zip, l.part_name);
-      t.equal(l.shapes.length, shapes.length, `layout ${l.layout_index}: top-level shapes`);
-      t.equal(countDeep(l.shapes, () => true), shapes.reduce((n, s) => n + 1 + (s.localName === 'grpSp' ? deepCount(s) : 0), 0), `layout ${l.layout_index}: all shapes`);
-      const master = [...(await zip.rels(l.part_name)).values()].find((x) => x.type.endsWith('/slideMaster'))!.target;
-      t.equal(l.master_part_name, master, `layout ${l.layout_index}: master`);
-      const masterShapes = (await treeOf(zip, master)).filter((s) => phOf(s));
-      for (let k = 0; k < shapes.length; k++) {
-        const ph = phOf(shapes[k]!);
-        if (!ph) continue;
-        const base = masterShapes.find((s) => phOf(s)!.type === toMaster(ph.type));
-        const box = boxOf(shapes[k]!) ?? (base ? boxOf(base) : undefined);
-        const a = l.shapes[k]!;
-        t.same([a.x, a.y, a.cx, a.cy], box ?? [null, null, null, null], `layout ${l.layout_index} placeholder ${ph.type}/${ph.idx} geometry`);
+      // Layouts: shapes, placeholders and placeholder geometry (own xfrm, else the master's of the mapped type).
+      for (const l of r.layouts) {
+        const shapes = await treeOf(zip, l.part_name);
+        t.equal(l.shapes.length, shapes.length, `layout ${l.layout_index}: top-level shapes`);
+        t.equal(countDeep(l.shapes, () => true), shapes.reduce((n, s) => n + 1 + (s.localName === 'grpSp' ? deepCount(s) : 0), 0), `layout ${l.layout_index}: all shapes`);
+        const master = [...(await zip.rels(l.part_name)).values()].find((x) => x.type.endsWith('/slideMaster'))!.target;
+        t.equal(l.master_part_name, master, `layout ${l.layout_index}: master`);
+        const masterShapes = (await treeOf(zip, master)).filter((s) => phOf(s));
+        for (let k = 0; k < shapes.length; k++) {
+          const ph = phOf(shapes[k]!);
+          if (!ph) continue;
+          const base = masterShapes.find((s) => phOf(s)!.type === toMaster(ph.type));
+          const box = boxOf(shapes[k]!) ?? (base ? boxOf(base) : undefined);
+          const a = l.shapes[k]!;
+          t.same([a.x, a.y, a.cx, a.cy], box ?? [null, null, null, null], `layout ${l.layout_index} placeholder ${ph.type}/${ph.idx} geometry`);
+        }
       }
-    }
-  });
-}
+    });
+  }
+});

@@ -7,10 +7,10 @@ import { readFileSync } from 'node:fs';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { PackageError } from '../../../core/src/ooxml/errors.js';
 import { analyzePresentation } from '../../../core/src/analysis/analyze.js';
-import { corpusPath } from '../../helpers/corpus.js';
+import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 
 for (const [file, every] of [['poi-layouts-showcase.pptx', 1], ['python-pptx-chart-types.pptx', 4]] as const) {
-  t.test(`${file}: every part removed or garbled ends in results or a PackageError`, async (t) => {
+  t.test(`${file}: every part removed or garbled ends in results or a PackageError`, needsCorpus(`templates/${file}`), async (t) => {
     const bytes = readFileSync(corpusPath(`templates/${file}`));
     // Every part of the first file; every 4th of the second (it has 31 charts with their parts).
     const parts = (await OpcPackage.open(bytes)).partNames().filter((n) => /\.(xml|rels)$/.test(n)).filter((_, i) => i % every === 0);
@@ -36,7 +36,7 @@ for (const [file, every] of [['poi-layouts-showcase.pptx', 1], ['python-pptx-cha
   });
 }
 
-t.test('removing the presentation part is bad_structure naming it', async (t) => {
+t.test('removing the presentation part is bad_structure naming it', needsCorpus('templates/poi-layouts-showcase.pptx'), async (t) => {
   const pkg = await OpcPackage.open(readFileSync(corpusPath('templates/poi-layouts-showcase.pptx')));
   pkg.removePart('/ppt/presentation.xml');
   try {

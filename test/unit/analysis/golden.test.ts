@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { analyzePresentation } from '../../../core/src/analysis/analyze.js';
 import type { AnalysisResults, AnalyzedShape } from '../../../core/src/analysis/types.js';
-import { corpusPath } from '../../helpers/corpus.js';
+import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 
 async function analyze(file: string, options = {}): Promise<AnalysisResults> {
   const pkg = await OpcPackage.open(readFileSync(corpusPath(`templates/${file}`)));
@@ -20,7 +20,7 @@ function byName(shapes: AnalyzedShape[], name: string): AnalyzedShape {
   return s;
 }
 
-t.test('poi-layouts-showcase: the Title and Content slide title resolves to the master title box', async (t) => {
+t.test('poi-layouts-showcase: the Title and Content slide title resolves to the master title box', needsCorpus('templates/poi-layouts-showcase.pptx'), async (t) => {
   const r = await analyze('poi-layouts-showcase.pptx');
   const slide = r.slides[1]!;
   t.equal(slide.layout_name, 'Title and Content');
@@ -43,7 +43,7 @@ t.test('poi-layouts-showcase: the Title and Content slide title resolves to the 
   t.has(title.text_frame, { anchor: 'ctr', autofit: 'normal', inset_left: 91440, inset_top: 45720 });
 });
 
-t.test('poi-layouts-showcase: a title on the Blank layout inherits the master title box', async (t) => {
+t.test('poi-layouts-showcase: a title on the Blank layout inherits the master title box', needsCorpus('templates/poi-layouts-showcase.pptx'), async (t) => {
   const r = await analyze('poi-layouts-showcase.pptx');
   const title = byName(r.slides[6]!.shapes, 'Title 1');
   t.equal(r.slides[6]!.layout_name, 'Blank');
@@ -51,7 +51,7 @@ t.test('poi-layouts-showcase: a title on the Blank layout inherits the master ti
   t.same([title.x, title.y, title.cx, title.cy], [457200, 274638, 8229600, 1143000]);
 });
 
-t.test('pandoc-footer-reference: theme fonts, the centred title from layout 1, and footer placeholders', async (t) => {
+t.test('pandoc-footer-reference: theme fonts, the centred title from layout 1, and footer placeholders', needsCorpus('templates/pandoc-footer-reference.pptx'), async (t) => {
   const r = await analyze('pandoc-footer-reference.pptx');
   // theme1.xml: name="Depth", majorFont/minorFont latin Corbel, accent1 41AEBD; sldSz 12192000 x 6858000.
   t.same(r.presentation.theme_fonts, { major: 'Corbel', minor: 'Corbel', major_east_asian: '', minor_east_asian: '' });
@@ -70,7 +70,7 @@ t.test('pandoc-footer-reference: theme fonts, the centred title from layout 1, a
   t.equal(footer.text, 'this is the footer');
 });
 
-t.test('automizer-gslides-merged-tables: table rows, columns and merges', async (t) => {
+t.test('automizer-gslides-merged-tables: table rows, columns and merges', needsCorpus('templates/automizer-gslides-merged-tables.pptx'), async (t) => {
   const r = await analyze('automizer-gslides-merged-tables.pptx');
   // slide1.xml: 6 <a:tr>, 3 <a:gridCol>, five cells with gridSpan (3, 2, 2, 2, 3), <a:tblPr> without firstRow.
   const t1 = r.slides[0]!.shapes.find((s) => s.graphic === 'table')!;
@@ -81,7 +81,7 @@ t.test('automizer-gslides-merged-tables: table rows, columns and merges', async 
   t.has(r.slides[1]!.shapes.find((s) => s.graphic === 'table')!.table, { rows: 6, cols: 4, header_rows: 0, merged_cells: 5 });
 });
 
-t.test('poi-japanese-table: a plain table without a header row', async (t) => {
+t.test('poi-japanese-table: a plain table without a header row', needsCorpus('templates/poi-japanese-table.pptx'), async (t) => {
   const r = await analyze('poi-japanese-table.pptx');
   // slide1.xml: <a:tblPr/>, three <a:gridCol>, two <a:tr>.
   const table = r.slides[0]!.shapes.find((s) => s.graphic === 'table');
@@ -90,7 +90,7 @@ t.test('poi-japanese-table: a plain table without a header row', async (t) => {
   t.same(table!.table!.cells[1], ['Row 2 Col 1', 'Row 2 Col 2', 'Row 2 Col 3']);
 });
 
-t.test('python-pptx-populated-placeholders: a table filling a table placeholder has a header row', async (t) => {
+t.test('python-pptx-populated-placeholders: a table filling a table placeholder has a header row', needsCorpus('templates/python-pptx-populated-placeholders.pptx'), async (t) => {
   const r = await analyze('python-pptx-populated-placeholders.pptx');
   // slide3.xml: graphicFrame in a placeholder, <a:tblPr firstRow="1" bandRow="1">, 3 rows, 2 columns.
   const slide = r.slides.find((s) => s.part_name === '/ppt/slides/slide3.xml')!;
@@ -99,7 +99,7 @@ t.test('python-pptx-populated-placeholders: a table filling a table placeholder 
   t.has(table.table, { rows: 3, cols: 2, header_rows: 1, merged_cells: 0 });
 });
 
-t.test('python-pptx-chart-types: chart types, series and categories', async (t) => {
+t.test('python-pptx-chart-types: chart types, series and categories', needsCorpus('templates/python-pptx-chart-types.pptx'), async (t) => {
   const r = await analyze('python-pptx-chart-types.pptx');
   // slide2 Chart 1 → rId2 → chart7.xml: <c:barChart><c:barDir val="bar"/>, three <c:ser>, categories ptCount 4.
   const bar = byName(r.slides[1]!.shapes, 'Chart 1');
@@ -115,7 +115,7 @@ t.test('python-pptx-chart-types: chart types, series and categories', async (t) 
   t.same([area.chart!.chart_type, area.chart!.series_count, area.chart!.category_count], ['area', 2, 5]);
 });
 
-t.test('automizer-waterfall-chartex: an Office 2016 waterfall chart is read, not its fallback picture', async (t) => {
+t.test('automizer-waterfall-chartex: an Office 2016 waterfall chart is read, not its fallback picture', needsCorpus('templates/automizer-waterfall-chartex.pptx'), async (t) => {
   const r = await analyze('automizer-waterfall-chartex.pptx');
   const s = r.slides[0]!.shapes[0]!;
   // slide1.xml mc:Choice Requires="cx1" graphicFrame "Waterfall 1"; chartEx1.xml series layoutId="waterfall", strDim cat ptCount 8.
@@ -125,7 +125,7 @@ t.test('automizer-waterfall-chartex: an Office 2016 waterfall chart is read, not
   t.same([s.x, s.y, s.cx, s.cy], [2032000, 719666, 8128000, 5418667]);
 });
 
-t.test('python-pptx-groupshape: a group and its members in document order', async (t) => {
+t.test('python-pptx-groupshape: a group and its members in document order', needsCorpus('templates/python-pptx-groupshape.pptx'), async (t) => {
   const r = await analyze('python-pptx-groupshape.pptx');
   const [group, rect] = r.slides[0]!.shapes;
   t.equal(group!.kind, 'grpSp');
@@ -138,7 +138,7 @@ t.test('python-pptx-groupshape: a group and its members in document order', asyn
   t.equal(rect!.name, 'Rectangle 5');
 });
 
-t.test('unstructured-science-exploration: 11 masters and 132 layouts', async (t) => {
+t.test('unstructured-science-exploration: 11 masters and 132 layouts', needsCorpus('templates/unstructured-science-exploration.pptx'), async (t) => {
   const r = await analyze('unstructured-science-exploration.pptx');
   t.equal(r.presentation.master_count, 11);
   t.equal(r.layouts.length, 132);
@@ -146,13 +146,13 @@ t.test('unstructured-science-exploration: 11 masters and 132 layouts', async (t)
   t.ok(r.layouts.every((l) => l.master_part_name === r.masters[l.master_index]!.part_name), 'every layout points at its master');
 });
 
-t.test('poi-bug59273-template.potx is analyzed as a template', async (t) => {
+t.test('poi-bug59273-template.potx is analyzed as a template', needsCorpus('templates/poi-bug59273-template.potx'), async (t) => {
   const r = await analyze('poi-bug59273-template.potx');
   t.equal(r.presentation.is_template, true);
   t.equal(r.presentation.layout_count, 11);
 });
 
-t.test('poi-embedded-video: a video poster frame is a picture with media video', async (t) => {
+t.test('poi-embedded-video: a video poster frame is a picture with media video', needsCorpus('templates/poi-embedded-video.pptx'), async (t) => {
   const r = await analyze('poi-embedded-video.pptx');
   // slide1.xml p:pic nvPr <a:videoFile r:link="rId2"/> and p14:media; blip r:embed rId4 → ../media/image1.png.
   const pic = r.slides[0]!.shapes[0]!;
@@ -160,19 +160,19 @@ t.test('poi-embedded-video: a video poster frame is a picture with media video',
   t.same([pic.x, pic.y, pic.cx, pic.cy], [3810000, 2143125, 4572000, 2571750]);
 });
 
-t.test('python-pptx-ole-objects: an embedded workbook is an OLE graphic frame with its progId', async (t) => {
+t.test('python-pptx-ole-objects: an embedded workbook is an OLE graphic frame with its progId', needsCorpus('templates/python-pptx-ole-objects.pptx'), async (t) => {
   const r = await analyze('python-pptx-ole-objects.pptx');
   // slide1.xml graphicData uri .../presentationml/2006/ole, p:oleObj progId="Excel.Sheet.12" (in the mc:Fallback branch).
   const ole = r.slides[0]!.shapes[0]!;
   t.same([ole.kind, ole.graphic, ole.ole_prog_id], ['graphicFrame', 'ole', 'Excel.Sheet.12']);
 });
 
-t.test('automizer-smartart-diagrams: SmartArt frames are diagram graphic frames', async (t) => {
+t.test('automizer-smartart-diagrams: SmartArt frames are diagram graphic frames', needsCorpus('templates/automizer-smartart-diagrams.pptx'), async (t) => {
   const r = await analyze('automizer-smartart-diagrams.pptx');
   t.ok(r.slides.every((s) => s.shapes.some((x) => x.graphic === 'diagram')), 'every slide has a diagram');
 });
 
-t.test('poi-bug64693-4masters: a slide knows its p14 section', async (t) => {
+t.test('poi-bug64693-4masters: a slide knows its p14 section', needsCorpus('templates/poi-bug64693-4masters.pptx'), async (t) => {
   const r = await analyze('poi-bug64693-4masters.pptx');
   // presentation.xml: <p:sldId id="306">; p14:section name="章节页" lists p14:sldId id="306".
   t.equal(r.slides[0]!.section, '章节页');

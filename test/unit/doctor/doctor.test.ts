@@ -9,7 +9,7 @@ import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { analyzePresentation } from '../../../core/src/analysis/analyze.js';
 import type { AnalysisResults } from '../../../core/src/analysis/types.js';
 import { diagnose, type SlideRole, type TemplateDoctorReport } from '../../../core/src/doctor/index.js';
-import { corpusFiles, corpusPath } from '../../helpers/corpus.js';
+import { corpusFilesFor, corpusPath, needsCorpus } from '../../helpers/corpus.js';
 
 async function analyze(file: string): Promise<AnalysisResults> {
   const pkg = await OpcPackage.open(readFileSync(corpusPath(`templates/${file}`)));
@@ -36,7 +36,7 @@ const OFFICE_ROLES: Record<string, SlideRole> = {
   'Vertical Title and Text': 'content',
 };
 
-t.test('poi-layouts-showcase: the eleven default Office layouts get their roles, and slides the roles of their layouts', async (t) => {
+t.test('poi-layouts-showcase: the eleven default Office layouts get their roles, and slides the roles of their layouts', needsCorpus('templates/poi-layouts-showcase.pptx'), async (t) => {
   const r = await analyze('poi-layouts-showcase.pptx');
   const d = diagnose(r);
   t.same(roles(r, d), OFFICE_ROLES);
@@ -44,7 +44,7 @@ t.test('poi-layouts-showcase: the eleven default Office layouts get their roles,
   t.equal(d.slides[6]!.name, 'Blank', 'slide 7 is on the Blank layout but carries a title: title-only');
 });
 
-t.test('onlyoffice-sample-en: roles come from the placeholders though every layout says type="blank"', async (t) => {
+t.test('onlyoffice-sample-en: roles come from the placeholders though every layout says type="blank"', needsCorpus('templates/onlyoffice-sample-en.pptx'), async (t) => {
   const r = await analyze('onlyoffice-sample-en.pptx');
   t.ok(r.layouts.slice(1).every((l) => l.type === 'blank'), 'the file writes blank on the layouts');
   const d = diagnose(r);
@@ -52,7 +52,7 @@ t.test('onlyoffice-sample-en: roles come from the placeholders though every layo
   t.same(roles(r, d), OFFICE_ROLES);
 });
 
-t.test('pandoc-footer-reference: extra layouts, and a Section Header built like a title slide', async (t) => {
+t.test('pandoc-footer-reference: extra layouts, and a Section Header built like a title slide', needsCorpus('templates/pandoc-footer-reference.pptx'), async (t) => {
   const r = await analyze('pandoc-footer-reference.pptx');
   const d = diagnose(r);
   const got = roles(r, d);
@@ -72,7 +72,7 @@ t.test('pandoc-footer-reference: extra layouts, and a Section Header built like 
   t.ok(sec.role_reasons.some((x) => /secHead/.test(x)), 'the reason names the type attribute');
 });
 
-t.test('automizer-libreoffice-16x10: LibreOffice layouts with body content placeholders', async (t) => {
+t.test('automizer-libreoffice-16x10: LibreOffice layouts with body content placeholders', needsCorpus('templates/automizer-libreoffice-16x10.pptx'), async (t) => {
   const r = await analyze('automizer-libreoffice-16x10.pptx');
   const d = diagnose(r);
   t.has(roles(r, d), {
@@ -85,7 +85,7 @@ t.test('automizer-libreoffice-16x10: LibreOffice layouts with body content place
   });
 });
 
-t.test('python-pptx-populated-placeholders: table, chart and picture placeholders give their roles', async (t) => {
+t.test('python-pptx-populated-placeholders: table, chart and picture placeholders give their roles', needsCorpus('templates/python-pptx-populated-placeholders.pptx'), async (t) => {
   const r = await analyze('python-pptx-populated-placeholders.pptx');
   const d = diagnose(r);
   t.has(roles(r, d), { '2_Custom Layout': 'chart', '3_Custom Layout': 'table', '7_Custom Layout': 'picture', 'Custom Layout': 'content' });
@@ -94,10 +94,10 @@ t.test('python-pptx-populated-placeholders: table, chart and picture placeholder
   t.equal(d.slides[2]!.capacity.placeholders.table, 1);
 });
 
-t.test('capacities are measured and plausible on every corpus template', async (t) => {
+t.test('capacities are measured and plausible on every corpus template', needsCorpus(), async (t) => {
   const problems: string[] = [];
   let areas = 0;
-  for (const file of corpusFiles('templates')) {
+  for (const file of corpusFilesFor(t, 'templates')) {
     const r = await analyze(file);
     const d = diagnose(r);
     if (d.layouts.length !== r.layouts.length || d.slides.length !== r.slides.length) problems.push(`${file}: entry count`);
@@ -123,7 +123,7 @@ t.test('capacities are measured and plausible on every corpus template', async (
   t.ok(areas > 500, `${areas} areas measured`);
 });
 
-t.test('poi-layouts-showcase: Title and Content holds about 7 lines at 32 pt and many more at 8 pt; its table area about 12 rows', async (t) => {
+t.test('poi-layouts-showcase: Title and Content holds about 7 lines at 32 pt and many more at 8 pt; its table area about 12 rows', needsCorpus('templates/poi-layouts-showcase.pptx'), async (t) => {
   const r = await analyze('poi-layouts-showcase.pptx');
   const c = diagnose(r).layouts[1]!.capacity;
   t.equal(c.body_font_size_pt, 32);
@@ -136,7 +136,7 @@ t.test('poi-layouts-showcase: Title and Content holds about 7 lines at 32 pt and
   t.ok(c.body_lines_at_template_size > diagnose(r).layouts[3]!.capacity.body_lines_at_template_size - 2, 'a half-width box of the same height holds about as many short lines');
 });
 
-t.test('unfillable constructs are named per slide', async (t) => {
+t.test('unfillable constructs are named per slide', needsCorpus('templates/automizer-smartart-diagrams.pptx', 'templates/python-pptx-ole-objects.pptx', 'templates/poi-embedded-video.pptx', 'templates/automizer-waterfall-chartex.pptx', 'templates/poi-layouts-showcase.pptx'), async (t) => {
   const smart = diagnose(await analyze('automizer-smartart-diagrams.pptx'));
   t.same(smart.slides.map((e) => e.unfillable.map((u) => u.kind)), [['smartart'], ['smartart'], ['smartart']]);
   t.equal(smart.slides[0]!.unfillable[0]!.name, 'MatrixDiagram');
@@ -157,7 +157,7 @@ t.test('unfillable constructs are named per slide', async (t) => {
   t.equal(plain.unfillable_count, 0, 'an ordinary deck has none');
 });
 
-t.test('fonts: theme fonts first, with the metrics Slidewright has for them', async (t) => {
+t.test('fonts: theme fonts first, with the metrics Slidewright has for them', needsCorpus('templates/poi-layouts-showcase.pptx', 'templates/pandoc-footer-reference.pptx', 'templates/automizer-libreoffice-16x10.pptx'), async (t) => {
   const calibri = diagnose(await analyze('poi-layouts-showcase.pptx')).fonts;
   t.has(calibri[0], { name: 'Calibri', metrics: 'exact', metrics_family: 'Carlito', has_metrics: true });
   t.ok(calibri[0]!.sources.includes('theme_major') && calibri[0]!.sources.includes('theme_minor'));
@@ -172,7 +172,7 @@ t.test('fonts: theme fonts first, with the metrics Slidewright has for them', as
   t.ok(lo.fonts_without_metrics.includes('Noto Sans Regular'));
 });
 
-t.test('diagnose is pure: it leaves the results unchanged and gives the same report twice', async (t) => {
+t.test('diagnose is pure: it leaves the results unchanged and gives the same report twice', needsCorpus('templates/pandoc-footer-reference.pptx'), async (t) => {
   const r = await analyze('pandoc-footer-reference.pptx');
   const before = JSON.stringify(r);
   const a = diagnose(r);

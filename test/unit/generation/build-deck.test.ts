@@ -1,4 +1,4 @@
-import t, { type Test } from 'tap';
+import t from 'tap';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
@@ -8,8 +8,8 @@ import type { GenerationOptions, Table } from '../../../core/src/domain/content.
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { CT, RT } from '../../../core/src/ooxml/opc/constants.js';
 import { NS, attr, children, descendants, intAttr, path, type Element } from '../../../core/src/ooxml/xml.js';
-import { corpusPath } from '../../helpers/corpus.js';
-import { convertToPdf, lintPptx, newFindings, pdfPageCount, pdfPages, renderingSkipReason, xsdCheck, type LintFinding } from '../../helpers/referee.js';
+import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
+import { convertToPdf, lintPptx, newFindings, pdfPageCount, pdfPages, refereeSkipped, renderingSkipReason, xsdCheck, type LintFinding } from '../../helpers/referee.js';
 
 const PANDOC = 'pandoc-footer-reference.pptx';
 const POI = 'poi-layouts-showcase.pptx';
@@ -31,9 +31,9 @@ function templates(...names: string[]): Map<string, Uint8Array> {
   return new Map(names.map((n) => [n, templateBytes(n)]));
 }
 
-/** Records a skipped check (a referee tool is not installed here). */
-function skipped(t: Test, reason: string): void {
-  void t.test(reason, { skip: reason }, () => {});
+/** tap options of a test that reads these corpus templates (skipped without them). */
+function needsTemplates(...names: string[]): { skip: string | false } {
+  return needsCorpus(...names.map((n) => `templates/${n}`));
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'slidewright-gen-'));
@@ -95,7 +95,7 @@ const expectedText: string[][] = [
   ['Template text kept', 'This slide has the following stuff'],
 ];
 
-t.test('a deck mixing slides and layouts of five templates passes lint and XSD and renders one page per slide with the requested text', async (t) => {
+t.test('a deck mixing slides and layouts of five templates passes lint and XSD and renders one page per slide with the requested text', needsTemplates(PANDOC, POI, PPTX_PH, ONLYOFFICE, JSON2PPTX), async (t) => {
   const result = await buildDeck({ slides: mixedSlides, templates: templates(PANDOC, POI, PPTX_PH, ONLYOFFICE, JSON2PPTX) });
   t.same(result.errors, [], 'no slide failed');
   t.equal(result.pages_generated, mixedSlides.length);
@@ -103,21 +103,15 @@ t.test('a deck mixing slides and layouts of five templates passes lint and XSD a
   writeFileSync(file, result.bytes!);
 
   const lint = await lintPptx(file);
-  if (lint.skipped) skipped(t, lint.skipped);
-  else {
+  if (!refereeSkipped(t, lint)) {
     const before: LintFinding[] = [];
     for (const name of [PANDOC, POI, PPTX_PH, ONLYOFFICE, JSON2PPTX]) before.push(...(await lintPptx(corpusPath(`templates/${name}`))).errors);
     t.same(newFindings(lint.errors, before), [], 'ooxml-lint finds nothing the source templates did not already have');
   }
   const xsd = await xsdCheck(file, { all: true });
-  if (xsd.skipped) skipped(t, xsd.skipped);
-  else t.ok(xsd.ok, `XSD check passes:\n${xsd.output.split('\n').filter((l) => !/validates$/.test(l)).join('\n')}`);
+  if (!refereeSkipped(t, xsd)) t.ok(xsd.ok, `XSD check passes:\n${xsd.output.split('\n').filter((l) => !/validates$/.test(l)).join('\n')}`);
 
-  const skip = await renderingSkipReason();
-  if (skip) {
-    skipped(t, skip);
-    return;
-  }
+  if (refereeSkipped(t, { skipped: await renderingSkipReason() })) return;
   const pdf = await convertToPdf(file, scratch);
   t.equal(await pdfPageCount(pdf), mixedSlides.length, 'one PDF page per slide');
   // words, case-insensitively: a title may wrap or be set in capitals by its style
@@ -127,7 +121,7 @@ t.test('a deck mixing slides and layouts of five templates passes lint and XSD a
   });
 });
 
-t.test('templates reused from earlier builds give the same file, byte for byte, as templates opened afresh', async (t) => {
+t.test('templates reused from earlier builds give the same file, byte for byte, as templates opened afresh', needsTemplates(PANDOC, POI, PPTX_PH, ONLYOFFICE, JSON2PPTX), async (t) => {
   // a build must never change an opened template: the second and third builds reuse what
   // the first opened (same bytes under other ids too), and every file must be identical
   const names = [PANDOC, POI, PPTX_PH, ONLYOFFICE, JSON2PPTX];
@@ -145,7 +139,7 @@ t.test('templates reused from earlier builds give the same file, byte for byte, 
   t.same(second.warnings, fresh.warnings, 'same warnings');
 });
 
-t.test("docProps/app.xml counts the deck's slides and lists none of the template's slide titles", async (t) => {
+t.test("docProps/app.xml counts the deck's slides and lists none of the template's slide titles", needsTemplates(POI), async (t) => {
   // poi-layouts-showcase's app.xml says 10 slides, 1 note and lists its slide titles
   const specs = [1, 2, 3].map((n) => slide(POI, 'slide', n, { title: `Generated ${n}` }));
   const result = await buildDeck({ slides: specs, templates: templates(POI) });
@@ -162,7 +156,7 @@ t.test("docProps/app.xml counts the deck's slides and lists none of the template
   t.equal(text('Application'), 'Microsoft Office PowerPoint', 'the rest is kept');
 });
 
-t.test('slides keep their own layout, master and theme; the presentation ids are unique and in range', async (t) => {
+t.test('slides keep their own layout, master and theme; the presentation ids are unique and in range', needsTemplates(PANDOC, POI, PPTX_PH, ONLYOFFICE, JSON2PPTX), async (t) => {
   const result = await buildDeck({ slides: mixedSlides, templates: templates(PANDOC, POI, PPTX_PH, ONLYOFFICE, JSON2PPTX) });
   const pkg = await openDeck(result.bytes);
   const pres = pkg.relatedPartName('/', RT.officeDocument)!;
@@ -195,7 +189,7 @@ t.test('slides keep their own layout, master and theme; the presentation ids are
   }
 });
 
-t.test('layouts, masters, themes and media shared by several slides are stored once', async (t) => {
+t.test('layouts, masters, themes and media shared by several slides are stored once', needsTemplates(PANDOC, POI), async (t) => {
   // two slides on one pandoc layout, two POI template slides on one layout, and the same
   // POI template under a second id (identical content: stored once by hash)
   const tpl = templates(PANDOC, POI);
@@ -224,7 +218,7 @@ t.test('layouts, masters, themes and media shared by several slides are stored o
   const distinct = new Set(media.map((m) => Buffer.from(pkg.getBytes(m)).toString('base64')));
   t.equal(distinct.size, media.length, 'no two media parts hold the same bytes');
   const lint = await lintPptx(writeTemp('shared.pptx', result.bytes!));
-  if (!lint.skipped) t.same(lint.errors, [], 'lint clean');
+  if (!refereeSkipped(t, lint)) t.same(lint.errors, [], 'lint clean');
 });
 
 function writeTemp(name: string, bytes: Uint8Array): string {
@@ -233,7 +227,7 @@ function writeTemp(name: string, bytes: Uint8Array): string {
   return file;
 }
 
-t.test('per-slide options replace deck options: footer, slide number and footer font only where asked', async (t) => {
+t.test('per-slide options replace deck options: footer, slide number and footer font only where asked', needsTemplates(PANDOC), async (t) => {
   const result = await buildDeck({
     slides: [
       slide(PANDOC, 'layout', 2, { title: 'With footer', content: [{ blocks: [bullets('x')] }] }, { footer_text: 'Deck footer', show_slide_numbers: true, footer_font_size: 9, footer_font_name: 'Arial' }),
@@ -260,7 +254,7 @@ t.test('per-slide options replace deck options: footer, slide number and footer 
   t.notMatch(slideText(pkg, s2!), /Deck footer/);
 });
 
-t.test('a new slide from a layout keeps only the placeholders it fills', async (t) => {
+t.test('a new slide from a layout keeps only the placeholders it fills', needsTemplates(POI), async (t) => {
   const result = await buildDeck({ slides: [slide(POI, 'layout', 4, { title: 'Only a title' })], templates: templates(POI) });
   const pkg = await openDeck(result.bytes);
   const [s] = slideParts(pkg);
@@ -270,7 +264,7 @@ t.test('a new slide from a layout keeps only the placeholders it fills', async (
   t.equal(descendants(pkg.getXml(s!), NS.p, 'spPr')[0]?.firstChild, null, 'geometry inherited: empty spPr');
 });
 
-t.test('bullets become one paragraph each, escaped, with the placeholder formatting kept', async (t) => {
+t.test('bullets become one paragraph each, escaped, with the placeholder formatting kept', needsTemplates(POI), async (t) => {
   const result = await buildDeck({ slides: [slide(POI, 'slide', 2, { content: [{ blocks: [bullets('one', 'two & <three>', 'line\nbreak')] }] })], templates: templates(POI) });
   const pkg = await openDeck(result.bytes);
   const [s] = slideParts(pkg);
@@ -308,7 +302,7 @@ function frameRect(frame: Element): { x: number; y: number; cx: number } {
   return { x: intAttr(off, 'x', -1), y: intAttr(off, 'y', -1), cx: intAttr(ext, 'cx', -1) };
 }
 
-t.test('a table block becomes a real table at the placeholder geometry', async (t) => {
+t.test('a table block becomes a real table at the placeholder geometry', needsTemplates(JSON2PPTX), async (t) => {
   const frame = await tableFrameOf(JSON2PPTX, 4);
   t.equal(attr(path(frame, [NS.a, 'graphic'], [NS.a, 'graphicData']), 'uri'), 'http://schemas.openxmlformats.org/drawingml/2006/table');
   const tbl = descendants(frame, NS.a, 'tbl')[0]!;
@@ -325,7 +319,7 @@ t.test('a table block becomes a real table at the placeholder geometry', async (
   t.equal(descendants(frame, NS.p, 'ph').length, 0, 'a text-only (body) placeholder is replaced, not linked');
 });
 
-t.test('placeholder geometry missing on the layout is resolved through the master', async (t) => {
+t.test('placeholder geometry missing on the layout is resolved through the master', needsTemplates(PANDOC), async (t) => {
   const frame = await tableFrameOf(PANDOC, 2);
   const src = await OpcPackage.open(templateBytes(PANDOC));
   t.same(placeholderRect(src, '/ppt/slideLayouts/slideLayout2.xml', (ph) => attr(ph, 'idx') === '1'), { x: -1, y: -1, cx: -1 }, 'the layout placeholder has no xfrm');
@@ -333,7 +327,7 @@ t.test('placeholder geometry missing on the layout is resolved through the maste
   t.equal(attr(descendants(frame, NS.p, 'ph')[0], 'idx'), '1', 'the frame stays linked to the content (obj) placeholder');
 });
 
-t.test('a template slide with a table gets its content replaced, keeping its style; the footnote box is filled', async (t) => {
+t.test('a template slide with a table gets its content replaced, keeping its style; the footnote box is filled', needsTemplates(JAPANESE), async (t) => {
   const src = await OpcPackage.open(templateBytes(JAPANESE));
   const styleBefore = descendants(src.getXml('/ppt/slides/slide1.xml'), NS.a, 'tableStyleId')[0]?.textContent;
   const result = await buildDeck({
@@ -354,10 +348,10 @@ t.test('a template slide with a table gets its content replaced, keeping its sty
   t.notMatch(text, /This is a footnote|Row 1 Col 1/, 'the footnote box (the shortest text with the marker) and the table are replaced');
   t.match(text, /Footnote appears here/, 'prose that merely mentions a footnote is kept');
   const lint = await lintPptx(writeTemp('japanese.pptx', result.bytes!));
-  if (!lint.skipped) t.same(lint.errors, []);
+  if (!refereeSkipped(t, lint)) t.same(lint.errors, []);
 });
 
-t.test('charts come with their embedded workbook; notes and comments are dropped without dangling ids', async (t) => {
+t.test('charts come with their embedded workbook; notes and comments are dropped without dangling ids', needsTemplates(PPTX_PH, 'poi-comments-11slides.pptx', 'poi-signed-hello-world.pptx'), async (t) => {
   const result = await buildDeck({
     slides: [slide(PPTX_PH, 'slide', 4, {}), slide('poi-comments-11slides.pptx', 'slide', 1, { title: 'Commented slide' }), slide('poi-signed-hello-world.pptx', 'slide', 1, { title: 'Signed source' })],
     templates: templates(PPTX_PH, 'poi-comments-11slides.pptx', 'poi-signed-hello-world.pptx'),
@@ -370,10 +364,10 @@ t.test('charts come with their embedded workbook; notes and comments are dropped
   t.ok(wb && pkg.hasPart(wb.targetPartName!), 'chart keeps its embedded workbook');
   t.equal(pkg.partNames().filter((p) => /notesSlide|comment|_xmlsignatures|origin\.sigs/i.test(p)).length, 0);
   const lint = await lintPptx(writeTemp('closure.pptx', result.bytes!));
-  if (!lint.skipped) t.same(lint.errors, [], 'every rId resolves, content types complete');
+  if (!refereeSkipped(t, lint)) t.same(lint.errors, [], 'every rId resolves, content types complete');
 });
 
-t.test('a bad source yields an entry in errors and the other slides are still produced', async (t) => {
+t.test('a bad source yields an entry in errors and the other slides are still produced', needsTemplates(PANDOC), async (t) => {
   const result = await buildDeck({
     slides: [
       slide(PANDOC, 'layout', 2, { title: 'Good one' }),
@@ -402,17 +396,17 @@ t.test('a bad source yields an entry in errors and the other slides are still pr
   t.match(slideText(pkg, slides[0]!), /Good one/);
   t.match(slideText(pkg, slides[1]!), /Good two/);
   const lint = await lintPptx(writeTemp('partial.pptx', result.bytes!));
-  if (!lint.skipped) t.same(lint.errors, [], 'no part of a failed slide is left behind');
+  if (!refereeSkipped(t, lint)) t.same(lint.errors, [], 'no part of a failed slide is left behind');
 });
 
-t.test('when every slide fails there are no bytes', async (t) => {
+t.test('when every slide fails there are no bytes', needsTemplates(PANDOC), async (t) => {
   const result = await buildDeck({ slides: [slide(PANDOC, 'slide', 42, {})], templates: templates(PANDOC) });
   t.equal(result.bytes, undefined);
   t.equal(result.pages_generated, 0);
   t.equal(result.errors.length, 1);
 });
 
-t.test('a .potx template becomes a presentation; progress reaches 1', async (t) => {
+t.test('a .potx template becomes a presentation; progress reaches 1', needsTemplates('poi-bug59273-template.potx'), async (t) => {
   const progress: number[] = [];
   const result = await buildDeck({ slides: [slide('poi-bug59273-template.potx', 'layout', 1, { title: 'From a template file', subtitle: 'potx' })], templates: templates('poi-bug59273-template.potx') }, (f) => progress.push(f));
   t.same(result.errors, []);
@@ -421,7 +415,7 @@ t.test('a .potx template becomes a presentation; progress reaches 1', async (t) 
   t.equal(progress[progress.length - 1], 1);
   t.ok(progress.every((p, i) => i === 0 || p >= progress[i - 1]!), 'progress never goes back');
   const lint = await lintPptx(writeTemp('potx.pptx', result.bytes!));
-  if (!lint.skipped) t.same(lint.errors, []);
+  if (!refereeSkipped(t, lint)) t.same(lint.errors, []);
 });
 
 /** The `p:sp`/`p:graphicFrame` of a slide whose placeholder idx is `idx`. */
@@ -430,7 +424,7 @@ function shapeWithIdx(pkg: OpcPackage, part: string, idx: string): Element | und
   return children(tree).find((s) => attr(descendants(s, NS.p, 'ph')[0], 'idx') === idx);
 }
 
-t.test('columns fill a two-content layout left to right, and a comparison layout with its column headers', async (t) => {
+t.test('columns fill a two-content layout left to right, and a comparison layout with its column headers', needsTemplates(POI), async (t) => {
   const result = await buildDeck({
     slides: [
       slide(POI, 'layout', 4, { title: 'Two content', content: [{ blocks: [bullets('left text')] }, { blocks: [bullets('right text')] }] }),
@@ -456,7 +450,7 @@ function plainTextOf(el: Element | undefined): string {
   return el ? descendants(el, NS.a, 't').map((e) => e.textContent ?? '').join('') : '';
 }
 
-t.test('external hyperlinks and pictures of a template slide are kept', async (t) => {
+t.test('external hyperlinks and pictures of a template slide are kept', needsTemplates(ONLYOFFICE), async (t) => {
   const result = await buildDeck({ slides: [slide(ONLYOFFICE, 'slide', 8, { title: 'Links kept' })], templates: templates(ONLYOFFICE) });
   t.same(result.errors, []);
   const pkg = await openDeck(result.bytes);
@@ -469,7 +463,7 @@ t.test('external hyperlinks and pictures of a template slide are kept', async (t
   t.notOk(pkg.rels(s!).some((r) => r.type === RT.notesSlide), 'notes slide relationship dropped');
 });
 
-t.test('header without a header placeholder and unplaceable content give warnings, not errors', async (t) => {
+t.test('header without a header placeholder and unplaceable content give warnings, not errors', needsTemplates(POI), async (t) => {
   const result = await buildDeck({ slides: [slide(POI, 'layout', 6, { title: 'Title only', header: 'Head', footnote: 'Note', content: [{ blocks: [bullets('nowhere')] }] })], templates: templates(POI) });
   t.same(result.errors, []);
   t.equal(result.pages_generated, 1);
@@ -479,7 +473,7 @@ t.test('header without a header placeholder and unplaceable content give warning
   t.ok(result.warnings.every((w) => w.slide_index === 0 && w.template_slide_id === `${POI}#layout6` && w.code === 'content_not_placed'), 'warnings name the slide');
 });
 
-t.test('a slide whose XML is not well-formed fails alone with source_corrupt', async (t) => {
+t.test('a slide whose XML is not well-formed fails alone with source_corrupt', needsTemplates(POI), async (t) => {
   const pkg = await OpcPackage.open(templateBytes(POI));
   pkg.setBytes('/ppt/slides/slide3.xml', new TextEncoder().encode('<p:sld xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"><p:cSld>'));
   const broken = await pkg.toBytes();
@@ -496,10 +490,10 @@ t.test('a slide whose XML is not well-formed fails alone with source_corrupt', a
   );
   t.equal(result.pages_generated, 1);
   const lint = await lintPptx(writeTemp('corrupt-source.pptx', result.bytes!));
-  if (!lint.skipped) t.same(lint.errors, []);
+  if (!refereeSkipped(t, lint)) t.same(lint.errors, []);
 });
 
-t.test('identical media of two different templates (the English and Russian samples) are stored once', async (t) => {
+t.test('identical media of two different templates (the English and Russian samples) are stored once', needsTemplates(ONLYOFFICE, 'onlyoffice-sample-ru.pptx'), async (t) => {
   const RU = 'onlyoffice-sample-ru.pptx';
   const en = [slide(ONLYOFFICE, 'slide', 1, { title: 'en 1' }), slide(ONLYOFFICE, 'slide', 2, { title: 'en 2' })];
   const ru = [slide(RU, 'slide', 1, { title: 'ru 1' }), slide(RU, 'slide', 2, { title: 'ru 2' })];
@@ -517,7 +511,7 @@ t.test('identical media of two different templates (the English and Russian samp
   t.ok(all.length < enOnly.length + ruOnly.length, `the master picture both templates share is stored once (${all.length} < ${enOnly.length} + ${ruOnly.length})`);
 });
 
-t.test('a slide whose chart part is corrupt fails alone; the deck stays valid', async (t) => {
+t.test('a slide whose chart part is corrupt fails alone; the deck stays valid', needsTemplates(PPTX_PH), async (t) => {
   const pkg = await OpcPackage.open(templateBytes(PPTX_PH));
   const chart = pkg.rels('/ppt/slides/slide4.xml').find((r) => r.type === RT.chart)!.targetPartName!;
   pkg.setBytes(chart, new TextEncoder().encode('<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart>'));
@@ -533,10 +527,10 @@ t.test('a slide whose chart part is corrupt fails alone; the deck stays valid', 
   const out = await openDeck(result.bytes);
   t.equal(out.partsOfType(CT.chart).length, 0, 'nothing of the failed slide is left');
   const lint = await lintPptx(writeTemp('bad-chart.pptx', result.bytes!));
-  if (!lint.skipped) t.same(lint.errors, []);
+  if (!refereeSkipped(t, lint)) t.same(lint.errors, []);
 });
 
-t.test('table styles the slides use come with them from their template, also into another template\'s deck', async (t) => {
+t.test('table styles the slides use come with them from their template, also into another template\'s deck', needsCorpus('bench/pp_test_slides.pptx', 'bench/SlideWithTables.pptx'), async (t) => {
   const files = new Map([
     ['text', readFileSync(corpusPath('bench/pp_test_slides.pptx'))],
     ['tables', readFileSync(corpusPath('bench/SlideWithTables.pptx'))],

@@ -19,8 +19,8 @@ import { CHART_TYPES, newChartSpec, type ChartData } from '../../../core/src/gen
 import { readChartWorkbook } from '../../../core/src/generation/charts/workbook.js';
 import { chartInventory, resolveChartRef, updateDeckCharts } from '../../../core/src/generation/charts/deck-update.js';
 import { parseRangeFormula, rangeFormula, quoteSheet, columnLetters } from '../../../core/src/generation/charts/refs.js';
-import { corpusPath } from '../../helpers/corpus.js';
-import { convertToPdf, lintPptx, pdfPageCount, renderingSkipReason, xsdCheck } from '../../helpers/referee.js';
+import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
+import { convertToPdf, lintPptx, pdfPageCount, refereeSkipped, renderingSkipReason, xsdCheck } from '../../helpers/referee.js';
 import ExcelJS from 'exceljs';
 
 const CHART_TYPES_DECK = 'python-pptx-chart-types.pptx';
@@ -30,8 +30,9 @@ t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
 
 const template = (name: string): Uint8Array => readFileSync(corpusPath(`templates/${name}`));
 
-function skipped(t: Test, reason: string): void {
-  void t.test(reason, { skip: reason }, () => {});
+/** tap options of a test that reads these corpus templates (skipped without them). */
+function needsTemplates(...names: string[]): { skip: string | false } {
+  return needsCorpus(...names.map((n) => `templates/${n}`));
 }
 
 /** What a chart part shows: per series its name, categories and values from the caches, and the formulas. */
@@ -107,16 +108,15 @@ async function checkChartAgrees(t: Test, pkg: OpcPackage, chartPart: string, dat
  */
 async function refereeChecks(t: Test, file: string, pages: number, knownXsd?: RegExp): Promise<void> {
   const lint = await lintPptx(file);
-  if (lint.skipped) skipped(t, lint.skipped);
-  else t.same(lint.errors, [], 'ooxml-lint is clean');
+  if (!refereeSkipped(t, lint)) t.same(lint.errors, [], 'ooxml-lint is clean');
   const xsd = await xsdCheck(file, { all: true });
-  if (xsd.skipped) skipped(t, xsd.skipped);
-  else if (knownXsd) {
-    const errors = xsd.output.split('\n').filter((l) => /validity error/.test(l));
-    t.same(errors.filter((l) => !knownXsd.test(l)), [], 'XSD check (--all): no schema error but those the source already has');
-  } else t.ok(xsd.ok, `XSD check (--all, charts against dml-chart.xsd) passes:\n${xsd.output.split('\n').filter((l) => !/validates$/.test(l)).join('\n')}`);
-  const skip = await renderingSkipReason();
-  if (skip) return skipped(t, skip);
+  if (!refereeSkipped(t, xsd)) {
+    if (knownXsd) {
+      const errors = xsd.output.split('\n').filter((l) => /validity error/.test(l));
+      t.same(errors.filter((l) => !knownXsd.test(l)), [], 'XSD check (--all): no schema error but those the source already has');
+    } else t.ok(xsd.ok, `XSD check (--all, charts against dml-chart.xsd) passes:\n${xsd.output.split('\n').filter((l) => !/validates$/.test(l)).join('\n')}`);
+  }
+  if (refereeSkipped(t, { skipped: await renderingSkipReason() })) return;
   const pdf = await convertToPdf(file, join(scratch, `pdf-${pages}-${Math.random().toString(36).slice(2)}`));
   t.equal(await pdfPageCount(pdf), pages, 'LibreOffice converts it, one page per slide');
 }
@@ -135,7 +135,7 @@ t.test('cell references and formulas', async (t) => {
   t.equal(newChartSpec('bubble'), undefined);
 });
 
-t.test('every updatable chart of the chart-types deck: series and categories added and removed, caches and workbook agree', async (t) => {
+t.test('every updatable chart of the chart-types deck: series and categories added and removed, caches and workbook agree', needsTemplates(CHART_TYPES_DECK), async (t) => {
   const pkg = await OpcPackage.open(template(CHART_TYPES_DECK));
   const grow: ChartData = {
     title: 'Grown & <escaped>',
@@ -176,7 +176,7 @@ t.test('every updatable chart of the chart-types deck: series and categories add
   await refereeChecks(t, file, 8);
 });
 
-t.test("PowerPoint's charts: the table over the workbook data is rebuilt over the new range", async (t) => {
+t.test("PowerPoint's charts: the table over the workbook data is rebuilt over the new range", needsCorpus('bench/SlideWithCharts.pptx'), async (t) => {
   const pkg = await OpcPackage.open(readFileSync(corpusPath('bench/SlideWithCharts.pptx')));
   const data: ChartData = { categories: ['A', 'B', 'C', 'D', 'E', 'F'], series: [{ name: 'Alpha', values: [1, 2, 3, 4, 5, 6] }, { name: 'Beta', values: [6, 5, 4, 3, 2, 1] }] };
   await updateChartPart(packageStore(pkg), '/ppt/charts/chart1.xml', data);
@@ -195,7 +195,7 @@ t.test("PowerPoint's charts: the table over the workbook data is rebuilt over th
   await refereeChecks(t, file, 2, /showDLblsOverMax/);
 });
 
-t.test('new chart parts of every chart type validate and hold their data', async (t) => {
+t.test('new chart parts of every chart type validate and hold their data', needsTemplates(PLACEHOLDERS), async (t) => {
   const pkg = await OpcPackage.open(template(PLACEHOLDERS));
   const data: ChartData = { title: 'New', categories: ['x', 'y', 'z'], series: [{ name: 's1', values: [1, 2, 3] }, { name: 's2', values: [3, 2, 1] }] };
   for (const type of CHART_TYPES) {
@@ -232,7 +232,7 @@ const spec = (tpl: string, kind: 'slide' | 'layout', n: number, data: DeckSlideS
 });
 const chartBlock = (chart_type: string, data: ChartData) => ({ type: 'chart' as const, chart: { chart_type, ...data } });
 
-t.test('chart blocks in a generated deck: template charts refilled, chart and content placeholders get new charts', async (t) => {
+t.test('chart blocks in a generated deck: template charts refilled, chart and content placeholders get new charts', needsTemplates(CHART_TYPES_DECK, PLACEHOLDERS), async (t) => {
   const sales: ChartData = { title: 'Sales', categories: ['2024', '2025', '2026'], series: [{ name: 'EMEA', values: [10, 12, 15] }, { name: 'APAC', values: [8, 11, 16] }, { name: 'AMER', values: [20, 19, 21] }] };
   const r = await buildDeck({
     templates: new Map([
@@ -284,7 +284,7 @@ t.test('chart blocks in a generated deck: template charts refilled, chart and co
   await refereeChecks(t, file, 4);
 });
 
-t.test('update-charts on a deck: references by index and name, errors, title only, untouched charts stay', async (t) => {
+t.test('update-charts on a deck: references by index and name, errors, title only, untouched charts stay', needsTemplates(CHART_TYPES_DECK, 'automizer-waterfall-chartex.pptx'), async (t) => {
   const deck = template(CHART_TYPES_DECK);
   const inv = chartInventory(await OpcPackage.open(deck));
   t.equal(inv.slides.length, 8);
@@ -322,7 +322,7 @@ t.test('update-charts on a deck: references by index and name, errors, title onl
   t.match(resolveChartRef(ex, { slide_index: chartex!.s, chart_index: chartex!.c.chart_index }), { field: 'chart_index', message: /extended charts/ });
 });
 
-t.test('a chart part shared by two slides is copied before it changes', async (t) => {
+t.test('a chart part shared by two slides is copied before it changes', needsTemplates(CHART_TYPES_DECK), async (t) => {
   const pkg = await OpcPackage.open(template(CHART_TYPES_DECK));
   // slide 8 shows chart31; make slide 7 show it too (a second relationship to the same part)
   const rId = pkg.addRel('/ppt/slides/slide7.xml', RT.chart, '/ppt/charts/chart31.xml');

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { NS, parseXml, serializeXml, type Element, type Node } from '../../../core/src/ooxml/xml.js';
 import { cloneDocument, cloneInto, cloneWithStubs } from '../../../core/src/generation/clone.js';
-import { corpusPath } from '../../helpers/corpus.js';
+import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 
 /** How many child-list, sibling or parent links disagree below `root` (`appendChild` keeps them all in agreement). */
 function linkProblems(root: Node): number {
@@ -74,7 +74,7 @@ t.test('copied attributes answer to the namespace-aware calls as parsed ones do'
   t.same(Array.from({ length: rPr.attributes.length }, (_, i) => `${rPr.attributes.item(i)!.name}=${rPr.attributes.item(i)!.value}`), ['lang=en-US', 'b=0', 'sz=1200']);
 });
 
-t.test('slides of real templates copied with stand-ins keep every link', async (t) => {
+t.test('slides of real templates copied with stand-ins keep every link', needsCorpus('bench/SlideWithTables.pptx', 'bench/pp_test_slides.pptx'), async (t) => {
   for (const file of ['bench/SlideWithTables.pptx', 'bench/pp_test_slides.pptx']) {
     const pkg = await OpcPackage.open(readFileSync(corpusPath(file)));
     const doc = pkg.getXml('/ppt/slides/slide1.xml');

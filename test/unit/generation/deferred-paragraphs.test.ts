@@ -14,7 +14,7 @@ import { cloneDocument } from '../../../core/src/generation/clone.js';
 import { serializeDocument } from '../../../core/src/generation/serialize.js';
 import { materializeParagraphs, plainText, setParagraphs, setRunFont } from '../../../core/src/generation/text.js';
 import { GeneratedSlidePart, readShapeText, writeScaledSizes } from '../../../core/src/generation/fit.js';
-import { corpusPath } from '../../helpers/corpus.js';
+import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 import { corpusSlides } from '../../helpers/corpus-slides.js';
 
 const LINE_SETS: ReadonlyArray<readonly string[]> = [
@@ -48,7 +48,7 @@ function pairs(src: Document): Pair[] {
   return out;
 }
 
-t.test('deferred paragraphs serialize and read as the nodes they stand for', async (t) => {
+t.test('deferred paragraphs serialize and read as the nodes they stand for', needsCorpus(), async (t) => {
   let bodies = 0;
   let shapesRead = 0;
   for await (const { file, pml, slidePart, layoutPart, doc: src } of corpusSlides(6)) {
@@ -104,7 +104,7 @@ t.test('deferred paragraphs serialize and read as the nodes they stand for', asy
   t.ok(shapesRead > 300, `${shapesRead} shapes read back and sized`);
 });
 
-t.test('editing a model as nodes materializes it first, sizes included', async (t) => {
+t.test('editing a model as nodes materializes it first, sizes included', needsCorpus('bench/pp_test_slides.pptx'), async (t) => {
   const pkg = await OpcPackage.open(readFileSync(corpusPath('bench/pp_test_slides.pptx')));
   const doc = cloneDocument(pkg.getXml('/ppt/slides/slide1.xml'));
   const body = child(descendants(doc, NS.p, 'sp')[1]!, NS.p, 'txBody')!;

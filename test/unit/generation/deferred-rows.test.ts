@@ -18,7 +18,7 @@ import { serializeDocument } from '../../../core/src/generation/serialize.js';
 import { materializeParagraphs } from '../../../core/src/generation/text.js';
 import { buildTableFrame, frameTable, materializeRows, replaceTableContent } from '../../../core/src/generation/tables.js';
 import { GeneratedSlidePart, fitTable, measureTable } from '../../../core/src/generation/fit.js';
-import { corpusPath } from '../../helpers/corpus.js';
+import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 import { corpusSlides } from '../../helpers/corpus-slides.js';
 
 /** Tables of several shapes: header and banded body rows, more and fewer columns than a template's, line breaks, escapes, empty cells. */
@@ -45,7 +45,7 @@ function materializeAll(doc: Document): void {
   for (const txBody of descendants(doc, NS.a, 'txBody')) materializeParagraphs(doc, txBody);
 }
 
-t.test("a template's table rewritten as a model writes, measures and fits as its nodes", async (t) => {
+t.test("a template's table rewritten as a model writes, measures and fits as its nodes", needsCorpus(), async (t) => {
   let tables = 0;
   for await (const { file, pml, slidePart, layoutPart, doc: src } of corpusSlides()) {
     const sourceFrames = tableFrames(src);
@@ -93,7 +93,7 @@ t.test("a template's table rewritten as a model writes, measures and fits as its
   t.ok(tables > 100, `${tables} tables compared`);
 });
 
-t.test('a new table (no template cells) writes and fits as its nodes', async (t) => {
+t.test('a new table (no template cells) writes and fits as its nodes', needsCorpus('bench/SlideWithTables.pptx'), async (t) => {
   const file = 'bench/SlideWithTables.pptx';
   const pkg = await OpcPackage.open(readFileSync(corpusPath(file)));
   const pml = new PmlModel(pkg);

@@ -14,10 +14,15 @@ import { readTextBody, shapeTextSources } from '../../../core/src/render/text-bo
 import { layoutText } from '../../../core/src/text/layout.js';
 import { fitMetrics, paginateRows } from '../../../core/src/generation/fit.js';
 import { isTableOnly, pageSlideData } from '../../../core/src/generation/paginate.js';
-import { corpusPath } from '../../helpers/corpus.js';
+import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 
 const PANDOC = 'pandoc-footer-reference.pptx';
 const POI = 'poi-layouts-showcase.pptx';
+/** tap options of a test that reads these corpus templates (skipped without them). */
+function needsTemplates(...names: string[]): { skip: string | false } {
+  return needsCorpus(...names.map((n) => `templates/${n}`));
+}
+
 const bytesOf = new Map<string, Uint8Array>();
 function templates(...names: string[]): Map<string, Uint8Array> {
   for (const n of names) if (!bytesOf.has(n)) bytesOf.set(n, readFileSync(corpusPath(`templates/${n}`)));
@@ -65,7 +70,7 @@ function overflowOf(model: PmlModel, part: string, prefix: string): number {
   return NaN;
 }
 
-t.test('long text shrinks to the largest size that fits, written on every run; short text keeps the template size', async (t) => {
+t.test('long text shrinks to the largest size that fits, written on every run; short text keeps the template size', needsTemplates(PANDOC), async (t) => {
   const r = await buildDeck({
     slides: [layoutSlide(PANDOC, 2, { title: 'Long', content: [{ blocks: [{ type: 'text', text: { bullets: LONG } }] }] }), layoutSlide(PANDOC, 2, { title: 'Short', content: [{ blocks: [{ type: 'text', text: { bullets: ['One', 'Two'] } }] }] })],
     templates: templates(PANDOC),
@@ -84,7 +89,7 @@ t.test('long text shrinks to the largest size that fits, written on every run; s
   t.ok(bigger <= 0);
 });
 
-t.test('textbox_min_font_size bounds the shrinking; overflow at the minimum is a structured warning', async (t) => {
+t.test('textbox_min_font_size bounds the shrinking; overflow at the minimum is a structured warning', needsTemplates(PANDOC), async (t) => {
   const many = [...LONG, ...LONG, ...LONG];
   const r = await buildDeck({ slides: [layoutSlide(PANDOC, 2, { title: 'Too much', content: [{ blocks: [{ type: 'text', text: { bullets: many } }] }] }, { textbox_min_font_size: 14 })], templates: templates(PANDOC) });
   const { pkg, slides } = await open(r.bytes);
@@ -97,7 +102,7 @@ t.test('textbox_min_font_size bounds the shrinking; overflow at the minimum is a
   t.match(w?.message ?? '', /runs [\d.]+ pt past its box at 14 pt/);
 });
 
-t.test('a table-only slide too long for its area is split: header repeated, rows whole and in order, titles marked, pages counted', async (t) => {
+t.test('a table-only slide too long for its area is split: header repeated, rows whole and in order, titles marked, pages counted', needsTemplates(POI), async (t) => {
   const data = table(45);
   const r = await buildDeck({ slides: [layoutSlide(POI, 2, { title: 'Regions', content: [{ blocks: [{ type: 'table', table: { table: data } }] }] }, { footer_text: 'F', show_slide_numbers: true })], templates: templates(POI) });
   t.same(r.errors, []);
@@ -128,7 +133,7 @@ t.test('a table-only slide too long for its area is split: header repeated, rows
   t.same(r.warnings.filter((w) => w.code === 'table_overflow'), []);
 });
 
-t.test('no pagination when it is turned off or the slide combines a table with text: the table shrinks to the minimum and a warning says so', async (t) => {
+t.test('no pagination when it is turned off or the slide combines a table with text: the table shrinks to the minimum and a warning says so', needsTemplates(POI), async (t) => {
   const r = await buildDeck({
     slides: [
       layoutSlide(POI, 2, { title: 'Off', content: [{ blocks: [{ type: 'table', table: { table: table(45) } }] }] }, { auto_paginate_tables: false }),
@@ -142,7 +147,7 @@ t.test('no pagination when it is turned off or the slide combines a table with t
   t.match(overflow[1]?.message ?? '', /not paginated/);
 });
 
-t.test('a table that fits keeps its size; a table that almost fits shrinks to ≥ table_min_font_size', async (t) => {
+t.test('a table that fits keeps its size; a table that almost fits shrinks to ≥ table_min_font_size', needsTemplates(POI), async (t) => {
   const r = await buildDeck({
     slides: [
       layoutSlide(POI, 2, { title: 'Small', content: [{ blocks: [{ type: 'table', table: { table: table(3) } }] }] }),
@@ -158,7 +163,7 @@ t.test('a table that fits keeps its size; a table that almost fits shrinks to �
   t.ok(medium.every((s) => s >= 10 && s < 18), `medium table shrunk to ${medium[0]} pt, not below 10`);
 });
 
-t.test('slide_format: font, size as given, bold, italic, colour and alignment on each element', async (t) => {
+t.test('slide_format: font, size as given, bold, italic, colour and alignment on each element', needsTemplates(PANDOC), async (t) => {
   const r = await buildDeck({
     slides: [
       layoutSlide(PANDOC, 2, {
@@ -182,7 +187,7 @@ t.test('slide_format: font, size as given, bold, italic, colour and alignment on
   t.ok(r.warnings.some((w) => w.code === 'text_overflow' && /at 20 pt/.test(w.message)), 'overflow at the given size is reported');
 });
 
-t.test('the footer brings a date field; footer_font_size and name apply to footer, number and date', async (t) => {
+t.test('the footer brings a date field; footer_font_size and name apply to footer, number and date', needsTemplates(POI), async (t) => {
   const r = await buildDeck({ slides: [layoutSlide(POI, 2, { title: 'Dated' }, { footer_text: 'Foot', show_slide_numbers: true, footer_font_size: 11, footer_font_name: 'Arial' })], templates: templates(POI) });
   const { pkg, slides } = await open(r.bytes);
   const doc = pkg.getXml(slides[0]!);
@@ -208,7 +213,7 @@ t.test('pagination helpers: table-only detection, pages of rows, page slide data
 
 void CT;
 
-t.test('allow_textbox_reposition: the text box below a template table moves down as far as the table grows', async (t) => {
+t.test('allow_textbox_reposition: the text box below a template table moves down as far as the table grows', needsTemplates('poi-customgeo-48slides.pptx'), async (t) => {
   const name = 'poi-customgeo-48slides.pptx';
   const rows: Table = { rows: [{ is_header: true, cells: [{ value: 'A' }, { value: 'B' }] }, ...Array.from({ length: 22 }, (_, i) => ({ cells: [{ value: `Row ${i + 1}` }, { value: String(i) }] }))] };
   const frames = async (reposition: boolean): Promise<{ table: { y: number; cy: number }; box: { y: number; cy: number } }> => {

@@ -4,11 +4,11 @@ import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { NS, createElement, descendants, parseXml, serializeXml, type Element } from '../../../core/src/ooxml/xml.js';
 import { childrenStubSource, cloneDocument, cloneInto, cloneWithStubs, STUB_NS } from '../../../core/src/generation/clone.js';
 import { serializeDocument } from '../../../core/src/generation/serialize.js';
-import { corpusPath } from '../../helpers/corpus.js';
+import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 
 const body = (xml: string) => xml.replace(/^<\?xml[^>]*\?>\s*/, '');
 
-t.test('the lean serializer writes what xmldom writes for real slides and layouts', async (t) => {
+t.test('the lean serializer writes what xmldom writes for real slides and layouts', needsCorpus('templates/poi-layouts-showcase.pptx', 'templates/onlyoffice-sample-en.pptx', 'templates/poi-japanese-table.pptx'), async (t) => {
   for (const name of ['poi-layouts-showcase.pptx', 'onlyoffice-sample-en.pptx', 'poi-japanese-table.pptx']) {
     const pkg = await OpcPackage.open(readFileSync(corpusPath(`templates/${name}`)));
     for (const part of pkg.partNames().filter((n) => /\/(slides\/slide|slideLayouts\/slideLayout)\d+\.xml$/.test(n))) {
@@ -18,7 +18,7 @@ t.test('the lean serializer writes what xmldom writes for real slides and layout
   }
 });
 
-t.test('a deep copy serializes like its source', async (t) => {
+t.test('a deep copy serializes like its source', needsCorpus('templates/python-pptx-populated-placeholders.pptx'), async (t) => {
   const pkg = await OpcPackage.open(readFileSync(corpusPath('templates/python-pptx-populated-placeholders.pptx')));
   for (const part of ['/ppt/slides/slide3.xml', '/ppt/slides/slide4.xml', '/ppt/slideMasters/slideMaster1.xml']) {
     const doc = pkg.getXml(part);
@@ -26,7 +26,7 @@ t.test('a deep copy serializes like its source', async (t) => {
   }
 });
 
-t.test('a deep copy names every element and attribute as its source does, and answers namespaced lookups', async (t) => {
+t.test('a deep copy names every element and attribute as its source does, and answers namespaced lookups', needsCorpus('templates/python-pptx-populated-placeholders.pptx'), async (t) => {
   const pkg = await OpcPackage.open(readFileSync(corpusPath('templates/python-pptx-populated-placeholders.pptx')));
   // slide 1 holds a picture (r:embed) besides placeholders
   const doc = pkg.getXml('/ppt/slides/slide1.xml');
@@ -62,7 +62,7 @@ t.test('a deep copy names every element and attribute as its source does, and an
   t.equal(serializeXml(copy), serializeXml(doc), "xmldom's own serializer writes the copy as the source");
 });
 
-t.test('stubbed shapes are written from the source; copied ones can change', async (t) => {
+t.test('stubbed shapes are written from the source; copied ones can change', needsCorpus('templates/poi-layouts-showcase.pptx'), async (t) => {
   const pkg = await OpcPackage.open(readFileSync(corpusPath('templates/poi-layouts-showcase.pptx')));
   const src = pkg.getXml('/ppt/slides/slide9.xml');
   const { doc, stubs } = cloneWithStubs(src, (shape) => shape.localName === 'sp');
@@ -89,7 +89,7 @@ t.test('elements created with a prefix the root does not declare get a declarati
   t.equal(t2!.getAttributeNS(NS.r, 'id'), 'rId1');
 });
 
-t.test('table cells copied with their a:tcPr content left to the template serialize as full copies, also when copied again', async (t) => {
+t.test('table cells copied with their a:tcPr content left to the template serialize as full copies, also when copied again', needsCorpus('templates/poi-japanese-table.pptx', 'templates/onlyoffice-sample-en.pptx', 'bench/SlideWithTables.pptx'), async (t) => {
   const isTcPr = (el: Element): boolean => el.localName === 'tcPr' && el.namespaceURI === NS.a;
   let cells = 0;
   let stood = 0;

@@ -7,7 +7,7 @@
 import t from 'tap';
 import type { AnalyzedShape } from '../../../core/src/analysis/types.js';
 import { candidatesFromAnalysis, COUNT_KEYS, rankCandidates, signature, type MatchCandidate, type MatchItem } from '../../../core/src/matching/index.js';
-import { analyzed, INPUTS } from './fixtures.js';
+import { analyzed, INPUTS, needsTemplates } from './fixtures.js';
 
 const TEMPLATES = [
   'poi-layouts-showcase.pptx',
@@ -84,7 +84,7 @@ function problemsOf(items: MatchItem[], cands: MatchCandidate[], input: Record<s
 }
 
 for (const file of TEMPLATES) {
-  t.test(`${file}: every candidate keeps the count rules for every input`, async (t) => {
+  t.test(`${file}: every candidate keeps the count rules for every input`, needsTemplates(file), async (t) => {
     const r = await analyzed(file);
     for (const against of ['layouts', 'slides'] as const) {
       const cands = candidatesFromAnalysis('tpl_a', r, against);
@@ -98,7 +98,7 @@ for (const file of TEMPLATES) {
   });
 }
 
-t.test('a Title Only layout is an exact match for a title-only slide though it has footer placeholders', async (t) => {
+t.test('a Title Only layout is an exact match for a title-only slide though it has footer placeholders', needsTemplates('poi-layouts-showcase.pptx'), async (t) => {
   const r = await analyzed('poi-layouts-showcase.pptx');
   const cands = candidatesFromAnalysis('tpl_a', r, 'layouts');
   const items = rankCandidates(signature({ title: 'Only a title' }), cands, 0);
@@ -109,7 +109,7 @@ t.test('a Title Only layout is an exact match for a title-only slide though it h
   t.equal(titleOnly.matched_counts.footer, 0);
 });
 
-t.test('footer text is matched by a footer placeholder, counted once, never beyond the input', async (t) => {
+t.test('footer text is matched by a footer placeholder, counted once, never beyond the input', needsTemplates('poi-layouts-showcase.pptx'), async (t) => {
   const r = await analyzed('poi-layouts-showcase.pptx');
   const cands = candidatesFromAnalysis('tpl_a', r, 'layouts');
   const [best] = rankCandidates(signature({ title: 'T', footer: 'ACME' }), cands, 1);
@@ -118,7 +118,7 @@ t.test('footer text is matched by a footer placeholder, counted once, never beyo
   t.equal(best!.is_exact_match, true);
 });
 
-t.test('ties rank the earlier template first, then the lower slide index', async (t) => {
+t.test('ties rank the earlier template first, then the lower slide index', needsTemplates('poi-layouts-showcase.pptx'), async (t) => {
   const r = await analyzed('poi-layouts-showcase.pptx');
   const a = candidatesFromAnalysis('tpl_a', r, 'layouts', undefined, 0);
   const b = candidatesFromAnalysis('tpl_b', r, 'layouts', undefined, 1);

@@ -4,7 +4,7 @@ import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { analyzePresentation } from '../../../core/src/analysis/analyze.js';
 import type { AnalysisResults } from '../../../core/src/analysis/types.js';
 import type { Column, SlideData } from '../../../core/src/domain/content.js';
-import { corpusPath } from '../../helpers/corpus.js';
+import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 
 const cache = new Map<string, Promise<AnalysisResults>>();
 
@@ -18,6 +18,11 @@ export function analyzed(file: string): Promise<AnalysisResults> {
     cache.set(file, p);
   }
   return p;
+}
+
+/** tap options of a test that analyzes these corpus templates with {@link analyzed} (skipped without them). */
+export function needsTemplates(...files: string[]): { skip: string | false } {
+  return needsCorpus(...files.map((f) => `templates/${f}`));
 }
 
 /** A column of `n` bullets. */

@@ -5,8 +5,8 @@
 import t from 'tap';
 import { diagnose } from '../../../core/src/doctor/index.js';
 import { candidatesFromAnalysis, rankCandidates, signature, type MatchCandidate, type MatchItem } from '../../../core/src/matching/index.js';
-import { corpusFiles } from '../../helpers/corpus.js';
-import { analyzed, bullets, chart, image, table } from './fixtures.js';
+import { corpusFilesFor, needsCorpus } from '../../helpers/corpus.js';
+import { analyzed, bullets, chart, image, needsTemplates, table } from './fixtures.js';
 
 async function layouts(file: string, id = 'tpl_a', order?: number): Promise<MatchCandidate[]> {
   return candidatesFromAnalysis(id, await analyzed(file), 'layouts', undefined, order);
@@ -15,14 +15,14 @@ async function layouts(file: string, id = 'tpl_a', order?: number): Promise<Matc
 const STANDARD = ['poi-layouts-showcase.pptx', 'pandoc-footer-reference.pptx', 'onlyoffice-sample-en.pptx'];
 
 for (const file of STANDARD) {
-  t.test(`${file}: a title-only slide matches the Title Only layout exactly, first`, async (t) => {
+  t.test(`${file}: a title-only slide matches the Title Only layout exactly, first`, needsTemplates(file), async (t) => {
     const [best] = rankCandidates(signature({ title: 'Just a title' }), await layouts(file), 5);
     t.equal(best!.layout_name, 'Title Only');
     t.equal(best!.is_exact_match, true);
     t.equal(best!.score, 1);
   });
 
-  t.test(`${file}: two columns match Two Content first; two columns with headers match Comparison first`, async (t) => {
+  t.test(`${file}: two columns match Two Content first; two columns with headers match Comparison first`, needsTemplates(file), async (t) => {
     const cands = await layouts(file);
     const [two] = rankCandidates(signature({ title: 'T', content: [bullets(3), bullets(4)] }), cands, 3);
     t.equal(two!.layout_name, 'Two Content');
@@ -34,7 +34,7 @@ for (const file of STANDARD) {
     t.equal(cmp!.matched_counts.body, 4, 'two text areas and two headings');
   });
 
-  t.test(`${file}: a 30-row table goes to a table-capable layout`, async (t) => {
+  t.test(`${file}: a 30-row table goes to a table-capable layout`, needsTemplates(file), async (t) => {
     const r = await analyzed(file);
     const [best] = rankCandidates(signature({ title: 'Numbers', content: [table(30)] }), candidatesFromAnalysis('tpl_a', r, 'layouts'), 3);
     t.equal(best!.matched_counts.table, 1);
@@ -46,7 +46,7 @@ for (const file of STANDARD) {
 }
 
 for (const file of ['poi-layouts-showcase.pptx', 'pandoc-footer-reference.pptx']) {
-  t.test(`${file}: title + subtitle matches the Title Slide first`, async (t) => {
+  t.test(`${file}: title + subtitle matches the Title Slide first`, needsTemplates(file), async (t) => {
     const [best, second] = rankCandidates(signature({ title: 'Annual report', subtitle: '2026' }), await layouts(file), 3);
     t.equal(best!.layout_name, 'Title Slide');
     t.equal(best!.is_exact_match, true);
@@ -54,7 +54,7 @@ for (const file of ['poi-layouts-showcase.pptx', 'pandoc-footer-reference.pptx']
   });
 }
 
-t.test('onlyoffice-sample-en: title + subtitle goes to a title-like layout (its Title Slide has no subtitle)', async (t) => {
+t.test('onlyoffice-sample-en: title + subtitle goes to a title-like layout (its Title Slide has no subtitle)', needsTemplates('onlyoffice-sample-en.pptx'), async (t) => {
   const r = await analyzed('onlyoffice-sample-en.pptx');
   const d = diagnose(r);
   const [best] = rankCandidates(signature({ title: 'Annual report', subtitle: '2026' }), candidatesFromAnalysis('tpl_a', r, 'layouts', d), 3);
@@ -63,7 +63,7 @@ t.test('onlyoffice-sample-en: title + subtitle goes to a title-like layout (its 
   t.equal(best!.matched_counts.subtitle, 1);
 });
 
-t.test('python-pptx-populated-placeholders: a table prefers the table placeholder, a chart the chart placeholder, an image the picture placeholder', async (t) => {
+t.test('python-pptx-populated-placeholders: a table prefers the table placeholder, a chart the chart placeholder, an image the picture placeholder', needsTemplates('python-pptx-populated-placeholders.pptx'), async (t) => {
   const cands = await layouts('python-pptx-populated-placeholders.pptx');
   const layoutOf = (m: MatchItem | undefined): string => m!.layout_name;
   t.equal(layoutOf(rankCandidates(signature({ content: [table(5)] }), cands, 1)[0]), '3_Custom Layout');
@@ -72,7 +72,7 @@ t.test('python-pptx-populated-placeholders: a table prefers the table placeholde
   t.equal(layoutOf(rankCandidates(signature({ content: [bullets(3)] }), cands, 1)[0]), 'Custom Layout', 'text prefers obj over body');
 });
 
-t.test('poi-layouts-showcase: 14 bullets go to the horizontal body with the most room', async (t) => {
+t.test('poi-layouts-showcase: 14 bullets go to the horizontal body with the most room', needsTemplates('poi-layouts-showcase.pptx'), async (t) => {
   const r = await analyzed('poi-layouts-showcase.pptx');
   const d = diagnose(r);
   const [best] = rankCandidates(signature({ title: 'Findings', content: [bullets(14)] }), candidatesFromAnalysis('tpl_a', r, 'layouts', d), 3);
@@ -80,11 +80,11 @@ t.test('poi-layouts-showcase: 14 bullets go to the horizontal body with the most
   t.ok(best!.reasons.some((x) => /14 lines/.test(x)), 'a reason states the lines needed');
 });
 
-t.test('across every corpus template, 14 bullets go to the exact layout with the most body room', async (t) => {
+t.test('across every corpus template, 14 bullets go to the exact layout with the most body room', needsCorpus(), async (t) => {
   const all: MatchCandidate[] = [];
   const roomOf = new Map<string, number>();
   let order = 0;
-  for (const file of corpusFiles('templates')) {
+  for (const file of corpusFilesFor(t, 'templates')) {
     const r = await analyzed(file);
     const d = diagnose(r);
     for (const e of d.layouts) {
@@ -111,7 +111,7 @@ t.test('across every corpus template, 14 bullets go to the exact layout with the
   t.ok(cwc.reasons.some((x) => /shrinks/.test(x)), 'text that must shrink says so');
 });
 
-t.test('ranking is deterministic: the same input gives the same list, whatever the candidate order', async (t) => {
+t.test('ranking is deterministic: the same input gives the same list, whatever the candidate order', needsTemplates('poi-aascu-summit-9masters.pptx', 'pandoc-footer-reference.pptx'), async (t) => {
   const a = await layouts('poi-aascu-summit-9masters.pptx', 'tpl_a', 0);
   const b = await layouts('pandoc-footer-reference.pptx', 'tpl_b', 1);
   const sig = signature({ title: 'T', content: [bullets(6), table(8)] });
@@ -137,7 +137,7 @@ t.test('the input signature counts the nine keys and carries the detail', async 
   t.equal(signature({ title: 'T', content: [bullets(2), bullets(2)] }).expected_role, 'two-content');
 });
 
-t.test('matchTemplates gives the whole result: signature, ranked matches, totals, best match', async (t) => {
+t.test('matchTemplates gives the whole result: signature, ranked matches, totals, best match', needsTemplates('poi-layouts-showcase.pptx', 'pandoc-footer-reference.pptx'), async (t) => {
   const { matchTemplates } = await import('../../../core/src/matching/index.js');
   const templates = [
     { template_id: 'tpl_1', results: await analyzed('poi-layouts-showcase.pptx') },

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { PackageError } from '../../../core/src/ooxml/errors.js';
 import { RT, CT } from '../../../core/src/ooxml/opc/constants.js';
-import { corpusPath } from '../../helpers/corpus.js';
+import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 
-t.test('opens a real template and resolves its main part through the package relationships', async (t) => {
+t.test('opens a real template and resolves its main part through the package relationships', needsCorpus('templates/pandoc-footer-reference.pptx'), async (t) => {
   const pkg = await OpcPackage.open(readFileSync(corpusPath('templates/pandoc-footer-reference.pptx')));
   const main = pkg.relatedPartName('/', RT.officeDocument);
   t.equal(main, '/ppt/presentation.xml');
@@ -15,20 +15,20 @@ t.test('opens a real template and resolves its main part through the package rel
   for (const r of slides) t.ok(pkg.hasPart(r.targetPartName!), `${r.targetPartName} exists`);
 });
 
-t.test('round-trips a package: written parts read back identically', async (t) => {
+t.test('round-trips a package: written parts read back identically', needsCorpus('templates/python-pptx-groupshape.pptx'), async (t) => {
   const src = await OpcPackage.open(readFileSync(corpusPath('templates/python-pptx-groupshape.pptx')));
   const again = await OpcPackage.open(await src.toBytes());
   t.same(again.partNames().sort(), src.partNames().sort());
   for (const n of src.partNames()) t.equal(again.contentType(n), src.contentType(n), `content type of ${n}`);
 });
 
-t.test('refuses an encrypted (OLE compound) file by name', async (t) => {
+t.test('refuses an encrypted (OLE compound) file by name', needsCorpus('broken/aspose-password-protected.pptx'), async (t) => {
   const err = await OpcPackage.open(readFileSync(corpusPath('broken/aspose-password-protected.pptx'))).catch((e: unknown) => e);
   t.ok(err instanceof PackageError);
   t.equal((err as PackageError).code, 'encrypted');
 });
 
-t.test('refuses a truncated zip', async (t) => {
+t.test('refuses a truncated zip', needsCorpus('broken/poi-divino-revelado-truncated.pptx'), async (t) => {
   const err = await OpcPackage.open(readFileSync(corpusPath('broken/poi-divino-revelado-truncated.pptx'))).catch((e: unknown) => e);
   t.equal((err as PackageError).code, 'zip_truncated');
 });

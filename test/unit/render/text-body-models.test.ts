@@ -16,7 +16,7 @@ import { NS, child, children, parseXml, type Document, type Element } from '../.
 import { paragraphMarkers, type DeferredParagraphs } from '../../../core/src/ooxml/deferred-paragraphs.js';
 import { readTextBody, withSharedLevelStyles, type TextStyleSources } from '../../../core/src/render/text-body.js';
 import { materializeParagraphs } from '../../../core/src/generation/text.js';
-import { corpusPath } from '../../helpers/corpus.js';
+import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 
 const DECLS = `xmlns:a="${NS.a}" xmlns:p="${NS.p}"`;
 
@@ -63,7 +63,7 @@ async function sourcesOfACorpusTemplate(): Promise<TextStyleSources> {
   return withSharedLevelStyles({ near: [], far, bodyPrs: [], theme: slide.theme, colorCtx: { theme: slide.theme, colorMap: slide.colorMap }, defaultFace: 'Calibri' });
 }
 
-t.test('every combination of template properties reads as its nodes, through one set of kept styles', async (t) => {
+t.test('every combination of template properties reads as its nodes, through one set of kept styles', needsCorpus('templates/pandoc-footer-reference.pptx'), async (t) => {
   const shared = await sourcesOfACorpusTemplate();
   let compared = 0;
   for (const sized of [false, true]) {
@@ -102,7 +102,7 @@ t.test('every combination of template properties reads as its nodes, through one
   t.equal(b.paragraphs[0]!.bullet?.text, 'I. ', 'auto-numbered bullet counted per body');
 });
 
-t.test("the slide's own properties are read afresh: changing them changes the next read", async (t) => {
+t.test("the slide's own properties are read afresh: changing them changes the next read", needsCorpus('templates/pandoc-footer-reference.pptx'), async (t) => {
   const shared = await sourcesOfACorpusTemplate();
   const slide = parseXml(`<p:sld ${DECLS}><p:txBody><a:bodyPr/><a:lstStyle/></p:txBody></p:sld>`, 'slide');
   const txBody = child(slide.documentElement!, NS.p, 'txBody')!;

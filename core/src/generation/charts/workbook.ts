@@ -19,6 +19,7 @@ function loadExcelJs(): Promise<ExcelJsModule> {
   excelJs ??= import('exceljs').then((m) => ((m as unknown as { default?: ExcelJsModule }).default ?? m) as ExcelJsModule);
   return excelJs;
 }
+import { OpcPackage, DEFAULT_PACKAGE_LIMITS, type PackageLimits } from '../../ooxml/opc/package.js';
 import type { ChartData } from './chart-data.js';
 import { xmlSafe } from './chart-data.js';
 import type { ChartLayout } from './chart-xml.js';
@@ -32,6 +33,15 @@ const MAX_CLEARED_COLS = 500;
 interface LoadedTable {
   table?: { name?: string; displayName?: string; tableRef?: string; ref?: string; style?: { theme?: string | null; showRowStripes?: boolean; showColumnStripes?: boolean; showFirstColumn?: boolean; showLastColumn?: boolean } };
 }
+
+/**
+ * Limits a chart's embedded workbook must pass before ExcelJS reads it (bytes). ExcelJS
+ * inflates through JSZip, which knows no limits: a workbook that is itself a zip bomb
+ * (1 MB stored in a template, one sheet inflating to 1 GiB) took 7 s and 1.2 GiB of memory
+ * before ExcelJS gave up on it. A chart's data block needs a few kilobytes; 64 MiB in all
+ * leaves room for any real workbook.
+ */
+const WORKBOOK_LIMITS: PackageLimits = { ...DEFAULT_PACKAGE_LIMITS, maxEntries: 2_000, maxTotalUncompressedBytes: 64 * 1024 * 1024, maxEntryUncompressedBytes: 32 * 1024 * 1024 };
 
 /** Result of {@link writeChartWorkbook}. */
 export interface WorkbookResult {
@@ -54,7 +64,8 @@ function parseA1Range(ref: string | undefined): { row1: number; col1: number; ro
 /**
  * Writes `data` into a chart's workbook (or a new one) in the cells of `layout`.
  *
- * @param existing - the embedded workbook's bytes, or undefined to make a new workbook
+ * @param existing - the embedded workbook's bytes, or undefined to make a new workbook;
+ *   bytes that are not a readable workbook within {@link WORKBOOK_LIMITS} are replaced by a new one
  * @param clear - ranges the chart named before (cleared on the layout's sheet)
  */
 export async function writeChartWorkbook(existing: Uint8Array | undefined, layout: ChartLayout, data: ChartData, clear: readonly CellRange[]): Promise<WorkbookResult> {
@@ -63,6 +74,8 @@ export async function writeChartWorkbook(existing: Uint8Array | undefined, layou
   let replaced = false;
   if (existing) {
     try {
+      // our zip reader first, with its limits: zip bombs, lying sizes and OLE files are refused before JSZip inflates anything
+      await OpcPackage.open(existing, WORKBOOK_LIMITS);
       await wb.xlsx.load(Buffer.from(existing.buffer, existing.byteOffset, existing.byteLength) as unknown as XlsxBuffer);
     } catch {
       wb = new ExcelJS.Workbook();

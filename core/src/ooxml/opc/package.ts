@@ -6,8 +6,15 @@
  * names, declared and actual uncompressed size, compression ratio) is checked while the
  * container is inflated, before any XML is parsed. Afterwards every access is synchronous;
  * XML parts are parsed on first use and cached.
+ *
+ * Every XML part of an opened package is read in Transitional form (ISO/IEC 29500-4): an
+ * ISO/IEC 29500-1 Strict package's namespaces, relationship types and value forms are
+ * rewritten the first time a part is read, by `../strict.ts` — the one place the engine
+ * knows about Strict. Transitional parts are scanned once for the string value forms
+ * (`"90%"`, `"1in"`) and left as they are, the same bytes, when they hold none.
  */
 import { PackageError } from '../errors.js';
+import { STRICT_MARK, normalizePartBytes } from '../strict.js';
 import { NS, attr, children, decodeXmlBytes, parseXml, serializeXml, type Document, type XmlLimits, DEFAULT_XML_LIMITS } from '../xml.js';
 import { extensionOf, relativeTarget, relsPartName, resolveTarget, sourceOfRelsPart } from './part-names.js';
 import { expandEntry, inflateEntry, rememberDeflated, writeZip, ZIP_DEFLATE, ZIP_STORE, type CompressedEntry, type ZipInput } from './zip-codec.js';
@@ -53,6 +60,13 @@ const CONTENT_TYPES_PART = '/[Content_Types].xml';
 /** Media type of the relationships parts (ECMA-376 Part 2, §9.3.2). */
 export const RELS_CONTENT_TYPE = 'application/vnd.openxmlformats-package.relationships+xml';
 
+/**
+ * Conformance class of a package as written (ISO/IEC 29500-1 §2.1): `strict` when its
+ * package relationships use the Strict relationship types. Either way its parts are read
+ * in Transitional form.
+ */
+export type Conformance = 'strict' | 'transitional';
+
 /** An OPC package held in memory: parts by absolute name, content types, relationships. */
 export class OpcPackage {
   private readonly parts = new Map<string, Uint8Array>();
@@ -62,8 +76,23 @@ export class OpcPackage {
   private readonly relsCache = new Map<string, Relationship[]>();
   private readonly defaults = new Map<string, string>();
   private readonly overrides = new Map<string, string>();
+  /**
+   * XML parts of the opened file not yet read, so not yet brought to Transitional form
+   * ({@link normalized}); parts the engine writes are never in it.
+   */
+  private readonly unread = new Set<string>();
+  private conformanceClass: Conformance = 'transitional';
 
   private constructor(readonly limits: PackageLimits) {}
+
+  /**
+   * The conformance class the package was written in: `strict` when `/_rels/.rels` uses
+   * Strict relationship types (`http://purl.oclc.org/ooxml/…`). A package made by
+   * {@link create} is `transitional`, and so is everything the engine reads or writes.
+   */
+  get conformance(): Conformance {
+    return this.conformanceClass;
+  }
 
   /** A package with no parts and the two Defaults every package uses (rels and xml). */
   static create(limits: PackageLimits = DEFAULT_PACKAGE_LIMITS): OpcPackage {
@@ -115,7 +144,45 @@ export class OpcPackage {
     if (!ctBytes) throw new PackageError('missing_part', 'the package has no [Content_Types].xml; it is not an Office Open XML file');
     pkg.dropPart(pkg.canonicalName(CONTENT_TYPES_PART)!);
     pkg.readContentTypes(parseXml(decodeXmlBytes(ctBytes), CONTENT_TYPES_PART, limits.xml));
+    pkg.noteUnreadXmlParts();
     return pkg;
+  }
+
+  /**
+   * Records the XML parts to bring to Transitional form when first read. Relationships
+   * parts hold nothing but relationship types to convert, so they are listed only in a
+   * Strict package (a Transitional package's relationships parts, however many and large,
+   * are never scanned).
+   */
+  private noteUnreadXmlParts(): void {
+    const rootRels = this.canonicalName('/_rels/.rels');
+    if (rootRels !== undefined) {
+      const b = this.parts.get(rootRels)!;
+      if (Buffer.from(b.buffer, b.byteOffset, b.byteLength).includes(STRICT_MARK_BYTES)) this.conformanceClass = 'strict';
+    }
+    const strict = this.conformanceClass === 'strict';
+    for (const name of this.parts.keys()) {
+      const ext = extensionOf(name);
+      if (ext === 'rels') {
+        if (strict) this.unread.add(name);
+        continue;
+      }
+      const type = this.contentType(name);
+      if (type === undefined ? ext === 'xml' : type.endsWith('+xml') || type === 'application/xml' || type === 'text/xml') this.unread.add(name);
+    }
+  }
+
+  /**
+   * The stored bytes of a part, brought to Transitional form on the first read of an XML
+   * part of the opened file (see `../strict.ts`); the same bytes when there is nothing to
+   * change.
+   */
+  private normalized(canonical: string): Uint8Array {
+    const bytes = this.parts.get(canonical)!;
+    if (!this.unread.delete(canonical)) return bytes;
+    const out = normalizePartBytes(bytes);
+    if (out !== bytes) this.parts.set(canonical, out);
+    return out;
   }
 
   /** Absolute names of every part, relationship parts included, content types excluded. */
@@ -148,13 +215,15 @@ export class OpcPackage {
 
   /**
    * Bytes of a part; for XML parts already parsed and changed, the serialized current tree.
+   * XML parts of an opened file come in Transitional form (a Strict part rewritten, see
+   * the class comment), otherwise as stored.
    * @throws PackageError `missing_part`
    */
   getBytes(partName: string): Uint8Array {
     const canonical = this.canonicalName(partName);
     if (canonical === undefined) throw new PackageError('missing_part', `the package has no part ${partName}`);
     if (this.held.has(canonical)) return this.storedBytes(canonical);
-    const bytes = this.parts.get(canonical)!;
+    const bytes = this.normalized(canonical);
     const doc = this.xmlCache.get(canonical);
     if (doc && (bytes === EMPTY || this.dirty.has(canonical))) return new TextEncoder().encode(serializeXml(doc));
     return bytes;
@@ -330,11 +399,14 @@ export class OpcPackage {
 
   /**
    * Writes the package: `[Content_Types].xml` first, then every part (XML from its current
-   * tree). Parts are DEFLATE-compressed except already-compressed media.
+   * tree; parts of an opened file in Transitional form). Parts are DEFLATE-compressed
+   * except already-compressed media.
    *
    * @param level - DEFLATE level 1–9
    */
   async toBytes(level = 6): Promise<Uint8Array> {
+    // an opened Strict file is written in Transitional form too
+    for (const name of [...this.unread]) this.normalized(name);
     const encoder = new TextEncoder();
     const entries: ZipInput[] = [{ name: '[Content_Types].xml', bytes: encoder.encode(this.contentTypesXml()) }];
     for (const [name, bytes] of this.parts) {
@@ -395,7 +467,7 @@ export class OpcPackage {
   /** The bytes a part was stored with (inflated when it is held compressed), whatever its parsed tree holds. */
   private storedBytes(canonical: string): Uint8Array {
     const held = this.held.get(canonical);
-    return held ? expandEntry(canonical, held) : this.parts.get(canonical)!;
+    return held ? expandEntry(canonical, held) : this.normalized(canonical);
   }
 
   /** Lower-cased part name → stored spelling, kept in step with `parts`. */
@@ -403,12 +475,14 @@ export class OpcPackage {
 
   private putPart(name: string, bytes: Uint8Array): void {
     this.held.delete(name);
+    this.unread.delete(name);
     this.parts.set(name, bytes);
     this.lowerIndex.set(name.toLowerCase(), name);
   }
 
   private dropPart(name: string): void {
     this.held.delete(name);
+    this.unread.delete(name);
     this.parts.delete(name);
     if (this.lowerIndex.get(name.toLowerCase()) === name) this.lowerIndex.delete(name.toLowerCase());
   }
@@ -421,6 +495,7 @@ export class OpcPackage {
 }
 
 const EMPTY = new Uint8Array(0);
+const STRICT_MARK_BYTES = Buffer.from(STRICT_MARK);
 const STORED_EXTENSIONS = new Set(['png', 'jpg', 'jpeg', 'gif', 'mp4', 'm4v', 'mp3', 'wmv', 'zip']);
 
 function escapeAttr(s: string): string {
@@ -451,14 +526,29 @@ function checkEntryName(name: string): void {
 
 /**
  * Inflates one entry, stopping as soon as it passes the per-entry, total or ratio limit
- * (zlib's output cap: nothing past the limit is allocated). An entry that declares 0 bytes
- * uncompressed is an empty part, whatever data it holds.
+ * (zlib's output cap: nothing past the limit is allocated), or the size its central
+ * directory record declares: the declared sizes were summed and checked against the total
+ * limit before anything was inflated, so an entry that inflates past its own declared size
+ * (a lying header, the one way past that check) is refused at its first surplus byte
+ * instead of after the whole budget. An entry that declares 0 bytes uncompressed is an
+ * empty part, whatever data it holds.
+ *
+ * @throws PackageError `zip_bomb` past a limit or past the declared size
  */
 function inflateBounded(entry: ZipEntry, limits: PackageLimits, budget: { remaining: number }): Uint8Array {
   if (entry.uncompressedSize === 0) return new Uint8Array(0);
   const packed = Math.max(1, entry.compressedSize);
-  const cap = Math.min(limits.maxEntryUncompressedBytes, budget.remaining, Math.max(1024 * 1024, packed * limits.maxCompressionRatio));
-  const data = inflateEntry(entry.name, entry.method, entry.data, cap);
+  const limit = Math.min(limits.maxEntryUncompressedBytes, budget.remaining, Math.max(1024 * 1024, packed * limits.maxCompressionRatio));
+  const cap = Math.min(limit, entry.uncompressedSize);
+  let data: Uint8Array;
+  try {
+    data = inflateEntry(entry.name, entry.method, entry.data, cap);
+  } catch (err) {
+    if (err instanceof PackageError && err.code === 'zip_bomb' && cap < limit) {
+      throw new PackageError('zip_bomb', `zip entry ${entry.name} inflates past the ${entry.uncompressedSize} bytes its header declares (compressed ${entry.compressedSize}); refused as a zip bomb`);
+    }
+    throw err;
+  }
   budget.remaining -= data.length;
   if (entry.method === ZIP_DEFLATE) rememberDeflated(data, entry.data);
   return data;

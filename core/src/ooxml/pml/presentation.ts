@@ -6,7 +6,7 @@
 import { PackageError } from '../errors.js';
 import type { OpcPackage, Relationship } from '../opc/package.js';
 import { CT, MACRO_MAIN_TYPES, PRESENTATION_MAIN_TYPES, RT } from '../opc/constants.js';
-import { NS, attr, attrNS, child, children, intAttr, type Element } from '../xml.js';
+import { NS, attr, attrNS, child, children, decodeXmlBytes, intAttr, type Element } from '../xml.js';
 
 const MACRO_MESSAGE = 'macro-enabled presentations are refused: templates must never carry code into generated decks';
 
@@ -59,6 +59,10 @@ export function checkPresentationPackage(pkg: OpcPackage): PresentationPackageIn
 /**
  * True when any part has the vbaProject content type or is named `vbaProject.bin`, or any
  * relationships part holds a vbaProject relationship (MS-OFFMACRO2).
+ *
+ * Only the relationships parts whose text could hold that type are parsed (see
+ * {@link mayRelateVba}): parsing them all made the upload check itself the attack — 16
+ * relationships parts of 15 MiB each (7 MB zipped) kept it busy for over a minute.
  */
 function hasVbaProject(pkg: OpcPackage): boolean {
   const relsParts: string[] = [];
@@ -68,11 +72,29 @@ function hasVbaProject(pkg: OpcPackage): boolean {
   }
   for (const name of relsParts) {
     const m = /^(.*\/)_rels\/([^/]*)\.rels$/.exec(name);
-    if (!m) continue;
+    if (!m || !mayRelateVba(pkg.getBytes(name), name)) continue;
     const source = m[2] === '' ? '/' : `${m[1]}${m[2]}`;
     if (pkg.rels(source).some((r) => r.type === RT.vbaProject)) return true;
   }
   return false;
+}
+
+const VBA_MARK = Buffer.from('vbaProject');
+const CHAR_REF = Buffer.from('&#');
+
+/**
+ * Whether a relationships part's text could give a relationship the vbaProject type: it
+ * holds `vbaProject` as written, or a character reference (`&#…;`), the one way an
+ * attribute value can spell letters its text does not hold (DTD entities are refused).
+ * A byte search for UTF-8; UTF-16 (with its byte order mark) is decoded first.
+ */
+function mayRelateVba(bytes: Uint8Array, partName: string): boolean {
+  if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
+    const text = decodeXmlBytes(bytes, partName);
+    return text.includes('vbaProject') || text.includes('&#');
+  }
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return b.includes(VBA_MARK) || b.includes(CHAR_REF);
 }
 
 /** One `p:sldId` (§19.2.1.33) of `p:sldIdLst` (§19.2.1.34), resolved. */

@@ -14,6 +14,13 @@ export interface ThemeFontCollection {
   complexScript: string;
   /** Per-script typefaces (`a:font/@script` → `@typeface`, §20.1.4.1.16), e.g. `Jpan` → "ＭＳ Ｐゴシック". */
   scripts: Readonly<Record<string, string>>;
+  /**
+   * `a:latin/@panose` (§21.1.2.3.7; ST_Panose §22.9.2.8, 20 hex digits) and
+   * `a:latin/@pitchFamily` (ST_PitchFamily §20.1.10.41, a signed decimal byte) as written;
+   * absent when the theme leaves them out. They tell the class of a font without metrics.
+   */
+  latinPanose?: string;
+  latinPitchFamily?: string;
 }
 
 /** The twelve colours of `a:clrScheme` (§20.1.6.2), as `RRGGBB` hex (upper case). */
@@ -79,11 +86,16 @@ function readFontCollection(el: Element | undefined): ThemeFontCollection {
     const face = attr(f, 'typeface');
     if (script && face && !(script in scripts)) scripts[script] = face;
   }
+  const latin = path(el, [NS.a, 'latin']);
+  const panose = attr(latin, 'panose');
+  const pitchFamily = attr(latin, 'pitchFamily');
   return {
-    latin: attr(path(el, [NS.a, 'latin']), 'typeface') ?? '',
+    latin: attr(latin, 'typeface') ?? '',
     eastAsian: attr(path(el, [NS.a, 'ea']), 'typeface') ?? '',
     complexScript: attr(path(el, [NS.a, 'cs']), 'typeface') ?? '',
     scripts,
+    ...(panose !== undefined ? { latinPanose: panose } : {}),
+    ...(pitchFamily !== undefined ? { latinPitchFamily: pitchFamily } : {}),
   };
 }
 

@@ -4,7 +4,7 @@ import JSZip from 'jszip';
 import { OpcPackage } from '../../../../core/src/ooxml/opc/package.js';
 import { PackageError } from '../../../../core/src/ooxml/errors.js';
 import { checkPresentationPackage, readPresentation } from '../../../../core/src/ooxml/pml/presentation.js';
-import { corpusPath } from '../../../helpers/corpus.js';
+import { corpusPath, needsCorpus } from '../../../helpers/corpus.js';
 
 async function open(rel: string): Promise<OpcPackage> {
   return OpcPackage.open(readFileSync(corpusPath(rel)));
@@ -38,17 +38,17 @@ async function docxLikePackage(): Promise<OpcPackage> {
   return OpcPackage.open(await zip.generateAsync({ type: 'uint8array' }));
 }
 
-t.test('accepts a .pptx and names its main part', async (t) => {
+t.test('accepts a .pptx and names its main part', needsCorpus('templates/pandoc-footer-reference.pptx'), async (t) => {
   const info = checkPresentationPackage(await open('templates/pandoc-footer-reference.pptx'));
   t.same(info, { mainPartName: '/ppt/presentation.xml', isTemplate: false });
 });
 
-t.test('recognises a .potx as a template', async (t) => {
+t.test('recognises a .potx as a template', needsCorpus('templates/poi-bug59273-template.potx'), async (t) => {
   const info = checkPresentationPackage(await open('templates/poi-bug59273-template.potx'));
   t.equal(info.isTemplate, true);
 });
 
-t.test('refuses a macro-enabled .pptm with macro_enabled', async (t) => {
+t.test('refuses a macro-enabled .pptm with macro_enabled', needsCorpus('refused/poi-macro-attachments.pptm'), async (t) => {
   const pkg = await open('refused/poi-macro-attachments.pptm');
   try {
     checkPresentationPackage(pkg);
@@ -60,13 +60,13 @@ t.test('refuses a macro-enabled .pptm with macro_enabled', async (t) => {
   }
 });
 
-t.test('refuses a vbaProject part even under a plain presentation content type', async (t) => {
+t.test('refuses a vbaProject part even under a plain presentation content type', needsCorpus('templates/python-pptx-groupshape.pptx'), async (t) => {
   const pkg = await open('templates/python-pptx-groupshape.pptx');
   pkg.setBytes('/ppt/vbaProject.bin', new Uint8Array([1, 2, 3]), 'application/vnd.ms-office.vbaProject');
   t.equal(codeOf(() => checkPresentationPackage(pkg)), 'macro_enabled');
 });
 
-t.test('refuses a vbaProject relationship alone', async (t) => {
+t.test('refuses a vbaProject relationship alone', needsCorpus('templates/python-pptx-groupshape.pptx'), async (t) => {
   const pkg = await open('templates/python-pptx-groupshape.pptx');
   pkg.addRel('/ppt/presentation.xml', 'http://schemas.microsoft.com/office/2006/relationships/vbaProject', '/ppt/presentation.xml');
   t.equal(codeOf(() => checkPresentationPackage(pkg)), 'macro_enabled');
@@ -89,7 +89,7 @@ t.test('refuses a package with no officeDocument relationship as not_presentatio
   t.equal(codeOf(() => checkPresentationPackage(pkg)), 'not_presentation');
 });
 
-t.test('reads slides in sldIdLst order with slide size', async (t) => {
+t.test('reads slides in sldIdLst order with slide size', needsCorpus('templates/poi-layouts-showcase.pptx'), async (t) => {
   const info = readPresentation(await open('templates/poi-layouts-showcase.pptx'));
   t.equal(info.slides.length, 10);
   t.equal(info.slideWidthEmu, 9144000);
@@ -98,7 +98,7 @@ t.test('reads slides in sldIdLst order with slide size', async (t) => {
   t.ok(info.defaultTextStyle, 'has a default text style');
 });
 
-t.test('a presentation part that is missing is bad_structure', async (t) => {
+t.test('a presentation part that is missing is bad_structure', needsCorpus('templates/python-pptx-groupshape.pptx'), async (t) => {
   const pkg = await open('templates/python-pptx-groupshape.pptx');
   pkg.removePart('/ppt/presentation.xml');
   t.equal(codeOf(() => readPresentation(pkg)), 'bad_structure');
@@ -110,7 +110,7 @@ t.test('a macro-enabled word-processing package is not_presentation, not macro_e
   t.equal(codeOf(() => checkPresentationPackage(pkg)), 'not_presentation');
 });
 
-t.test('the .pptm content type alone is enough to refuse', async (t) => {
+t.test('the .pptm content type alone is enough to refuse', needsCorpus('refused/poi-macro-attachments.pptm'), async (t) => {
   const pkg = await open('refused/poi-macro-attachments.pptm');
   for (const name of pkg.partNames()) if (/vbaProject/i.test(name)) pkg.removePart(name);
   t.equal(codeOf(() => checkPresentationPackage(pkg)), 'macro_enabled');

@@ -111,7 +111,9 @@ type Template struct {
 	Filename string `protobuf:"bytes,3,opt,name=filename,proto3" json:"filename,omitempty"`
 	// File size in bytes (declared at initiation, actual after upload).
 	FileSize int64 `protobuf:"varint,4,opt,name=file_size,proto3" json:"file_size,omitempty"`
-	// pending, uploaded, analyzing, ready, failed or deleted.
+	// pending, uploaded, analyzing, ready, failed, rejected or deleted. rejected: the
+	// upload was refused (too large, not a PowerPoint package, macro-enabled, broken) and
+	// the template has no file; error says why. A later good upload makes it uploaded.
 	Status string `protobuf:"bytes,5,opt,name=status,proto3" json:"status,omitempty"`
 	// Descriptive metadata.
 	Metadata *TemplateMetadata `protobuf:"bytes,6,opt,name=metadata,proto3" json:"metadata,omitempty"`
@@ -131,7 +133,7 @@ type Template struct {
 	ContentType string `protobuf:"bytes,13,opt,name=content_type,proto3" json:"content_type,omitempty"`
 	// Summary of the latest analysis (detailed template only).
 	Analysis *AnalysisSummary `protobuf:"bytes,14,opt,name=analysis,proto3,oneof" json:"analysis,omitempty"`
-	// Reason of the last failed upload or analysis.
+	// Why the upload was refused (status rejected) or the analysis failed (status failed).
 	Error *string `protobuf:"bytes,15,opt,name=error,proto3,oneof" json:"error,omitempty"`
 }
 

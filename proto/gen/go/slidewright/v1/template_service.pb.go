@@ -365,7 +365,8 @@ type ListTemplatesRequest struct {
 	Category *string `protobuf:"bytes,3,opt,name=category,proto3,oneof" json:"category,omitempty"`
 	// Only templates with this tag.
 	Tag *string `protobuf:"bytes,4,opt,name=tag,proto3,oneof" json:"tag,omitempty"`
-	// Only templates in this status.
+	// Only templates in this status; rejected templates (refused uploads) are listed only
+	// when this is rejected.
 	Status *string `protobuf:"bytes,5,opt,name=status,proto3,oneof" json:"status,omitempty"`
 	// Text search in file name and description.
 	Q *string `protobuf:"bytes,6,opt,name=q,proto3,oneof" json:"q,omitempty"`

@@ -19,9 +19,12 @@ const _ = grpc.SupportPackageIsVersion7
 type TemplateServiceClient interface {
 	// Starts an upload: creates a pending template record and returns a signed upload URL.
 	CreateTemplate(ctx context.Context, in *CreateTemplateRequest, opts ...grpc.CallOption) (*CreateTemplateResponse, error)
-	// Uploads the file bytes directly (when signed URLs are unavailable).
+	// Uploads the file bytes directly (when signed URLs are unavailable). A refused file
+	// (413, 415, 422) makes a template that has no file yet rejected, with the reason in
+	// its error; a template that has a file keeps it.
 	UploadTemplateContent(ctx context.Context, in *UploadTemplateContentRequest, opts ...grpc.CallOption) (*UploadTemplateContentResponse, error)
-	// Lists the organization's templates, newest first.
+	// Lists the organization's templates, newest first; deleted templates only with
+	// include_deleted, rejected ones (refused uploads) only with status=rejected.
 	ListTemplates(ctx context.Context, in *ListTemplatesRequest, opts ...grpc.CallOption) (*ListTemplatesResponse, error)
 	// Returns a template with its analysis summary.
 	GetTemplate(ctx context.Context, in *GetTemplateRequest, opts ...grpc.CallOption) (*GetTemplateResponse, error)
@@ -144,9 +147,12 @@ func (c *templateServiceClient) GetTemplateSlidePreview(ctx context.Context, in 
 type TemplateServiceServer interface {
 	// Starts an upload: creates a pending template record and returns a signed upload URL.
 	CreateTemplate(context.Context, *CreateTemplateRequest) (*CreateTemplateResponse, error)
-	// Uploads the file bytes directly (when signed URLs are unavailable).
+	// Uploads the file bytes directly (when signed URLs are unavailable). A refused file
+	// (413, 415, 422) makes a template that has no file yet rejected, with the reason in
+	// its error; a template that has a file keeps it.
 	UploadTemplateContent(context.Context, *UploadTemplateContentRequest) (*UploadTemplateContentResponse, error)
-	// Lists the organization's templates, newest first.
+	// Lists the organization's templates, newest first; deleted templates only with
+	// include_deleted, rejected ones (refused uploads) only with status=rejected.
 	ListTemplates(context.Context, *ListTemplatesRequest) (*ListTemplatesResponse, error)
 	// Returns a template with its analysis summary.
 	GetTemplate(context.Context, *GetTemplateRequest) (*GetTemplateResponse, error)

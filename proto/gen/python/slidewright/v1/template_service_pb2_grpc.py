@@ -81,14 +81,17 @@ class TemplateServiceServicer(object):
         raise NotImplementedError('Method not implemented!')
 
     def UploadTemplateContent(self, request, context):
-        """Uploads the file bytes directly (when signed URLs are unavailable).
+        """Uploads the file bytes directly (when signed URLs are unavailable). A refused file
+        (413, 415, 422) makes a template that has no file yet rejected, with the reason in
+        its error; a template that has a file keeps it.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def ListTemplates(self, request, context):
-        """Lists the organization's templates, newest first.
+        """Lists the organization's templates, newest first; deleted templates only with
+        include_deleted, rejected ones (refused uploads) only with status=rejected.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

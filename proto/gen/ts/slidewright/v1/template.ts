@@ -39,7 +39,11 @@ export interface Template {
   filename: string;
   /** File size in bytes (declared at initiation, actual after upload). */
   file_size: number;
-  /** pending, uploaded, analyzing, ready, failed or deleted. */
+  /**
+   * pending, uploaded, analyzing, ready, failed, rejected or deleted. rejected: the
+   * upload was refused (too large, not a PowerPoint package, macro-enabled, broken) and
+   * the template has no file; error says why. A later good upload makes it uploaded.
+   */
   status: string;
   /** Descriptive metadata. */
   metadata?:
@@ -67,7 +71,7 @@ export interface Template {
   analysis?:
     | AnalysisSummary
     | undefined;
-  /** Reason of the last failed upload or analysis. */
+  /** Why the upload was refused (status rejected) or the analysis failed (status failed). */
   error?: string | undefined;
 }
 

@@ -99,7 +99,10 @@ export interface ListTemplatesRequest {
   tag?:
     | string
     | undefined;
-  /** Only templates in this status. */
+  /**
+   * Only templates in this status; rejected templates (refused uploads) are listed only
+   * when this is rejected.
+   */
   status?:
     | string
     | undefined;
@@ -2227,7 +2230,11 @@ export const TemplateServiceService = {
       Buffer.from(CreateTemplateResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateTemplateResponse => CreateTemplateResponse.decode(value),
   },
-  /** Uploads the file bytes directly (when signed URLs are unavailable). */
+  /**
+   * Uploads the file bytes directly (when signed URLs are unavailable). A refused file
+   * (413, 415, 422) makes a template that has no file yet rejected, with the reason in
+   * its error; a template that has a file keeps it.
+   */
   uploadTemplateContent: {
     path: "/slidewright.v1.TemplateService/UploadTemplateContent" as const,
     requestStream: false as const,
@@ -2239,7 +2246,10 @@ export const TemplateServiceService = {
       Buffer.from(UploadTemplateContentResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): UploadTemplateContentResponse => UploadTemplateContentResponse.decode(value),
   },
-  /** Lists the organization's templates, newest first. */
+  /**
+   * Lists the organization's templates, newest first; deleted templates only with
+   * include_deleted, rejected ones (refused uploads) only with status=rejected.
+   */
   listTemplates: {
     path: "/slidewright.v1.TemplateService/ListTemplates" as const,
     requestStream: false as const,
@@ -2341,9 +2351,16 @@ export const TemplateServiceService = {
 export interface TemplateServiceServer extends UntypedServiceImplementation {
   /** Starts an upload: creates a pending template record and returns a signed upload URL. */
   createTemplate: handleUnaryCall<CreateTemplateRequest, CreateTemplateResponse>;
-  /** Uploads the file bytes directly (when signed URLs are unavailable). */
+  /**
+   * Uploads the file bytes directly (when signed URLs are unavailable). A refused file
+   * (413, 415, 422) makes a template that has no file yet rejected, with the reason in
+   * its error; a template that has a file keeps it.
+   */
   uploadTemplateContent: handleUnaryCall<UploadTemplateContentRequest, UploadTemplateContentResponse>;
-  /** Lists the organization's templates, newest first. */
+  /**
+   * Lists the organization's templates, newest first; deleted templates only with
+   * include_deleted, rejected ones (refused uploads) only with status=rejected.
+   */
   listTemplates: handleUnaryCall<ListTemplatesRequest, ListTemplatesResponse>;
   /** Returns a template with its analysis summary. */
   getTemplate: handleUnaryCall<GetTemplateRequest, GetTemplateResponse>;
@@ -2381,7 +2398,11 @@ export interface TemplateServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateTemplateResponse) => void,
   ): ClientUnaryCall;
-  /** Uploads the file bytes directly (when signed URLs are unavailable). */
+  /**
+   * Uploads the file bytes directly (when signed URLs are unavailable). A refused file
+   * (413, 415, 422) makes a template that has no file yet rejected, with the reason in
+   * its error; a template that has a file keeps it.
+   */
   uploadTemplateContent(
     request: UploadTemplateContentRequest,
     callback: (error: ServiceError | null, response: UploadTemplateContentResponse) => void,
@@ -2397,7 +2418,10 @@ export interface TemplateServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: UploadTemplateContentResponse) => void,
   ): ClientUnaryCall;
-  /** Lists the organization's templates, newest first. */
+  /**
+   * Lists the organization's templates, newest first; deleted templates only with
+   * include_deleted, rejected ones (refused uploads) only with status=rejected.
+   */
   listTemplates(
     request: ListTemplatesRequest,
     callback: (error: ServiceError | null, response: ListTemplatesResponse) => void,
