@@ -39,6 +39,12 @@ export interface TemplateRecord {
   completed_analysis_id?: string;
   /** Reason of the last failed upload or analysis. */
   error?: string;
+  /**
+   * ISO 8601 time the last upload of a file began (the bytes arrived and are being
+   * inspected and stored); the upload expiry counts from it, so an initiation whose file
+   * is arriving is not swept while it is checked. Cleared when the upload is refused.
+   */
+  upload_started_at?: string;
 }
 
 export interface AnalysisStep {

@@ -134,6 +134,14 @@ export class TemplateService {
     if (record.status === 'analyzing' || record.status === 'ready') {
       throw new ServiceError('conflict', `template ${templateId} already has an analyzed file; create a new template to upload another file`);
     }
+    // The upload's start, recorded before the (possibly long) inspection: the expiry sweep
+    // counts from it, so it cannot delete the record while its file is on its way in and
+    // leave the stored file behind with no template.
+    const started = await state.update<TemplateRecord>(key, (cur) => {
+      if (!cur || this.expired(cur)) return { value: cur };
+      return { value: { ...cur, upload_started_at: nowIso() } };
+    });
+    if (!started || this.expired(started)) throw notFound(`template ${templateId}`);
     const limit = config.maxUploadBytes;
     const refusal = oversized ? tooLarge(oversized.bytes !== undefined && oversized.bytes > limit ? oversized.bytes : undefined, limit) : uploadRefusal(bytes.length, mediaType, limit);
     if (refusal) throw await this.rejected(key, refusal);
@@ -144,7 +152,7 @@ export class TemplateService {
     const blobKey = blobKeys.templateFile(caller.org, templateId);
     await blobs.put(blobKey, bytes);
     const updated = await state.update<TemplateRecord>(key, (cur) => {
-      if (!cur) return { value: undefined };
+      if (!cur || cur.status === 'deleted') return { value: cur };
       return {
         value: {
           ...cur,
@@ -155,10 +163,17 @@ export class TemplateService {
           content_type: inspected.isTemplate ? CONTENT_TYPE_POTX : CONTENT_TYPE_PPTX,
           updated_at: nowIso(),
           error: undefined,
+          upload_started_at: undefined,
         },
       };
     });
-    if (!updated) throw notFound(`template ${templateId}`);
+    if (!updated || updated.blob_key !== blobKey) {
+      // the record went (expired, or soft-deleted) while the file was checked: the stored
+      // file belongs to nothing, so it goes too
+      await blobs.delete(blobKey).catch(() => undefined);
+      if (updated?.status === 'deleted') throw new ServiceError('conflict', `template ${templateId} is deleted`);
+      throw notFound(`template ${templateId}`);
+    }
     return { confirmed: true, template_id: templateId, status: updated.status, file_size: bytes.length, file_hash: fileHash, error: '' };
   }
 
@@ -170,7 +185,7 @@ export class TemplateService {
   private async rejected(key: string, refusal: ServiceError): Promise<ServiceError> {
     await this.deps.state.update<TemplateRecord>(key, (cur) => {
       if (!cur || cur.blob_key || cur.status === 'deleted') return { value: cur };
-      return { value: { ...cur, status: 'rejected', error: refusal.message, updated_at: nowIso() } };
+      return { value: { ...cur, status: 'rejected', error: refusal.message, updated_at: nowIso(), upload_started_at: undefined } };
     });
     return refusal;
   }
@@ -379,12 +394,22 @@ export class TemplateService {
 }
 
 /**
+ * Seconds added to the expiry of an initiation whose upload began and never ended (its
+ * process stopped while checking the file): longer than any upload check takes.
+ */
+export const UPLOAD_IN_PROGRESS_GRACE_SECONDS = 600;
+
+/**
  * True when `r` is an upload initiation that never got a file (`pending`, or `rejected`
- * after refused uploads) created at least `expirySeconds` ago: it is left out of lists,
+ * after refused uploads) created at least `expirySeconds` ago; while an upload is being
+ * checked and stored ({@link TemplateRecord.upload_started_at}), only
+ * {@link UPLOAD_IN_PROGRESS_GRACE_SECONDS} after that upload began: it is left out of lists,
  * answers 404, and is deleted by {@link TemplateService.expireUploads}.
  */
 export function uploadExpired(r: TemplateRecord, expirySeconds: number, now: number = Date.now()): boolean {
-  return (r.status === 'pending' || r.status === 'rejected') && !r.blob_key && Date.parse(r.created_at) + expirySeconds * 1000 <= now;
+  // an upload being checked is not swept from under it; one whose process died is, later
+  const since = r.upload_started_at ? Date.parse(r.upload_started_at) + UPLOAD_IN_PROGRESS_GRACE_SECONDS * 1000 : Date.parse(r.created_at);
+  return (r.status === 'pending' || r.status === 'rejected') && !r.blob_key && since + expirySeconds * 1000 <= now;
 }
 
 /** REST path of the direct upload, which the signed upload URL also targets. */
