@@ -4,7 +4,7 @@
  * reason) and the service stays healthy.
  */
 import t from 'tap';
-import { corpusFiles, corpusPath, needsCorpus } from '../helpers/corpus.js';
+import { corpusFilesOf, corpusPath, needsCorpus } from '../helpers/corpus.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { analyze, uploadTemplate } from '../helpers/flows.js';
 
@@ -17,10 +17,10 @@ t.before(async () => {
 t.teardown(() => svc.close());
 
 t.test('every corpus template uploads and analyzes to completed', needsCorpus(), async (t) => {
-  const files = corpusFiles('templates');
+  const files = corpusFilesOf('templates');
   t.ok(files.length >= 30, `corpus has ${files.length} templates`);
   for (const f of files) {
-    const up = await uploadTemplate(svc, corpusPath(`templates/${f}`));
+    const up = await uploadTemplate(svc, corpusPath(f));
     t.equal(up.status, 200, `${f} uploads (${JSON.stringify(up.body)})`);
     t.equal(up.body.confirmed, true);
     const st = await analyze(svc, up.templateId);
@@ -36,8 +36,8 @@ t.test('every corpus template uploads and analyzes to completed', needsCorpus(),
 });
 
 t.test('every broken corpus file ends in a clear error and the service stays healthy', needsCorpus('broken/aspose-password-protected.pptx'), async (t) => {
-  for (const f of corpusFiles('broken')) {
-    const up = await uploadTemplate(svc, corpusPath(`broken/${f}`));
+  for (const f of corpusFilesOf('broken')) {
+    const up = await uploadTemplate(svc, corpusPath(f));
     if (up.status !== 200) {
       t.ok(up.status >= 400 && up.status < 500, `${f} refused at upload with ${up.status}`);
       const detail = up.body.detail;

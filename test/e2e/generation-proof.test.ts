@@ -30,7 +30,7 @@ import { OpcPackage } from '../../core/src/ooxml/opc/package.js';
 import { PmlModel } from '../../core/src/ooxml/pml/parts.js';
 import type { Shape } from '../../core/src/ooxml/pml/shapes.js';
 import { attr } from '../../core/src/ooxml/xml.js';
-import { corpusFilesFor, corpusPath } from '../helpers/corpus.js';
+import { corpusFilesOfFor, corpusPath, scratchName } from '../helpers/corpus.js';
 import { lintPptx, newFindings, pdfPageCount, refereeSkipped, renderingSkipReason, xsdCheck } from '../helpers/referee.js';
 
 /**
@@ -126,10 +126,10 @@ interface Built {
 
 /** SLIDEWRIGHT_PROOF_ONLY=a,b limits the run to templates whose name contains a or b (for debugging). */
 const only = process.env.SLIDEWRIGHT_PROOF_ONLY?.split(',').filter(Boolean);
-const templates = corpusFilesFor(t, 'templates').filter((n) => !only || only.some((o) => n.includes(o)));
+const templates = corpusFilesOfFor(t, 'templates').filter((n) => !only || only.some((o) => n.includes(o)));
 const built: Built[] = [];
 for (const name of templates) {
-  const bytes = readFileSync(corpusPath(`templates/${name}`));
+  const bytes = readFileSync(corpusPath(name));
   const pkg = await OpcPackage.open(bytes);
   const model = new PmlModel(pkg);
   const slides: DeckSlideSpec[] = [];
@@ -147,7 +147,7 @@ for (const name of templates) {
     });
   });
   const result = await buildDeck({ slides, templates: new Map([[name, bytes]]) });
-  const file = join(scratch, name.replace(/\.potx$/, '.pptx'));
+  const file = join(scratch, scratchName(name));
   if (result.bytes) writeFileSync(file, result.bytes);
   const reported = new Set(result.warnings.filter((w) => w.code === 'text_overflow' || w.code === 'table_overflow').map((w) => w.slide_index));
   built.push({ name, file, pages: result.pages_generated, requested: slides.length, errors: result.errors, warnings: result.warnings.length, reported });
@@ -265,7 +265,7 @@ for (const b of built) {
     totals.pages += b.pages;
     const lint = await lintPptx(b.file);
     if (!refereeSkipped(t, lint)) {
-      const before = (await lintPptx(corpusPath(`templates/${b.name}`))).errors;
+      const before = (await lintPptx(corpusPath(b.name))).errors;
       t.same(newFindings(lint.errors, before), [], 'no lint finding the template did not already have');
     }
     const xsd = await xsdCheck(b.file);

@@ -4,7 +4,7 @@ import { OpcPackage } from '../../core/src/ooxml/opc/package.js';
 import { CT, RT } from '../../core/src/ooxml/opc/constants.js';
 import { PmlModel } from '../../core/src/ooxml/pml/parts.js';
 import type { Document } from '../../core/src/ooxml/xml.js';
-import { corpusFiles, corpusPath } from './corpus.js';
+import { corpusFilesOf, corpusPath } from './corpus.js';
 
 /** One slide of a corpus file, with its package, reading model and layout. */
 export interface CorpusSlide {
@@ -25,7 +25,7 @@ export interface CorpusSlide {
  * @param perFile - most slides taken from one file
  */
 export async function* corpusSlides(perFile = Infinity): AsyncGenerator<CorpusSlide> {
-  const files = [...corpusFiles('templates').map((f) => `templates/${f}`), ...corpusFiles('bench').map((f) => `bench/${f}`)];
+  const files = [...corpusFilesOf('templates'), ...corpusFilesOf('bench')];
   for (const file of files) {
     const pkg = await OpcPackage.open(readFileSync(corpusPath(file)));
     let pml: PmlModel;

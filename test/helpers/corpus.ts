@@ -102,6 +102,65 @@ export function corpusFiles(folder: string): string[] {
 }
 
 /**
+ * The folders that hold files of one kind (`templates`, `broken`, `refused`, `bench`): the
+ * kind's own folder and the same folder inside any other top-level folder of the corpus
+ * (`incoming/templates`: files that arrived and are tested like the rest), found by listing
+ * so new batches join every corpus test without a change here. Sorted; only folders that
+ * exist.
+ */
+export function corpusFoldersOf(kind: string): string[] {
+  if (!corpus) return [];
+  const folders: string[] = [];
+  if (existsSync(join(corpus.dir, kind))) folders.push(kind);
+  let tops: string[] = [];
+  try {
+    tops = readdirSync(corpus.dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && e.name !== kind)
+      .map((e) => e.name)
+      .sort();
+  } catch {
+    return folders;
+  }
+  for (const top of tops) {
+    const nested = join(corpus.dir, top, kind);
+    if (existsSync(nested) && statSync(nested).isDirectory()) folders.push(`${top}/${kind}`);
+  }
+  return folders;
+}
+
+/**
+ * Every presentation of one kind across {@link corpusFoldersOf}, as corpus-relative paths
+ * (`templates/a.pptx`, `incoming/templates/b.potx`), for {@link corpusPath}.
+ */
+export function corpusFilesOf(kind: string): string[] {
+  return corpusFoldersOf(kind).flatMap((folder) => corpusFiles(folder).map((f) => `${folder}/${f}`));
+}
+
+/**
+ * {@link corpusFilesOf} for a test file that makes one test per file at its top level; like
+ * {@link corpusFilesFor}, records one skipped or failed test when there are none.
+ */
+export function corpusFilesOfFor(t: Test, kind: string): string[] {
+  const files = corpusFilesOf(kind);
+  if (!files.length) {
+    void t.test(`the corpus files of kind ${kind}`, needsCorpus(), async (t) => {
+      t.fail(corpus ? `no presentation in ${kind} or any */${kind} of ${corpus.dir}` : corpusMissingReason);
+    });
+  }
+  return files;
+}
+
+/**
+ * A flat file name for a corpus-relative path, for scratch files and labels
+ * (`incoming/templates/x.ppsx` → `incoming__templates__x.pptx`): slashes become `__`, and
+ * template, show and macro extensions become `.pptx`, since what is written from it is a
+ * presentation.
+ */
+export function scratchName(rel: string): string {
+  return rel.replace(/[\\/]/g, '__').replace(/\.(potx|potm|ppsx|ppsm|pptm)$/i, '.pptx');
+}
+
+/**
  * tap options for a test that needs corpus files: `t.test(name, needsCorpus('templates/x.pptx'), fn)`.
  * With no argument the test needs the corpus as a whole. Skips (one line naming the
  * command) when something is absent, unless {@link strictTests}.

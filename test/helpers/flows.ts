@@ -16,7 +16,7 @@ export const PPTX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.pr
  */
 export async function uploadTemplate(svc: TestService, file: string, as?: { key: string }, filename?: string): Promise<{ templateId: string; status: number; body: Json }> {
   const bytes = readFileSync(file);
-  const init = await svc.api('/api/v1/templates', { method: 'POST', json: { filename: filename ?? basename(file).replace(/\.pptm$/, '.pptx'), file_size: bytes.length, metadata: { category: 'test', tags: ['corpus'] } }, as });
+  const init = await svc.api('/api/v1/templates', { method: 'POST', json: { filename: filename ?? basename(file).replace(/\.(pptm|ppsx|ppsm)$/i, '.pptx'), file_size: bytes.length, metadata: { category: 'test', tags: ['corpus'] } }, as });
   if (init.status !== 201) throw new Error(`create template: ${init.status} ${await init.text()}`);
   const created = (await init.json()) as Json;
   const put = await fetch(created.upload_url as string, { method: 'PUT', headers: { 'content-type': PPTX_MEDIA_TYPE }, body: bytes });

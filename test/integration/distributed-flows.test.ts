@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TemplateServiceClient, type GetTemplateResponse } from '../../proto/gen/ts/slidewright/v1/template_service.js';
-import { corpusFiles, corpusPath, needsCorpus } from '../helpers/corpus.js';
+import { corpusFilesOf, corpusPath, needsCorpus } from '../helpers/corpus.js';
 import { houseTemplatePath } from '../fixtures/house-template.js';
 import { ORG_A, ORG_B, type TestService } from '../helpers/service.js';
 import { analyze, uploadAndAnalyze, uploadTemplate, waitForGeneration, PPTX_MEDIA_TYPE } from '../helpers/flows.js';
@@ -206,12 +206,14 @@ if (skip) {
   });
 
   t.test('corpus templates analyze to completed and broken files fail with a reason, on the worker fleet', needsCorpus(), async (t) => {
-    const files = corpusFiles('templates').slice(0, 8);
-    const ups = await Promise.all(files.map((f) => uploadTemplate(svc, corpusPath(`templates/${f}`))));
+    // eight templates spread over every folder of the kind, new arrivals included
+    const all = corpusFilesOf('templates');
+    const files = [...new Set(Array.from({ length: Math.min(8, all.length) }, (_, i) => all[Math.floor((i * all.length) / Math.min(8, all.length))]!))];
+    const ups = await Promise.all(files.map((f) => uploadTemplate(svc, corpusPath(f))));
     const done = await Promise.all(ups.map((u) => analyze(svc, u.templateId)));
     done.forEach((st, i) => t.equal(st.status, 'completed', `${files[i]} analyzes`));
-    for (const f of corpusFiles('broken')) {
-      const up = await uploadTemplate(svc, corpusPath(`broken/${f}`));
+    for (const f of corpusFilesOf('broken')) {
+      const up = await uploadTemplate(svc, corpusPath(f));
       if (up.status !== 200) {
         t.ok(up.status >= 400 && up.status < 500, `${f} refused at upload with ${up.status}`);
         continue;

@@ -91,7 +91,7 @@ export interface AnalyzedFont {
   size_pt: number;
   bold: boolean;
   italic: boolean;
-  /** `RRGGBB`; null when it cannot be resolved. */
+  /** `RRGGBB`; null when it cannot be resolved, or when the text has no fill (`a:noFill`, ECMA-376 Part 1 §20.1.8.44). */
   color: string | null;
 }
 

@@ -13,12 +13,32 @@ import type { Element as XElement } from '@xmldom/xmldom';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { analyzePresentation } from '../../../core/src/analysis/analyze.js';
 import type { AnalyzedShape } from '../../../core/src/analysis/types.js';
-import { corpusFiles, corpusFilesFor, corpusPath, needsCorpus } from '../../helpers/corpus.js';
+import { corpusFilesOf, corpusFilesOfFor, corpusPath, needsCorpus } from '../../helpers/corpus.js';
 
 const P = 'http://schemas.openxmlformats.org/presentationml/2006/main';
 const A = 'http://schemas.openxmlformats.org/drawingml/2006/main';
 const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 const MC = 'http://schemas.openxmlformats.org/markup-compatibility/2006';
+/**
+ * The ISO/IEC 29500 Strict namespace of each Transitional one read here: a Strict package
+ * names the same elements under purl.oclc.org namespaces (Part 1, §8.1 and Annex A), and
+ * this reading accepts either, as PowerPoint does.
+ */
+const STRICT_OF: Record<string, string> = {
+  [P]: 'http://purl.oclc.org/ooxml/presentationml/main',
+  [A]: 'http://purl.oclc.org/ooxml/drawingml/main',
+  [R]: 'http://purl.oclc.org/ooxml/officeDocument/relationships',
+};
+
+function inNamespace(el: XElement, ns: string): boolean {
+  return el.namespaceURI === ns || el.namespaceURI === STRICT_OF[ns];
+}
+
+/** The r:id attribute in either namespace. */
+function relId(el: XElement): string {
+  return el.getAttributeNS(R, 'id') || el.getAttributeNS(STRICT_OF[R]!, 'id') || '';
+}
+
 const SHAPE_TAGS = new Set(['sp', 'pic', 'graphicFrame', 'grpSp', 'cxnSp', 'contentPart']);
 
 interface Zip {
@@ -71,7 +91,7 @@ function kids(el: XElement): XElement[] {
 }
 
 function kid(el: XElement | undefined, ns: string, local: string): XElement | undefined {
-  return el ? kids(el).find((c) => c.namespaceURI === ns && c.localName === local) : undefined;
+  return el ? kids(el).find((c) => inNamespace(c, ns) && c.localName === local) : undefined;
 }
 
 /** Shapes of a tree: choice of mc:AlternateContent = first Choice needing only p14/a14/chartex, else Fallback. */
@@ -82,7 +102,7 @@ function shapesOf(container: XElement): XElement[] {
       const choice = kids(el).find((c) => c.localName === 'Choice' && (c.getAttribute('Requires') ?? '').split(' ').every((p) => /powerpoint\/2010|drawing\/2010|chartex/.test(c.lookupNamespaceURI(p) ?? '')));
       const branch = choice ?? kids(el).find((c) => c.localName === 'Fallback');
       if (branch) out.push(...shapesOf(branch));
-    } else if (SHAPE_TAGS.has(el.localName ?? '') && (el.namespaceURI === P || el.localName === 'contentPart')) out.push(el);
+    } else if (SHAPE_TAGS.has(el.localName ?? '') && (inNamespace(el, P) || el.localName === 'contentPart')) out.push(el);
   }
   return out;
 }
@@ -122,14 +142,14 @@ function countDeep(shapes: AnalyzedShape[], pred: (s: AnalyzedShape) => boolean)
 }
 
 t.test('the corpus holds the templates this suite expects', needsCorpus(), async (t) => {
-  const files = corpusFiles('templates');
+  const files = corpusFilesOf('templates');
   t.ok(files.length >= 35, `${files.length} templates`);
 });
 
 t.test('every corpus template agrees with an independent reading', needsCorpus(), async (t) => {
-  for (const file of corpusFilesFor(t, 'templates')) {
+  for (const file of corpusFilesOfFor(t, 'templates')) {
     await t.test(`${file}: counts and placeholder geometry agree with an independent reading`, async (t) => {
-      const path = corpusPath(`templates/${file}`);
+      const path = corpusPath(file);
       const pkg = await OpcPackage.open(readFileSync(path));
       const r = analyzePresentation({ pkg, options: {}, idFor: (k, p) => `${k}:${p}` });
       const zip = await openZip(path);
@@ -140,15 +160,15 @@ t.test('every corpus template agrees with an independent reading', needsCorpus()
       const presRels = await zip.rels(main);
       const slideParts = kids(kid(pres, P, 'sldIdLst') ?? pres)
         .filter((e) => e.localName === 'sldId')
-        .map((e) => presRels.get(e.getAttributeNS(R, 'id') ?? '')!.target);
+        .map((e) => presRels.get(relId(e))!.target);
       const masterParts = kids(kid(pres, P, 'sldMasterIdLst') ?? pres)
         .filter((e) => e.localName === 'sldMasterId')
-        .map((e) => presRels.get(e.getAttributeNS(R, 'id') ?? '')!.target);
+        .map((e) => presRels.get(relId(e))!.target);
       let layoutCount = 0;
       for (const m of masterParts) {
         const mRels = await zip.rels(m);
         const listed = kids(kid(await zip.xml(m), P, 'sldLayoutIdLst') ?? (await zip.xml(m))).filter((e) => e.localName === 'sldLayoutId');
-        layoutCount += listed.filter((e) => zip.has(mRels.get(e.getAttributeNS(R, 'id') ?? '')?.target ?? '')).length;
+        layoutCount += listed.filter((e) => zip.has(mRels.get(relId(e))?.target ?? '')).length;
       }
 
       t.equal(r.presentation.slide_count, slideParts.length, 'slide count');

@@ -8,11 +8,11 @@ import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 
 const cache = new Map<string, Promise<AnalysisResults>>();
 
-/** Analyzes a corpus template with default options (cached per file). */
+/** Analyzes a corpus template with default options (cached per file): a name in `templates/`, or a corpus-relative path. */
 export function analyzed(file: string): Promise<AnalysisResults> {
   let p = cache.get(file);
   if (!p) {
-    p = OpcPackage.open(readFileSync(corpusPath(`templates/${file}`))).then((pkg) =>
+    p = OpcPackage.open(readFileSync(corpusPath(file.includes('/') ? file : `templates/${file}`))).then((pkg) =>
       analyzePresentation({ pkg, options: {}, idFor: (k, part) => `${file}:${k}:${part}` }),
     );
     cache.set(file, p);

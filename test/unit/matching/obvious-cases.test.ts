@@ -5,7 +5,7 @@
 import t from 'tap';
 import { diagnose } from '../../../core/src/doctor/index.js';
 import { candidatesFromAnalysis, rankCandidates, signature, type MatchCandidate, type MatchItem } from '../../../core/src/matching/index.js';
-import { corpusFilesFor, needsCorpus } from '../../helpers/corpus.js';
+import { corpusFilesOfFor, needsCorpus } from '../../helpers/corpus.js';
 import { analyzed, bullets, chart, image, needsTemplates, table } from './fixtures.js';
 
 async function layouts(file: string, id = 'tpl_a', order?: number): Promise<MatchCandidate[]> {
@@ -84,7 +84,7 @@ t.test('across every corpus template, 14 bullets go to the exact layout with the
   const all: MatchCandidate[] = [];
   const roomOf = new Map<string, number>();
   let order = 0;
-  for (const file of corpusFilesFor(t, 'templates')) {
+  for (const file of corpusFilesOfFor(t, 'templates')) {
     const r = await analyzed(file);
     const d = diagnose(r);
     for (const e of d.layouts) {

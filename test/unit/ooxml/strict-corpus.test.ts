@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadImage, createCanvas } from '@napi-rs/canvas';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
-import { corpusFiles, corpusFilesFor, corpusPath, needsCorpus } from '../../helpers/corpus.js';
+import { corpusFilesOf, corpusFilesOfFor, corpusPath, needsCorpus } from '../../helpers/corpus.js';
 import { ToolMissingError, convertToPdf, lintPptx, newFindings, pdfPageCount, refereeSkipped, renderingSkipReason, xsdCheck } from '../../helpers/referee.js';
 import { analysisOf, deckOfEverything, packageDifferences, previewsOf, strictLeftovers, toStrict } from '../../helpers/strict.js';
 
@@ -25,9 +25,13 @@ const scratch = mkdtempSync(join(tmpdir(), 'sw-strict-corpus-'));
 t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
 
 t.test('every corpus template made Strict reads as the original', needsCorpus(), async (t) => {
-  for (const name of corpusFilesFor(t, 'templates')) {
+  for (const name of corpusFilesOfFor(t, 'templates')) {
     await t.test(name, async (t) => {
-      const original = readFileSync(corpusPath(`templates/${name}`));
+      const original = readFileSync(corpusPath(name));
+      if ((await OpcPackage.open(original)).conformance === 'strict') {
+        t.pass('written Strict already: read as it is by the tests of Strict corpus files below');
+        return;
+      }
       const { bytes: strict, stats } = await toStrict(original);
       t.ok(stats.relationships > 0 && stats.percentages + stats.booleans > 0, `converted: ${JSON.stringify(stats)}`);
       const pkg = await OpcPackage.open(strict);
@@ -87,13 +91,11 @@ for (const name of REPRESENTATIVE) {
 /** The corpus files written as Strict (found by reading them, not by name). */
 async function strictCorpusFiles(): Promise<string[]> {
   const found: string[] = [];
-  for (const folder of ['templates', 'incoming/templates']) {
-    for (const f of corpusFiles(folder)) {
-      try {
-        if ((await OpcPackage.open(readFileSync(corpusPath(`${folder}/${f}`)))).conformance === 'strict') found.push(`${folder}/${f}`);
-      } catch {
-        /* not a package: other tests' business */
-      }
+  for (const rel of corpusFilesOf('templates')) {
+    try {
+      if ((await OpcPackage.open(readFileSync(corpusPath(rel)))).conformance === 'strict') found.push(rel);
+    } catch {
+      /* not a package: other tests' business */
     }
   }
   return found;

@@ -8,12 +8,12 @@ import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { PmlModel } from '../../../core/src/ooxml/pml/parts.js';
 import { renderSlide } from '../../../core/src/render/render-slide.js';
 import { readImageHeader } from '../../../core/src/render/images.js';
-import { corpusFilesFor, corpusPath, needsCorpus } from '../../helpers/corpus.js';
+import { corpusFilesOfFor, corpusPath, needsCorpus } from '../../helpers/corpus.js';
 
 t.test('every corpus template renders', needsCorpus(), async (t) => {
-  for (const file of corpusFilesFor(t, 'templates')) {
+  for (const file of corpusFilesOfFor(t, 'templates')) {
     await t.test(`every slide and layout of ${file} renders`, async (t) => {
-      const pkg = await OpcPackage.open(readFileSync(corpusPath(`templates/${file}`)));
+      const pkg = await OpcPackage.open(readFileSync(corpusPath(file)));
       const model = new PmlModel(pkg);
       const parts = [
         ...model.presentation.slides.map((s) => s.partName),

@@ -13,7 +13,7 @@ import { readZipEntries, type ZipEntry } from '../../../../core/src/ooxml/opc/zi
 import { compressEntry, inflateEntry, writeZip } from '../../../../core/src/ooxml/opc/zip-codec.js';
 import { OpcPackage } from '../../../../core/src/ooxml/opc/package.js';
 import { PackageError, type PackageErrorCode } from '../../../../core/src/ooxml/errors.js';
-import { corpusFiles, corpusFilesFor, corpusPath, needsCorpus } from '../../../helpers/corpus.js';
+import { corpusFilesOf, corpusFilesOfFor, corpusPath, needsCorpus } from '../../../helpers/corpus.js';
 
 const LIMITS = { maxEntries: 20_000 };
 const enc = new TextEncoder();
@@ -119,7 +119,7 @@ const CONTENT_TYPES =
   '<Default Extension="xml" ContentType="application/xml"/><Default Extension="bin" ContentType="application/octet-stream"/></Types>';
 
 t.test('reads every corpus template to the entries and bytes jszip reads', needsCorpus(), async (t) => {
-  const files = [...corpusFilesFor(t, 'templates').map((f) => `templates/${f}`), ...corpusFiles('bench').map((f) => `bench/${f}`)];
+  const files = [...corpusFilesOfFor(t, 'templates'), ...corpusFilesOf('bench')];
   t.ok(files.length >= 40, `${files.length} corpus files`);
   for (const file of files) {
     const bytes = new Uint8Array(readFileSync(corpusPath(file)));
