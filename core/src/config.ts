@@ -7,6 +7,7 @@ import envSchema from 'env-schema';
 import { resolve } from 'node:path';
 import { THREAD_YOUNG_GENERATION_MB } from './threads/heap-limits.js';
 import { parseAllowList } from './services/egress.js';
+import { CONNECTION_DEFAULTS, defaultMaxConnections } from '../../gateway/src/connections.js';
 
 export interface Config {
   /** REST port. */
@@ -17,6 +18,14 @@ export interface Config {
   grpcHost: string;
   /** Address the gateway process's REST server binds to (`SLIDEWRIGHT_HTTP_HOST`; default all interfaces). */
   httpHost: string;
+  /** Client connections the REST server holds open at once (`SLIDEWRIGHT_HTTP_MAX_CONNECTIONS`; default 75 % of the open-files limit, 16–8192). */
+  httpMaxConnections: number;
+  /** Seconds a client has from connecting to finish sending its request headers (`SLIDEWRIGHT_HTTP_HEADERS_TIMEOUT`). */
+  httpHeadersTimeoutSeconds: number;
+  /** Seconds a client has to send a whole request, body included (`SLIDEWRIGHT_HTTP_REQUEST_TIMEOUT`). */
+  httpRequestTimeoutSeconds: number;
+  /** Seconds a kept-alive connection waits for the next request (`SLIDEWRIGHT_HTTP_KEEP_ALIVE_TIMEOUT`). */
+  httpKeepAliveTimeoutSeconds: number;
   /** Embedded mode's data directory (absolute). */
   dataDir: string;
   /** `key:org,key2:org2`, parsed; undefined when unset. */
@@ -87,6 +96,10 @@ interface RawEnv {
   GRPC_PORT: number;
   SLIDEWRIGHT_GRPC_HOST?: string;
   SLIDEWRIGHT_HTTP_HOST?: string;
+  SLIDEWRIGHT_HTTP_MAX_CONNECTIONS?: number;
+  SLIDEWRIGHT_HTTP_HEADERS_TIMEOUT: number;
+  SLIDEWRIGHT_HTTP_REQUEST_TIMEOUT: number;
+  SLIDEWRIGHT_HTTP_KEEP_ALIVE_TIMEOUT: number;
   SLIDEWRIGHT_DATA_DIR: string;
   SLIDEWRIGHT_API_KEYS?: string;
   SLIDEWRIGHT_DEV_MODE?: string;
@@ -126,6 +139,10 @@ const schema = {
     GRPC_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 50051 },
     SLIDEWRIGHT_GRPC_HOST: { type: 'string' },
     SLIDEWRIGHT_HTTP_HOST: { type: 'string' },
+    SLIDEWRIGHT_HTTP_MAX_CONNECTIONS: { type: 'integer', minimum: 16, maximum: 1000000 },
+    SLIDEWRIGHT_HTTP_HEADERS_TIMEOUT: { type: 'integer', minimum: 1, maximum: 3600, default: CONNECTION_DEFAULTS.headersTimeoutSeconds },
+    SLIDEWRIGHT_HTTP_REQUEST_TIMEOUT: { type: 'integer', minimum: 1, maximum: 86400, default: CONNECTION_DEFAULTS.requestTimeoutSeconds },
+    SLIDEWRIGHT_HTTP_KEEP_ALIVE_TIMEOUT: { type: 'integer', minimum: 1, maximum: 3600, default: CONNECTION_DEFAULTS.keepAliveTimeoutSeconds },
     SLIDEWRIGHT_DATA_DIR: { type: 'string', default: './data' },
     SLIDEWRIGHT_API_KEYS: { type: 'string', pattern: '^\\s*([^:,\\s]+:[^:,\\s]+\\s*)(,\\s*[^:,\\s]+:[^:,\\s]+\\s*)*$' },
     SLIDEWRIGHT_DEV_MODE: { type: 'string', enum: ['0', '1', 'true', 'false'] },
@@ -165,6 +182,12 @@ const schema = {
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
   const raw = envSchema<RawEnv>({ schema, data: { ...env }, env: false, dotenv: false });
+  // Node refuses a headers timeout longer than the request timeout; say so in our names
+  if (raw.SLIDEWRIGHT_HTTP_HEADERS_TIMEOUT > raw.SLIDEWRIGHT_HTTP_REQUEST_TIMEOUT) {
+    throw new Error(
+      `SLIDEWRIGHT_HTTP_HEADERS_TIMEOUT (${raw.SLIDEWRIGHT_HTTP_HEADERS_TIMEOUT} s) must not exceed SLIDEWRIGHT_HTTP_REQUEST_TIMEOUT (${raw.SLIDEWRIGHT_HTTP_REQUEST_TIMEOUT} s)`,
+    );
+  }
   const embedded = !raw.NATS_URL && !raw.REDIS_URL && !raw.S3_ENDPOINT;
   const devMode = raw.SLIDEWRIGHT_DEV_MODE === undefined ? embedded : raw.SLIDEWRIGHT_DEV_MODE === '1' || raw.SLIDEWRIGHT_DEV_MODE === 'true';
   const apiKeys = raw.SLIDEWRIGHT_API_KEYS
@@ -180,6 +203,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     grpcPort: raw.GRPC_PORT,
     grpcHost: raw.SLIDEWRIGHT_GRPC_HOST ?? (embedded ? '127.0.0.1' : '0.0.0.0'),
     httpHost: raw.SLIDEWRIGHT_HTTP_HOST ?? (embedded && !raw.CORE_GRPC_ADDR ? '127.0.0.1' : '0.0.0.0'),
+    httpMaxConnections: raw.SLIDEWRIGHT_HTTP_MAX_CONNECTIONS ?? defaultMaxConnections(),
+    httpHeadersTimeoutSeconds: raw.SLIDEWRIGHT_HTTP_HEADERS_TIMEOUT,
+    httpRequestTimeoutSeconds: raw.SLIDEWRIGHT_HTTP_REQUEST_TIMEOUT,
+    httpKeepAliveTimeoutSeconds: raw.SLIDEWRIGHT_HTTP_KEEP_ALIVE_TIMEOUT,
     dataDir: resolve(raw.SLIDEWRIGHT_DATA_DIR),
     apiKeys,
     devMode,

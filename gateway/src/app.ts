@@ -10,9 +10,12 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { openApiDocument } from './openapi.js';
-import { httpDuration, registry as metricsRegistry } from '../../core/src/observability/metrics.js';
+import { httpDuration, registerConnectionMetrics, registry as metricsRegistry } from '../../core/src/observability/metrics.js';
+import type { Config } from '../../core/src/config.js';
 import type { Logger } from 'pino';
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { ROUTES, type RouteSpec } from '../../proto/gen/routes.js';
 import { MESSAGE_SCHEMAS, type JsonSchema } from '../../proto/gen/schemas.js';
 import { normalizeRequestBody, validateBody, validateParams, validateQuery, validationErrorBody, violationsFromServiceError, type Violation } from '../../core/src/validation/index.js';
@@ -20,6 +23,7 @@ import { codecOf } from '../../core/src/grpc/messages.js';
 import { MD } from '../../core/src/grpc/server.js';
 import type { RpcInvoker } from './invoker.js';
 import { contentDisposition, ifNoneMatchNames, installHeaderGuard, safeEntityTag, safeMetadataValue } from './headers.js';
+import { createGuardedServer, type ConnectionLimits, type GuardedServer } from './connections.js';
 
 export interface GatewayOptions {
   invoker: RpcInvoker;
@@ -32,6 +36,58 @@ export interface GatewayOptions {
   isReady?: () => boolean;
   /** API version shown in the OpenAPI document. */
   version?: string;
+  /**
+   * Bounds on client connections (timeouts, cap per process; gateway/src/connections.ts).
+   * Unset: Fastify's own server with its default timeouts and no cap (for `inject`-only uses).
+   */
+  connections?: ConnectionLimits;
+}
+
+/**
+ * The connection bounds a configuration asks for (`SLIDEWRIGHT_HTTP_*`): the cap in
+ * connections, the timeouts in seconds.
+ */
+export function connectionLimitsOf(config: Pick<Config, 'httpMaxConnections' | 'httpHeadersTimeoutSeconds' | 'httpRequestTimeoutSeconds' | 'httpKeepAliveTimeoutSeconds'>): ConnectionLimits {
+  return {
+    maxConnections: config.httpMaxConnections,
+    headersTimeoutSeconds: config.httpHeadersTimeoutSeconds,
+    requestTimeoutSeconds: config.httpRequestTimeoutSeconds,
+    keepAliveTimeoutSeconds: config.httpKeepAliveTimeoutSeconds,
+  };
+}
+
+/** Guarded servers of gateways not yet closed; `/metrics` reports their connections summed. */
+const liveGuards = new Set<GuardedServer>();
+registerConnectionMetrics(() => {
+  const sum = { open: 0, refused: 0, closedSilent: 0 };
+  for (const guard of liveGuards) {
+    const s = guard.stats();
+    sum.open += s.open;
+    sum.refused += s.refused;
+    sum.closedSilent += s.closedSilent;
+  }
+  return sum;
+});
+
+/**
+ * Answers a request Node's HTTP parser gave up on before any route saw it, in the
+ * gateway's `{"detail": …}` shape (Fastify's own answer has another): 408 when the headers
+ * or the whole request came too late, 431 for oversized headers, else 400. The connection
+ * is closed either way.
+ */
+function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, detail]: [number, string] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'the request did not arrive in time']
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'request headers are too large']
+        : [400, 'malformed request'];
+  const body = JSON.stringify({ detail });
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  }
+  socket.destroy(err);
 }
 
 const GRPC_TO_HTTP: Readonly<Record<number, number>> = {
@@ -97,7 +153,16 @@ function drainRequestBody(req: NodeJS.ReadableStream & { readableEnded?: boolean
 export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstance> {
   const maxJson = opts.maxJsonBodyBytes ?? 8 * 1024 * 1024;
   const maxUpload = opts.maxUploadBytes ?? 10 * 1024 * 1024;
+  const limits = opts.connections;
+  let guard: GuardedServer | undefined;
   const app = Fastify({
+    ...(limits && {
+      serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
+        guard = createGuardedServer(handler, limits);
+        return guard.server;
+      },
+    }),
+    clientErrorHandler: answerClientError,
     loggerInstance: typeof opts.logger === 'object' ? opts.logger : undefined,
     logger: typeof opts.logger === 'boolean' ? opts.logger : undefined,
     bodyLimit: maxJson,
@@ -107,6 +172,18 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
     },
     ajv: { customOptions: { coerceTypes: false } },
   } as Parameters<typeof Fastify>[0]) as unknown as FastifyInstance;
+  if (guard) {
+    const g = guard;
+    liveGuards.add(g);
+    // server.close() waits for every connection, and Node stops expiring silent ones once it
+    // has begun: they carry no request, so they go first
+    app.addHook('preClose', async () => {
+      g.closeSilentConnections();
+    });
+    app.addHook('onClose', async () => {
+      liveGuards.delete(g);
+    });
+  }
   // Every header of every answer (routes, errors, 404s, docs) passes one guard: values
   // that are not plain ASCII are encoded (RFC 8187), never sent raw (gateway/src/headers.ts).
   installHeaderGuard(app);

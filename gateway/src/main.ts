@@ -6,7 +6,7 @@
 import { createLogger } from '../../core/src/observability/logger.js';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../core/src/config.js';
-import { buildGateway } from './app.js';
+import { buildGateway, connectionLimitsOf } from './app.js';
 import { GrpcInvoker } from './invoker.js';
 
 export interface GatewayProcess {
@@ -26,7 +26,7 @@ export async function startGateway(config: Readonly<Config>, host = config.httpH
   const log = createLogger(config, { component: 'gateway' });
   const invoker = new GrpcInvoker(config.coreGrpcAddr);
   let ready = false;
-  const app = await buildGateway({ invoker, logger: log, maxUploadBytes: config.maxUploadBytes, isReady: () => ready });
+  const app = await buildGateway({ invoker, logger: log, maxUploadBytes: config.maxUploadBytes, isReady: () => ready, connections: connectionLimitsOf(config) });
   const address = await app.listen({ port: config.port, host });
   ready = true;
   return {

@@ -7,7 +7,7 @@ import { loadConfig, type Config } from '../config.js';
 import { createCoreRuntime, type CoreRuntime } from '../runtime.js';
 import { startGrpcServer } from '../grpc/server.js';
 import { startConsumers } from '../../../workers/src/consumers.js';
-import { buildGateway } from '../../../gateway/src/app.js';
+import { buildGateway, connectionLimitsOf } from '../../../gateway/src/app.js';
 import { GrpcInvoker } from '../../../gateway/src/invoker.js';
 
 export interface EmbeddedService {
@@ -28,7 +28,13 @@ export async function startEmbedded(config: Readonly<Config>): Promise<EmbeddedS
   startConsumers(core, { concurrency: config.jobConcurrency, maxDeliver: 5, signal: shutdown.signal });
   const invoker = new GrpcInvoker(grpcAddress);
   let ready = false;
-  const app = await buildGateway({ invoker, logger: log.child({ component: 'gateway' }), maxUploadBytes: config.maxUploadBytes, isReady: () => ready });
+  const app = await buildGateway({
+    invoker,
+    logger: log.child({ component: 'gateway' }),
+    maxUploadBytes: config.maxUploadBytes,
+    isReady: () => ready,
+    connections: connectionLimitsOf(config),
+  });
   const address = await app.listen({ port: config.port, host: config.embedded ? '127.0.0.1' : '0.0.0.0' });
   const url = address.replace('[::1]', '127.0.0.1');
   if (!config.publicUrlExplicit && config.port === 0) core.deps.signer.publicUrl = url;

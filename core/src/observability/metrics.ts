@@ -73,3 +73,38 @@ export function registerStateGauges(queue: JobQueue, state: StateStore, kinds: r
     },
   });
 }
+
+/**
+ * Metrics of the REST server's client connections, read at scrape time from `read`: open
+ * now, refused at the cap (503), and closed having sent nothing (gateway/src/connections.ts).
+ */
+export function registerConnectionMetrics(read: () => { open: number; refused: number; closedSilent: number }): void {
+  const names = ['slidewright_http_connections_open', 'slidewright_http_connections_refused_total', 'slidewright_http_connections_closed_silent_total'];
+  for (const name of names) registry.removeSingleMetric(name);
+  new Gauge({
+    name: 'slidewright_http_connections_open',
+    help: 'Client connections open at the REST server',
+    registers: [registry],
+    collect() {
+      this.set(read().open);
+    },
+  });
+  new Counter({
+    name: 'slidewright_http_connections_refused_total',
+    help: 'Client connections answered 503 because the REST server was at its connection cap',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(read().refused);
+    },
+  });
+  new Counter({
+    name: 'slidewright_http_connections_closed_silent_total',
+    help: 'Client connections closed having sent nothing (silent past the headers timeout, or closed to make room at the cap)',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(read().closedSilent);
+    },
+  });
+}
