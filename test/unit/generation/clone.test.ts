@@ -83,3 +83,20 @@ t.test('slides of real templates copied with stand-ins keep every link', needsCo
     t.equal(copy.getElementsByTagNameNS(NS.a, 'tbl').length, doc.getElementsByTagNameNS(NS.a, 'tbl').length, `${file}: the tables are found in the copy`);
   }
 });
+
+t.test('the xmldom internals clone.ts writes have the shape it expects (xmldom is pinned exactly for them)', async (t) => {
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> };
+  const installed = JSON.parse(readFileSync(new URL('../../../node_modules/@xmldom/xmldom/package.json', import.meta.url), 'utf8')) as { version: string };
+  t.match(pkg.dependencies['@xmldom/xmldom'], /^\d+\.\d+\.\d+$/, 'package.json names one exact version, no range');
+  t.equal(installed.version, pkg.dependencies['@xmldom/xmldom'], 'the installed xmldom is the pinned one');
+  const doc = parseXml(XML, 'slide');
+  const internals = doc as unknown as { _inc?: unknown; _createAttribute?: unknown };
+  t.equal(typeof internals._inc, 'number', "the document's change counter (_inc) that live lists watch");
+  t.equal(typeof internals._createAttribute, 'function', 'the attribute factory without the name check');
+  const el = doc.documentElement!;
+  for (const field of ['parentNode', 'firstChild', 'lastChild', 'previousSibling', 'nextSibling', 'namespaceURI', 'prefix', 'localName']) {
+    const own = Object.getOwnPropertyDescriptor(el, field) ?? Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el) as object, field);
+    t.ok(own && ('value' in own || own.set), `${field} is a plain or settable property`);
+  }
+  t.ok(Object.getOwnPropertyDescriptor(el.childNodes, 'length')?.writable, 'childNodes.length is a plain writable field');
+});
