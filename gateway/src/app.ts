@@ -21,6 +21,7 @@ import { MD } from '../../core/src/grpc/server.js';
 import type { RpcInvoker } from './invoker.js';
 import { contentDisposition, ifNoneMatchNames, installHeaderGuard, safeEntityTag, safeMetadataValue } from './headers.js';
 import { installJsonBodyParser, JsonTooDeepError } from './json-body.js';
+import { URL_OPTIONS } from './url-errors.js';
 
 export interface GatewayOptions {
   invoker: RpcInvoker;
@@ -99,6 +100,7 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   const maxJson = opts.maxJsonBodyBytes ?? 8 * 1024 * 1024;
   const maxUpload = opts.maxUploadBytes ?? 10 * 1024 * 1024;
   const app = Fastify({
+    ...URL_OPTIONS, // long or malformed path parameters: 404 like any unknown name (url-errors.ts)
     loggerInstance: typeof opts.logger === 'object' ? opts.logger : undefined,
     logger: typeof opts.logger === 'boolean' ? opts.logger : undefined,
     bodyLimit: maxJson,
