@@ -17,11 +17,11 @@ import { ROUTES, type RouteSpec } from '../../proto/gen/routes.js';
 import { MESSAGE_SCHEMAS, type JsonSchema } from '../../proto/gen/schemas.js';
 import { boundedEcho, normalizeRequestBody, validateBody, validateParams, validateQuery, validationErrorBody, violationsFromServiceError, type Violation } from '../../core/src/validation/index.js';
 import { codecOf } from '../../core/src/grpc/messages.js';
+import { installJsonBodyParser, JsonTooDeepError } from './json-body.js';
+import { URL_OPTIONS } from './url-errors.js';
 import { MD } from '../../core/src/grpc/server.js';
 import type { RpcInvoker } from './invoker.js';
 import { contentDisposition, ifNoneMatchNames, installHeaderGuard, safeEntityTag, safeMetadataValue } from './headers.js';
-import { installJsonBodyParser, JsonTooDeepError } from './json-body.js';
-import { URL_OPTIONS } from './url-errors.js';
 
 export interface GatewayOptions {
   invoker: RpcInvoker;
@@ -100,10 +100,10 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   const maxJson = opts.maxJsonBodyBytes ?? 8 * 1024 * 1024;
   const maxUpload = opts.maxUploadBytes ?? 10 * 1024 * 1024;
   const app = Fastify({
-    ...URL_OPTIONS, // long or malformed path parameters: 404 like any unknown name (url-errors.ts)
     loggerInstance: typeof opts.logger === 'object' ? opts.logger : undefined,
     logger: typeof opts.logger === 'boolean' ? opts.logger : undefined,
     bodyLimit: maxJson,
+    ...URL_OPTIONS, // long or malformed path parameters: 404 like any unknown name (url-errors.ts)
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
