@@ -161,15 +161,29 @@ function shortName(fullName: string): string {
 
 type Schema = Record<string, unknown>;
 
-const INTEGER_TYPES = new Set([
-  'TYPE_INT32',
-  'TYPE_INT64',
-  'TYPE_SINT32',
-  'TYPE_SINT64',
-  'TYPE_SFIXED32',
-  'TYPE_SFIXED64',
-]);
-const UNSIGNED_TYPES = new Set(['TYPE_UINT32', 'TYPE_UINT64', 'TYPE_FIXED32', 'TYPE_FIXED64']);
+/**
+ * The values each integer type can hold, as JSON Schema bounds. A value outside them
+ * cannot be encoded (int32: "invalid int32") or decoded (64-bit types are JS numbers,
+ * `forceLong=number`, and ts-proto refuses one beyond Number.MAX_SAFE_INTEGER), so
+ * validation must refuse it first: with them every integer field, parameter and list
+ * item gets a 422 with its loc instead of a 500.
+ */
+const INT32: readonly [number, number] = [-(2 ** 31), 2 ** 31 - 1];
+const UINT32: readonly [number, number] = [0, 2 ** 32 - 1];
+const INT64: readonly [number, number] = [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+const UINT64: readonly [number, number] = [0, Number.MAX_SAFE_INTEGER];
+const INTEGER_RANGES: Readonly<Record<string, readonly [number, number]>> = {
+  TYPE_INT32: INT32,
+  TYPE_SINT32: INT32,
+  TYPE_SFIXED32: INT32,
+  TYPE_UINT32: UINT32,
+  TYPE_FIXED32: UINT32,
+  TYPE_INT64: INT64,
+  TYPE_SINT64: INT64,
+  TYPE_SFIXED64: INT64,
+  TYPE_UINT64: UINT64,
+  TYPE_FIXED64: UINT64,
+};
 
 function isMap(f: FieldDesc): MessageInfo | undefined {
   if (f.type !== 'TYPE_MESSAGE' || !f.typeName) return undefined;
@@ -179,8 +193,8 @@ function isMap(f: FieldDesc): MessageInfo | undefined {
 
 /** Schema of one value of the field (no repetition, no nullability). */
 function valueSchema(f: FieldDesc, stack: readonly string[]): Schema {
-  if (INTEGER_TYPES.has(f.type)) return { type: 'integer' };
-  if (UNSIGNED_TYPES.has(f.type)) return { type: 'integer', minimum: 0 };
+  const range = INTEGER_RANGES[f.type];
+  if (range) return { type: 'integer', minimum: range[0], maximum: range[1] };
   switch (f.type) {
     case 'TYPE_STRING':
       return { type: 'string' };
@@ -225,6 +239,10 @@ function fieldSchema(f: FieldDesc, comment: string, stack: readonly string[]): S
     let item = valueSchema(f, stack);
     const isRepeated = f.label === 'LABEL_REPEATED';
     if (!isRepeated) item = applyScalarRules(item, rules);
+    // A required string that is sent empty is there but empty: it gets its own error
+    // (string_too_short, as Pydantic's min_length=1), not "Field required". (gRPC cannot
+    // tell "" from unset; core/src/validation reports it as missing there.)
+    if (!isRepeated && rules.required && f.type === 'TYPE_STRING' && !(typeof item['minLength'] === 'number' && item['minLength'] >= 1)) item = { ...item, minLength: 1 };
     if (isRepeated) {
       s = { type: rules.nullable ? ['array', 'null'] : 'array', items: applyScalarRules(item, rules) };
       if (rules.min_items !== undefined) s['minItems'] = rules.min_items;
@@ -245,8 +263,9 @@ function fieldSchema(f: FieldDesc, comment: string, stack: readonly string[]): S
 
 function applyScalarRules(s: Schema, rules: FieldRulesJson): Schema {
   const out: Schema = { ...s };
-  if (rules.min !== undefined) out['minimum'] = rules.min;
-  if (rules.max !== undefined) out['maximum'] = rules.max;
+  // a rule narrows the type's range, never widens it
+  if (rules.min !== undefined) out['minimum'] = typeof s['minimum'] === 'number' ? Math.max(s['minimum'], rules.min) : rules.min;
+  if (rules.max !== undefined) out['maximum'] = typeof s['maximum'] === 'number' ? Math.min(s['maximum'], rules.max) : rules.max;
   if (rules.exclusive_min !== undefined) out['exclusiveMinimum'] = rules.exclusive_min;
   if (rules.exclusive_max !== undefined) out['exclusiveMaximum'] = rules.exclusive_max;
   if (rules.min_length !== undefined) out['minLength'] = rules.min_length;

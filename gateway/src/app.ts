@@ -18,8 +18,10 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import { ROUTES, type RouteSpec } from '../../proto/gen/routes.js';
 import { MESSAGE_SCHEMAS, type JsonSchema } from '../../proto/gen/schemas.js';
-import { normalizeRequestBody, validateBody, validateParams, validateQuery, validationErrorBody, violationsFromServiceError, type Violation } from '../../core/src/validation/index.js';
+import { boundedEcho, normalizeRequestBody, validateBody, validateParams, validateQuery, validationErrorBody, violationsFromServiceError, type Violation } from '../../core/src/validation/index.js';
 import { codecOf } from '../../core/src/grpc/messages.js';
+import { installJsonBodyParser, JsonTooDeepError } from './json-body.js';
+import { URL_OPTIONS } from './url-errors.js';
 import { MD } from '../../core/src/grpc/server.js';
 import type { RpcInvoker } from './invoker.js';
 import { contentDisposition, ifNoneMatchNames, installHeaderGuard, safeEntityTag, safeMetadataValue } from './headers.js';
@@ -166,6 +168,7 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
     loggerInstance: typeof opts.logger === 'object' ? opts.logger : undefined,
     logger: typeof opts.logger === 'boolean' ? opts.logger : undefined,
     bodyLimit: maxJson,
+    ...URL_OPTIONS, // long or malformed path parameters: 404 like any unknown name (url-errors.ts)
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
@@ -188,6 +191,8 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   // that are not plain ASCII are encoded (RFC 8187), never sent raw (gateway/src/headers.ts).
   installHeaderGuard(app);
 
+  // JSON bodies nested deeper than any request can be are refused unparsed (json-body.ts).
+  installJsonBodyParser(app);
   // Raw bodies (uploads): any media type arrives as a Buffer; JSON routes check the media type themselves.
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxUpload + 1 }, (_req, body, done) => done(null, body));
 
@@ -202,6 +207,7 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
       return reply.code(413).send({ detail: `request body is over the limit of ${req.routeOptions.config && isRaw(req) ? maxUpload : maxJson} bytes` });
     }
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return reply.code(415).send({ detail: err.message });
+    if (err instanceof JsonTooDeepError) return reply.code(422).send(validationErrorBody([err.violation]));
     if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return reply.code(422).send(validationErrorBody([{ loc: ['body'], msg: 'Field required', type: 'missing', input: null }]));
     if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (err.statusCode === 400 && /JSON/i.test(err.message))) {
       return reply.code(422).send(validationErrorBody([{ loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid', input: {}, ctx: { error: err.message } }]));
@@ -210,7 +216,7 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
     req.log.error({ err }, 'gateway error');
     return reply.code(500).send({ detail: 'internal error' });
   });
-  app.setNotFoundHandler((req, reply) => reply.code(404).send({ detail: `no route ${req.method} ${req.url.split('?')[0]}` }));
+  app.setNotFoundHandler((req, reply) => reply.code(404).send({ detail: `no route ${req.method} ${boundedEcho(req.url.split('?')[0] ?? '') as string}` }));
 
   const document = openApiDocument(opts.version ?? '1.0.0');
   await app.register(swagger, { mode: 'static', specification: { document: document as never } });

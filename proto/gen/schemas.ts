@@ -73,7 +73,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           "integer",
           "null"
         ],
-        "minimum": 0
+        "minimum": 0,
+        "maximum": 4294967295
       },
       "max_items": {
         "description": "Maximum number of items of a repeated field.",
@@ -81,7 +82,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           "integer",
           "null"
         ],
-        "minimum": 0
+        "minimum": 0,
+        "maximum": 4294967295
       },
       "min_length": {
         "description": "Minimum length of a string, in characters.",
@@ -89,7 +91,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           "integer",
           "null"
         ],
-        "minimum": 0
+        "minimum": 0,
+        "maximum": 4294967295
       },
       "max_length": {
         "description": "Maximum length of a string, in characters.",
@@ -97,7 +100,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           "integer",
           "null"
         ],
-        "minimum": 0
+        "minimum": 0,
+        "maximum": 4294967295
       },
       "allowed": {
         "description": "The string must be one of these values.",
@@ -366,7 +370,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       },
       "slide_count": {
         "description": "Number of slides.",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
       },
       "slide_ids": {
         "description": "Ids of the slides.",
@@ -377,7 +383,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       },
       "layout_count": {
         "description": "Number of layouts.",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
       }
     },
     "additionalProperties": false
@@ -389,7 +397,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     "properties": {
       "template_id": {
         "description": "The template to analyze.",
-        "type": "string"
+        "type": "string",
+        "minLength": 1
       },
       "options": {
         "description": "What to parse.",
@@ -605,7 +614,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     "properties": {
       "template_id": {
         "description": "The template id.",
-        "type": "string"
+        "type": "string",
+        "minLength": 1
       },
       "analysis_id": {
         "description": "A specific analysis; the latest when omitted.",
@@ -743,7 +753,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     "properties": {
       "template_id": {
         "description": "The template id.",
-        "type": "string"
+        "type": "string",
+        "minLength": 1
       },
       "analysis_id": {
         "description": "A specific analysis; the latest when omitted.",
@@ -828,11 +839,13 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     "properties": {
       "template_id": {
         "description": "The template id.",
-        "type": "string"
+        "type": "string",
+        "minLength": 1
       },
       "analysis_id": {
         "description": "The analysis to cancel.",
-        "type": "string"
+        "type": "string",
+        "minLength": 1
       }
     },
     "required": [
@@ -1031,7 +1044,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                       "table",
                       "chart",
                       "image"
-                    ]
+                    ],
+                    "minLength": 1
                   },
                   "text": {
                     "description": "A bullet list (type text).",
@@ -1129,7 +1143,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                       "chart_type": {
                         "description": "bar, column, line, pie, ...",
                         "type": "string",
-                        "maxLength": 64
+                        "maxLength": 64,
+                        "minLength": 1
                       },
                       "title": {
                         "description": "Chart title.",
@@ -1543,7 +1558,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                 "table",
                 "chart",
                 "image"
-              ]
+              ],
+              "minLength": 1
             },
             "text": {
               "description": "A bullet list (type text).",
@@ -1641,7 +1657,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                 "chart_type": {
                   "description": "bar, column, line, pie, ...",
                   "type": "string",
-                  "maxLength": 64
+                  "maxLength": 64,
+                  "minLength": 1
                 },
                 "title": {
                   "description": "Chart title.",
@@ -1768,7 +1785,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           "table",
           "chart",
           "image"
-        ]
+        ],
+        "minLength": 1
       },
       "text": {
         "description": "A bullet list (type text).",
@@ -1866,7 +1884,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           "chart_type": {
             "description": "bar, column, line, pie, ...",
             "type": "string",
-            "maxLength": 64
+            "maxLength": 64,
+            "minLength": 1
           },
           "title": {
             "description": "Chart title.",
@@ -2151,7 +2170,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       "chart_type": {
         "description": "bar, column, line, pie, ...",
         "type": "string",
-        "maxLength": 64
+        "maxLength": 64,
+        "minLength": 1
       },
       "title": {
         "description": "Chart title.",
@@ -2827,7 +2847,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                           "table",
                           "chart",
                           "image"
-                        ]
+                        ],
+                        "minLength": 1
                       },
                       "text": {
                         "description": "A bullet list (type text).",
@@ -2925,7 +2946,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                           "chart_type": {
                             "description": "bar, column, line, pie, ...",
                             "type": "string",
-                            "maxLength": 64
+                            "maxLength": 64,
+                            "minLength": 1
                           },
                           "title": {
                             "description": "Chart title.",
@@ -3359,39 +3381,57 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     "properties": {
       "title": {
         "description": "Title placeholders.",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
       },
       "subtitle": {
         "description": "Subtitle placeholders.",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
       },
       "body": {
         "description": "Body placeholders.",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
       },
       "footer": {
         "description": "Footer-area placeholders.",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
       },
       "table": {
         "description": "Table placeholders or tables.",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
       },
       "chart": {
         "description": "Chart placeholders or charts.",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
       },
       "textbox": {
         "description": "Text boxes.",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
       },
       "object": {
         "description": "Object placeholders.",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
       },
       "custom_field": {
         "description": "Custom fields.",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
       }
     },
     "additionalProperties": false
@@ -3412,7 +3452,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       },
       "slide_index": {
         "description": "The slide or layout index.",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
       },
       "score": {
         "description": "Score in [0, 1].",
@@ -3434,39 +3476,57 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         "properties": {
           "title": {
             "description": "Title placeholders.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "subtitle": {
             "description": "Subtitle placeholders.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "body": {
             "description": "Body placeholders.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "footer": {
             "description": "Footer-area placeholders.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "table": {
             "description": "Table placeholders or tables.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "chart": {
             "description": "Chart placeholders or charts.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "textbox": {
             "description": "Text boxes.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "object": {
             "description": "Object placeholders.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "custom_field": {
             "description": "Custom fields.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           }
         },
         "additionalProperties": false
@@ -3479,39 +3539,57 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         "properties": {
           "title": {
             "description": "Title placeholders.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "subtitle": {
             "description": "Subtitle placeholders.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "body": {
             "description": "Body placeholders.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "footer": {
             "description": "Footer-area placeholders.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "table": {
             "description": "Table placeholders or tables.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "chart": {
             "description": "Chart placeholders or charts.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "textbox": {
             "description": "Text boxes.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "object": {
             "description": "Object placeholders.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "custom_field": {
             "description": "Custom fields.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           }
         },
         "additionalProperties": false
@@ -3524,39 +3602,57 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         "properties": {
           "title": {
             "description": "Title placeholders.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "subtitle": {
             "description": "Subtitle placeholders.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "body": {
             "description": "Body placeholders.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "footer": {
             "description": "Footer-area placeholders.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "table": {
             "description": "Table placeholders or tables.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "chart": {
             "description": "Chart placeholders or charts.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "textbox": {
             "description": "Text boxes.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "object": {
             "description": "Object placeholders.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "custom_field": {
             "description": "Custom fields.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           }
         },
         "additionalProperties": false
@@ -3601,7 +3697,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             },
             "slide_index": {
               "description": "The slide or layout index.",
-              "type": "integer"
+              "type": "integer",
+              "minimum": -2147483648,
+              "maximum": 2147483647
             },
             "score": {
               "description": "Score in [0, 1].",
@@ -3623,39 +3721,57 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               "properties": {
                 "title": {
                   "description": "Title placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "subtitle": {
                   "description": "Subtitle placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "body": {
                   "description": "Body placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "footer": {
                   "description": "Footer-area placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "table": {
                   "description": "Table placeholders or tables.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "chart": {
                   "description": "Chart placeholders or charts.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "textbox": {
                   "description": "Text boxes.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "object": {
                   "description": "Object placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "custom_field": {
                   "description": "Custom fields.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 }
               },
               "additionalProperties": false
@@ -3668,39 +3784,57 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               "properties": {
                 "title": {
                   "description": "Title placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "subtitle": {
                   "description": "Subtitle placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "body": {
                   "description": "Body placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "footer": {
                   "description": "Footer-area placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "table": {
                   "description": "Table placeholders or tables.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "chart": {
                   "description": "Chart placeholders or charts.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "textbox": {
                   "description": "Text boxes.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "object": {
                   "description": "Object placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "custom_field": {
                   "description": "Custom fields.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 }
               },
               "additionalProperties": false
@@ -3713,39 +3847,57 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               "properties": {
                 "title": {
                   "description": "Title placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "subtitle": {
                   "description": "Subtitle placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "body": {
                   "description": "Body placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "footer": {
                   "description": "Footer-area placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "table": {
                   "description": "Table placeholders or tables.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "chart": {
                   "description": "Chart placeholders or charts.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "textbox": {
                   "description": "Text boxes.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "object": {
                   "description": "Object placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "custom_field": {
                   "description": "Custom fields.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 }
               },
               "additionalProperties": false
@@ -3763,11 +3915,15 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       },
       "total_templates_searched": {
         "description": "Number of templates searched.",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
       },
       "total_slides_searched": {
         "description": "Number of slides or layouts searched.",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
       },
       "best_match": {
         "description": "The top match (matches[0]).",
@@ -3788,7 +3944,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           },
           "slide_index": {
             "description": "The slide or layout index.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "score": {
             "description": "Score in [0, 1].",
@@ -3810,39 +3968,57 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             "properties": {
               "title": {
                 "description": "Title placeholders.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "subtitle": {
                 "description": "Subtitle placeholders.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "body": {
                 "description": "Body placeholders.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "footer": {
                 "description": "Footer-area placeholders.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "table": {
                 "description": "Table placeholders or tables.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "chart": {
                 "description": "Chart placeholders or charts.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "textbox": {
                 "description": "Text boxes.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "object": {
                 "description": "Object placeholders.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "custom_field": {
                 "description": "Custom fields.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               }
             },
             "additionalProperties": false
@@ -3855,39 +4031,57 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             "properties": {
               "title": {
                 "description": "Title placeholders.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "subtitle": {
                 "description": "Subtitle placeholders.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "body": {
                 "description": "Body placeholders.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "footer": {
                 "description": "Footer-area placeholders.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "table": {
                 "description": "Table placeholders or tables.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "chart": {
                 "description": "Chart placeholders or charts.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "textbox": {
                 "description": "Text boxes.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "object": {
                 "description": "Object placeholders.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "custom_field": {
                 "description": "Custom fields.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               }
             },
             "additionalProperties": false
@@ -3900,39 +4094,57 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             "properties": {
               "title": {
                 "description": "Title placeholders.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "subtitle": {
                 "description": "Subtitle placeholders.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "body": {
                 "description": "Body placeholders.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "footer": {
                 "description": "Footer-area placeholders.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "table": {
                 "description": "Table placeholders or tables.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "chart": {
                 "description": "Chart placeholders or charts.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "textbox": {
                 "description": "Text boxes.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "object": {
                 "description": "Object placeholders.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "custom_field": {
                 "description": "Custom fields.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               }
             },
             "additionalProperties": false
@@ -3959,7 +4171,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       "template_slide_id": {
         "description": "A slide or layout id from an analyzed template of the caller's organization.",
         "type": "string",
-        "maxLength": 200
+        "maxLength": 200,
+        "minLength": 1
       },
       "slide_data": {
         "description": "The slide content.",
@@ -4036,7 +4249,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                           "table",
                           "chart",
                           "image"
-                        ]
+                        ],
+                        "minLength": 1
                       },
                       "text": {
                         "description": "A bullet list (type text).",
@@ -4134,7 +4348,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                           "chart_type": {
                             "description": "bar, column, line, pie, ...",
                             "type": "string",
-                            "maxLength": 64
+                            "maxLength": 64,
+                            "minLength": 1
                           },
                           "title": {
                             "description": "Chart title.",
@@ -4626,7 +4841,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             "template_slide_id": {
               "description": "A slide or layout id from an analyzed template of the caller's organization.",
               "type": "string",
-              "maxLength": 200
+              "maxLength": 200,
+              "minLength": 1
             },
             "slide_data": {
               "description": "The slide content.",
@@ -4703,7 +4919,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                                 "table",
                                 "chart",
                                 "image"
-                              ]
+                              ],
+                              "minLength": 1
                             },
                             "text": {
                               "description": "A bullet list (type text).",
@@ -4801,7 +5018,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                                 "chart_type": {
                                   "description": "bar, column, line, pie, ...",
                                   "type": "string",
-                                  "maxLength": 64
+                                  "maxLength": 64,
+                                  "minLength": 1
                                 },
                                 "title": {
                                   "description": "Chart title.",
@@ -5453,7 +5671,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       "template_slide_id": {
         "description": "A slide or layout id from an analyzed template of the caller's organization.",
         "type": "string",
-        "maxLength": 200
+        "maxLength": 200,
+        "minLength": 1
       },
       "slide_data": {
         "description": "The slide content.",
@@ -5530,7 +5749,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                           "table",
                           "chart",
                           "image"
-                        ]
+                        ],
+                        "minLength": 1
                       },
                       "text": {
                         "description": "A bullet list (type text).",
@@ -5628,7 +5848,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                           "chart_type": {
                             "description": "bar, column, line, pie, ...",
                             "type": "string",
-                            "maxLength": 64
+                            "maxLength": 64,
+                            "minLength": 1
                           },
                           "title": {
                             "description": "Chart title.",
@@ -6165,7 +6386,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       "slide_index": {
         "description": "0-based index of the slide holding the chart.",
         "type": "integer",
-        "minimum": 0
+        "minimum": 0,
+        "maximum": 2147483647
       },
       "chart_index": {
         "description": "0-based index of the chart on the slide (this or chart_name).",
@@ -6173,7 +6395,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           "integer",
           "null"
         ],
-        "minimum": 0
+        "minimum": 0,
+        "maximum": 2147483647
       },
       "chart_name": {
         "description": "Name of the chart shape (this or chart_index).",
@@ -6237,7 +6460,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     "properties": {
       "id": {
         "description": "The presentation to update (gen_ or pres_ id).",
-        "type": "string"
+        "type": "string",
+        "minLength": 1
       },
       "charts": {
         "description": "The chart updates. At least 1.",
@@ -6251,7 +6475,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             "slide_index": {
               "description": "0-based index of the slide holding the chart.",
               "type": "integer",
-              "minimum": 0
+              "minimum": 0,
+              "maximum": 2147483647
             },
             "chart_index": {
               "description": "0-based index of the chart on the slide (this or chart_name).",
@@ -6259,7 +6484,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                 "integer",
                 "null"
               ],
-              "minimum": 0
+              "minimum": 0,
+              "maximum": 2147483647
             },
             "chart_name": {
               "description": "Name of the chart shape (this or chart_index).",
@@ -6386,7 +6612,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     "properties": {
       "generation_id": {
         "description": "The job id.",
-        "type": "string"
+        "type": "string",
+        "minLength": 1
       }
     },
     "required": [
@@ -6402,7 +6629,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     "properties": {
       "slide_index": {
         "description": "0-based index of the slide in the request.",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
       },
       "template_slide_id": {
         "description": "The requested template slide id.",
@@ -6443,11 +6672,15 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       },
       "total_slides_requested": {
         "description": "Number of slides requested.",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
       },
       "total_pages_generated": {
         "description": "Number of slides produced (can exceed the request when tables paginate).",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
       },
       "download_url": {
         "description": "Signed download URL (completed or partial).",
@@ -6461,7 +6694,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         "type": [
           "integer",
           "null"
-        ]
+        ],
+        "minimum": -2147483648,
+        "maximum": 2147483647
       },
       "created_at": {
         "description": "Creation time (ISO 8601).",
@@ -6492,7 +6727,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           "properties": {
             "slide_index": {
               "description": "0-based index of the slide in the request.",
-              "type": "integer"
+              "type": "integer",
+              "minimum": -2147483648,
+              "maximum": 2147483647
             },
             "template_slide_id": {
               "description": "The requested template slide id.",
@@ -6521,7 +6758,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           "properties": {
             "slide_index": {
               "description": "0-based index of the slide in the request.",
-              "type": "integer"
+              "type": "integer",
+              "minimum": -2147483648,
+              "maximum": 2147483647
             },
             "template_slide_id": {
               "description": "The requested template slide id.",
@@ -6549,7 +6788,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     "properties": {
       "presentation_id": {
         "description": "A gen_ or pres_ id.",
-        "type": "string"
+        "type": "string",
+        "minLength": 1
       }
     },
     "required": [
@@ -6609,12 +6849,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     "properties": {
       "generation_id": {
         "description": "The job id.",
-        "type": "string"
+        "type": "string",
+        "minLength": 1
       },
       "slide_number": {
         "description": "1-based slide number.",
         "type": "integer",
-        "minimum": 1
+        "minimum": 1,
+        "maximum": 2147483647
       },
       "width": {
         "description": "Image width in pixels (default 1280).",
@@ -6673,21 +6915,29 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       "width_px": {
         "description": "Image width in pixels.",
         "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647,
         "x-http-header": "X-Slide-Width-Px"
       },
       "height_px": {
         "description": "Image height in pixels.",
         "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647,
         "x-http-header": "X-Slide-Height-Px"
       },
       "width_emu": {
         "description": "Slide width in EMU.",
         "type": "integer",
+        "minimum": -9007199254740991,
+        "maximum": 9007199254740991,
         "x-http-header": "X-Slide-Width-Emu"
       },
       "height_emu": {
         "description": "Slide height in EMU.",
         "type": "integer",
+        "minimum": -9007199254740991,
+        "maximum": 9007199254740991,
         "x-http-header": "X-Slide-Height-Emu"
       },
       "etag": {
@@ -6764,7 +7014,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       },
       "file_size": {
         "description": "File size in bytes (declared at initiation, actual after upload).",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -9007199254740991,
+        "maximum": 9007199254740991
       },
       "status": {
         "description": "pending, uploaded, analyzing, ready, failed, rejected or deleted. rejected: the\nupload was refused (too large, not a PowerPoint package, macro-enabled, broken) and\nthe template has no file; error says why. A later good upload makes it uploaded.",
@@ -6833,7 +7085,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         "type": [
           "integer",
           "null"
-        ]
+        ],
+        "minimum": -2147483648,
+        "maximum": 2147483647
       },
       "file_hash": {
         "description": "Hash of the file bytes (hex).",
@@ -6937,7 +7191,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           },
           "slide_count": {
             "description": "Number of slides.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "slide_ids": {
             "description": "Ids of the slides.",
@@ -6948,7 +7204,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           },
           "layout_count": {
             "description": "Number of layouts.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           }
         },
         "additionalProperties": false
@@ -6971,19 +7229,27 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     "properties": {
       "page": {
         "description": "Page number, from 1.",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
       },
       "limit": {
         "description": "Page size.",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
       },
       "total": {
         "description": "Total number of matching items.",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
       },
       "pages": {
         "description": "Number of pages.",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
       }
     },
     "additionalProperties": false
@@ -7000,11 +7266,15 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       },
       "slide_index": {
         "description": "0-based index in the template file.",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
       },
       "slide_number": {
         "description": "1-based number for display.",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
       },
       "title": {
         "description": "Slide title if available.",
@@ -7075,7 +7345,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           "integer",
           "null"
         ],
-        "minimum": 0
+        "minimum": 0,
+        "maximum": 9007199254740991
       },
       "metadata": {
         "description": "Descriptive metadata.",
@@ -7143,7 +7414,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       },
       "expires_in": {
         "description": "Lifetime of upload_url in seconds.",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
       },
       "status": {
         "description": "\"pending\".",
@@ -7155,7 +7428,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       },
       "max_file_size": {
         "description": "Maximum file size in bytes.",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -9007199254740991,
+        "maximum": 9007199254740991
       },
       "allowed_extensions": {
         "description": "Accepted file extensions.",
@@ -7174,7 +7449,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     "properties": {
       "template_id": {
         "description": "The template to upload to.",
-        "type": "string"
+        "type": "string",
+        "minLength": 1
       },
       "file": {
         "description": "The raw file bytes and their media type.",
@@ -7235,7 +7511,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       },
       "file_size": {
         "description": "Stored size in bytes.",
-        "type": "integer"
+        "type": "integer",
+        "minimum": -9007199254740991,
+        "maximum": 9007199254740991
       },
       "file_hash": {
         "description": "sha256 hex of the bytes.",
@@ -7262,7 +7540,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           "integer",
           "null"
         ],
-        "minimum": 1
+        "minimum": 1,
+        "maximum": 2147483647
       },
       "limit": {
         "description": "Page size, 1 to 100 (default 20).",
@@ -7344,7 +7623,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             },
             "file_size": {
               "description": "File size in bytes (declared at initiation, actual after upload).",
-              "type": "integer"
+              "type": "integer",
+              "minimum": -9007199254740991,
+              "maximum": 9007199254740991
             },
             "status": {
               "description": "pending, uploaded, analyzing, ready, failed, rejected or deleted. rejected: the\nupload was refused (too large, not a PowerPoint package, macro-enabled, broken) and\nthe template has no file; error says why. A later good upload makes it uploaded.",
@@ -7413,7 +7694,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               "type": [
                 "integer",
                 "null"
-              ]
+              ],
+              "minimum": -2147483648,
+              "maximum": 2147483647
             },
             "file_hash": {
               "description": "Hash of the file bytes (hex).",
@@ -7517,7 +7800,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                 },
                 "slide_count": {
                   "description": "Number of slides.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "slide_ids": {
                   "description": "Ids of the slides.",
@@ -7528,7 +7813,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                 },
                 "layout_count": {
                   "description": "Number of layouts.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 }
               },
               "additionalProperties": false
@@ -7552,19 +7839,27 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         "properties": {
           "page": {
             "description": "Page number, from 1.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "limit": {
             "description": "Page size.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "total": {
             "description": "Total number of matching items.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "pages": {
             "description": "Number of pages.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           }
         },
         "additionalProperties": false
@@ -7589,7 +7884,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     "properties": {
       "template_id": {
         "description": "The template id.",
-        "type": "string"
+        "type": "string",
+        "minLength": 1
       }
     },
     "required": [
@@ -7622,7 +7918,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           },
           "file_size": {
             "description": "File size in bytes (declared at initiation, actual after upload).",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991
           },
           "status": {
             "description": "pending, uploaded, analyzing, ready, failed, rejected or deleted. rejected: the\nupload was refused (too large, not a PowerPoint package, macro-enabled, broken) and\nthe template has no file; error says why. A later good upload makes it uploaded.",
@@ -7691,7 +7989,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             "type": [
               "integer",
               "null"
-            ]
+            ],
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "file_hash": {
             "description": "Hash of the file bytes (hex).",
@@ -7795,7 +8095,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               },
               "slide_count": {
                 "description": "Number of slides.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "slide_ids": {
                 "description": "Ids of the slides.",
@@ -7806,7 +8108,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               },
               "layout_count": {
                 "description": "Number of layouts.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               }
             },
             "additionalProperties": false
@@ -7831,7 +8135,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     "properties": {
       "template_id": {
         "description": "The template id.",
-        "type": "string"
+        "type": "string",
+        "minLength": 1
       },
       "metadata": {
         "description": "The new metadata.",
@@ -7906,7 +8211,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           },
           "file_size": {
             "description": "File size in bytes (declared at initiation, actual after upload).",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991
           },
           "status": {
             "description": "pending, uploaded, analyzing, ready, failed, rejected or deleted. rejected: the\nupload was refused (too large, not a PowerPoint package, macro-enabled, broken) and\nthe template has no file; error says why. A later good upload makes it uploaded.",
@@ -7975,7 +8282,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             "type": [
               "integer",
               "null"
-            ]
+            ],
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "file_hash": {
             "description": "Hash of the file bytes (hex).",
@@ -8079,7 +8388,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               },
               "slide_count": {
                 "description": "Number of slides.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "slide_ids": {
                 "description": "Ids of the slides.",
@@ -8090,7 +8401,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               },
               "layout_count": {
                 "description": "Number of layouts.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               }
             },
             "additionalProperties": false
@@ -8115,7 +8428,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     "properties": {
       "template_id": {
         "description": "The template id.",
-        "type": "string"
+        "type": "string",
+        "minLength": 1
       },
       "permanent": {
         "description": "Delete files, records and slide ids for good instead of a soft delete.",
@@ -8158,7 +8472,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           },
           "file_size": {
             "description": "File size in bytes (declared at initiation, actual after upload).",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991
           },
           "status": {
             "description": "pending, uploaded, analyzing, ready, failed, rejected or deleted. rejected: the\nupload was refused (too large, not a PowerPoint package, macro-enabled, broken) and\nthe template has no file; error says why. A later good upload makes it uploaded.",
@@ -8227,7 +8543,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             "type": [
               "integer",
               "null"
-            ]
+            ],
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "file_hash": {
             "description": "Hash of the file bytes (hex).",
@@ -8331,7 +8649,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               },
               "slide_count": {
                 "description": "Number of slides.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "slide_ids": {
                 "description": "Ids of the slides.",
@@ -8342,7 +8662,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               },
               "layout_count": {
                 "description": "Number of layouts.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               }
             },
             "additionalProperties": false
@@ -8367,7 +8689,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     "properties": {
       "template_id": {
         "description": "The template id.",
-        "type": "string"
+        "type": "string",
+        "minLength": 1
       }
     },
     "required": [
@@ -8400,7 +8723,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           },
           "file_size": {
             "description": "File size in bytes (declared at initiation, actual after upload).",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991
           },
           "status": {
             "description": "pending, uploaded, analyzing, ready, failed, rejected or deleted. rejected: the\nupload was refused (too large, not a PowerPoint package, macro-enabled, broken) and\nthe template has no file; error says why. A later good upload makes it uploaded.",
@@ -8469,7 +8794,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             "type": [
               "integer",
               "null"
-            ]
+            ],
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "file_hash": {
             "description": "Hash of the file bytes (hex).",
@@ -8573,7 +8900,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               },
               "slide_count": {
                 "description": "Number of slides.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "slide_ids": {
                 "description": "Ids of the slides.",
@@ -8584,7 +8913,9 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               },
               "layout_count": {
                 "description": "Number of layouts.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               }
             },
             "additionalProperties": false
@@ -8609,7 +8940,8 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     "properties": {
       "template_id": {
         "description": "The template id.",
-        "type": "string"
+        "type": "string",
+        "minLength": 1
       }
     },
     "required": [
@@ -8669,12 +9001,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     "properties": {
       "template_id": {
         "description": "The template id.",
-        "type": "string"
+        "type": "string",
+        "minLength": 1
       },
       "slide_number": {
         "description": "1-based slide number.",
         "type": "integer",
-        "minimum": 1
+        "minimum": 1,
+        "maximum": 2147483647
       }
     },
     "required": [
@@ -8700,11 +9034,15 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           },
           "slide_index": {
             "description": "0-based index in the template file.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "slide_number": {
             "description": "1-based number for display.",
-            "type": "integer"
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
           },
           "title": {
             "description": "Slide title if available.",
@@ -8760,12 +9098,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     "properties": {
       "template_id": {
         "description": "The template id.",
-        "type": "string"
+        "type": "string",
+        "minLength": 1
       },
       "slide_number": {
         "description": "1-based slide number.",
         "type": "integer",
-        "minimum": 1
+        "minimum": 1,
+        "maximum": 2147483647
       },
       "width": {
         "description": "Image width in pixels (default 1280).",
@@ -8824,21 +9164,29 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       "width_px": {
         "description": "Image width in pixels.",
         "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647,
         "x-http-header": "X-Slide-Width-Px"
       },
       "height_px": {
         "description": "Image height in pixels.",
         "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647,
         "x-http-header": "X-Slide-Height-Px"
       },
       "width_emu": {
         "description": "Slide width in EMU.",
         "type": "integer",
+        "minimum": -9007199254740991,
+        "maximum": 9007199254740991,
         "x-http-header": "X-Slide-Width-Emu"
       },
       "height_emu": {
         "description": "Slide height in EMU.",
         "type": "integer",
+        "minimum": -9007199254740991,
+        "maximum": 9007199254740991,
         "x-http-header": "X-Slide-Height-Emu"
       },
       "etag": {
@@ -8866,7 +9214,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
       "properties": {
         "template_id": {
           "description": "The template to analyze.",
-          "type": "string"
+          "type": "string",
+          "minLength": 1
         }
       },
       "required": [
@@ -9083,7 +9432,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
       "properties": {
         "template_id": {
           "description": "The template id.",
-          "type": "string"
+          "type": "string",
+          "minLength": 1
         }
       },
       "required": [
@@ -9221,7 +9571,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
       "properties": {
         "template_id": {
           "description": "The template id.",
-          "type": "string"
+          "type": "string",
+          "minLength": 1
         }
       },
       "required": [
@@ -9314,11 +9665,13 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
       "properties": {
         "template_id": {
           "description": "The template id.",
-          "type": "string"
+          "type": "string",
+          "minLength": 1
         },
         "analysis_id": {
           "description": "The analysis to cancel.",
-          "type": "string"
+          "type": "string",
+          "minLength": 1
         }
       },
       "required": [
@@ -9515,7 +9868,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                             "table",
                             "chart",
                             "image"
-                          ]
+                          ],
+                          "minLength": 1
                         },
                         "text": {
                           "description": "A bullet list (type text).",
@@ -9613,7 +9967,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                             "chart_type": {
                               "description": "bar, column, line, pie, ...",
                               "type": "string",
-                              "maxLength": 64
+                              "maxLength": 64,
+                              "minLength": 1
                             },
                             "title": {
                               "description": "Chart title.",
@@ -10069,7 +10424,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
               },
               "slide_index": {
                 "description": "The slide or layout index.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "score": {
                 "description": "Score in [0, 1].",
@@ -10091,39 +10448,57 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                 "properties": {
                   "title": {
                     "description": "Title placeholders.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   },
                   "subtitle": {
                     "description": "Subtitle placeholders.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   },
                   "body": {
                     "description": "Body placeholders.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   },
                   "footer": {
                     "description": "Footer-area placeholders.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   },
                   "table": {
                     "description": "Table placeholders or tables.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   },
                   "chart": {
                     "description": "Chart placeholders or charts.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   },
                   "textbox": {
                     "description": "Text boxes.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   },
                   "object": {
                     "description": "Object placeholders.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   },
                   "custom_field": {
                     "description": "Custom fields.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   }
                 },
                 "additionalProperties": false
@@ -10136,39 +10511,57 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                 "properties": {
                   "title": {
                     "description": "Title placeholders.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   },
                   "subtitle": {
                     "description": "Subtitle placeholders.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   },
                   "body": {
                     "description": "Body placeholders.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   },
                   "footer": {
                     "description": "Footer-area placeholders.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   },
                   "table": {
                     "description": "Table placeholders or tables.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   },
                   "chart": {
                     "description": "Chart placeholders or charts.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   },
                   "textbox": {
                     "description": "Text boxes.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   },
                   "object": {
                     "description": "Object placeholders.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   },
                   "custom_field": {
                     "description": "Custom fields.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   }
                 },
                 "additionalProperties": false
@@ -10181,39 +10574,57 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                 "properties": {
                   "title": {
                     "description": "Title placeholders.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   },
                   "subtitle": {
                     "description": "Subtitle placeholders.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   },
                   "body": {
                     "description": "Body placeholders.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   },
                   "footer": {
                     "description": "Footer-area placeholders.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   },
                   "table": {
                     "description": "Table placeholders or tables.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   },
                   "chart": {
                     "description": "Chart placeholders or charts.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   },
                   "textbox": {
                     "description": "Text boxes.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   },
                   "object": {
                     "description": "Object placeholders.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   },
                   "custom_field": {
                     "description": "Custom fields.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   }
                 },
                 "additionalProperties": false
@@ -10231,11 +10642,15 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
         },
         "total_templates_searched": {
           "description": "Number of templates searched.",
-          "type": "integer"
+          "type": "integer",
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "total_slides_searched": {
           "description": "Number of slides or layouts searched.",
-          "type": "integer"
+          "type": "integer",
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "best_match": {
           "description": "The top match (matches[0]).",
@@ -10256,7 +10671,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
             },
             "slide_index": {
               "description": "The slide or layout index.",
-              "type": "integer"
+              "type": "integer",
+              "minimum": -2147483648,
+              "maximum": 2147483647
             },
             "score": {
               "description": "Score in [0, 1].",
@@ -10278,39 +10695,57 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
               "properties": {
                 "title": {
                   "description": "Title placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "subtitle": {
                   "description": "Subtitle placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "body": {
                   "description": "Body placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "footer": {
                   "description": "Footer-area placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "table": {
                   "description": "Table placeholders or tables.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "chart": {
                   "description": "Chart placeholders or charts.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "textbox": {
                   "description": "Text boxes.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "object": {
                   "description": "Object placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "custom_field": {
                   "description": "Custom fields.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 }
               },
               "additionalProperties": false
@@ -10323,39 +10758,57 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
               "properties": {
                 "title": {
                   "description": "Title placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "subtitle": {
                   "description": "Subtitle placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "body": {
                   "description": "Body placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "footer": {
                   "description": "Footer-area placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "table": {
                   "description": "Table placeholders or tables.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "chart": {
                   "description": "Chart placeholders or charts.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "textbox": {
                   "description": "Text boxes.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "object": {
                   "description": "Object placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "custom_field": {
                   "description": "Custom fields.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 }
               },
               "additionalProperties": false
@@ -10368,39 +10821,57 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
               "properties": {
                 "title": {
                   "description": "Title placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "subtitle": {
                   "description": "Subtitle placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "body": {
                   "description": "Body placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "footer": {
                   "description": "Footer-area placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "table": {
                   "description": "Table placeholders or tables.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "chart": {
                   "description": "Chart placeholders or charts.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "textbox": {
                   "description": "Text boxes.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "object": {
                   "description": "Object placeholders.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 },
                 "custom_field": {
                   "description": "Custom fields.",
-                  "type": "integer"
+                  "type": "integer",
+                  "minimum": -2147483648,
+                  "maximum": 2147483647
                 }
               },
               "additionalProperties": false
@@ -10438,7 +10909,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
               "template_slide_id": {
                 "description": "A slide or layout id from an analyzed template of the caller's organization.",
                 "type": "string",
-                "maxLength": 200
+                "maxLength": 200,
+                "minLength": 1
               },
               "slide_data": {
                 "description": "The slide content.",
@@ -10515,7 +10987,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                                   "table",
                                   "chart",
                                   "image"
-                                ]
+                                ],
+                                "minLength": 1
                               },
                               "text": {
                                 "description": "A bullet list (type text).",
@@ -10613,7 +11086,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                                   "chart_type": {
                                     "description": "bar, column, line, pie, ...",
                                     "type": "string",
-                                    "maxLength": 64
+                                    "maxLength": 64,
+                                    "minLength": 1
                                   },
                                   "title": {
                                     "description": "Chart title.",
@@ -11229,7 +11703,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
         "template_slide_id": {
           "description": "A slide or layout id from an analyzed template of the caller's organization.",
           "type": "string",
-          "maxLength": 200
+          "maxLength": 200,
+          "minLength": 1
         },
         "slide_data": {
           "description": "The slide content.",
@@ -11306,7 +11781,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                             "table",
                             "chart",
                             "image"
-                          ]
+                          ],
+                          "minLength": 1
                         },
                         "text": {
                           "description": "A bullet list (type text).",
@@ -11404,7 +11880,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                             "chart_type": {
                               "description": "bar, column, line, pie, ...",
                               "type": "string",
-                              "maxLength": 64
+                              "maxLength": 64,
+                              "minLength": 1
                             },
                             "title": {
                               "description": "Chart title.",
@@ -11933,7 +12410,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
       "properties": {
         "id": {
           "description": "The presentation to update (gen_ or pres_ id).",
-          "type": "string"
+          "type": "string",
+          "minLength": 1
         }
       },
       "required": [
@@ -11957,7 +12435,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
               "slide_index": {
                 "description": "0-based index of the slide holding the chart.",
                 "type": "integer",
-                "minimum": 0
+                "minimum": 0,
+                "maximum": 2147483647
               },
               "chart_index": {
                 "description": "0-based index of the chart on the slide (this or chart_name).",
@@ -11965,7 +12444,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                   "integer",
                   "null"
                 ],
-                "minimum": 0
+                "minimum": 0,
+                "maximum": 2147483647
               },
               "chart_name": {
                 "description": "Name of the chart shape (this or chart_index).",
@@ -12085,7 +12565,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
       "properties": {
         "generation_id": {
           "description": "The job id.",
-          "type": "string"
+          "type": "string",
+          "minLength": 1
         }
       },
       "required": [
@@ -12116,11 +12597,15 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
         },
         "total_slides_requested": {
           "description": "Number of slides requested.",
-          "type": "integer"
+          "type": "integer",
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "total_pages_generated": {
           "description": "Number of slides produced (can exceed the request when tables paginate).",
-          "type": "integer"
+          "type": "integer",
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "download_url": {
           "description": "Signed download URL (completed or partial).",
@@ -12134,7 +12619,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "created_at": {
           "description": "Creation time (ISO 8601).",
@@ -12165,7 +12652,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
             "properties": {
               "slide_index": {
                 "description": "0-based index of the slide in the request.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "template_slide_id": {
                 "description": "The requested template slide id.",
@@ -12194,7 +12683,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
             "properties": {
               "slide_index": {
                 "description": "0-based index of the slide in the request.",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "template_slide_id": {
                 "description": "The requested template slide id.",
@@ -12224,7 +12715,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
       "properties": {
         "presentation_id": {
           "description": "A gen_ or pres_ id.",
-          "type": "string"
+          "type": "string",
+          "minLength": 1
         }
       },
       "required": [
@@ -12240,12 +12732,14 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
       "properties": {
         "generation_id": {
           "description": "The job id.",
-          "type": "string"
+          "type": "string",
+          "minLength": 1
         },
         "slide_number": {
           "description": "1-based slide number.",
           "type": "integer",
-          "minimum": 1
+          "minimum": 1,
+          "maximum": 2147483647
         }
       },
       "required": [
@@ -12296,7 +12790,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
             "integer",
             "null"
           ],
-          "minimum": 0
+          "minimum": 0,
+          "maximum": 9007199254740991
         },
         "metadata": {
           "description": "Descriptive metadata.",
@@ -12364,7 +12859,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
         },
         "expires_in": {
           "description": "Lifetime of upload_url in seconds.",
-          "type": "integer"
+          "type": "integer",
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "status": {
           "description": "\"pending\".",
@@ -12376,7 +12873,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
         },
         "max_file_size": {
           "description": "Maximum file size in bytes.",
-          "type": "integer"
+          "type": "integer",
+          "minimum": -9007199254740991,
+          "maximum": 9007199254740991
         },
         "allowed_extensions": {
           "description": "Accepted file extensions.",
@@ -12397,7 +12896,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
       "properties": {
         "template_id": {
           "description": "The template to upload to.",
-          "type": "string"
+          "type": "string",
+          "minLength": 1
         }
       },
       "required": [
@@ -12424,7 +12924,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
         },
         "file_size": {
           "description": "Stored size in bytes.",
-          "type": "integer"
+          "type": "integer",
+          "minimum": -9007199254740991,
+          "maximum": 9007199254740991
         },
         "file_hash": {
           "description": "sha256 hex of the bytes.",
@@ -12453,7 +12955,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
             "integer",
             "null"
           ],
-          "minimum": 1
+          "minimum": 1,
+          "maximum": 2147483647
         },
         "limit": {
           "description": "Page size, 1 to 100 (default 20).",
@@ -12534,7 +13037,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
               },
               "file_size": {
                 "description": "File size in bytes (declared at initiation, actual after upload).",
-                "type": "integer"
+                "type": "integer",
+                "minimum": -9007199254740991,
+                "maximum": 9007199254740991
               },
               "status": {
                 "description": "pending, uploaded, analyzing, ready, failed, rejected or deleted. rejected: the\nupload was refused (too large, not a PowerPoint package, macro-enabled, broken) and\nthe template has no file; error says why. A later good upload makes it uploaded.",
@@ -12603,7 +13108,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                 "type": [
                   "integer",
                   "null"
-                ]
+                ],
+                "minimum": -2147483648,
+                "maximum": 2147483647
               },
               "file_hash": {
                 "description": "Hash of the file bytes (hex).",
@@ -12707,7 +13214,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                   },
                   "slide_count": {
                     "description": "Number of slides.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   },
                   "slide_ids": {
                     "description": "Ids of the slides.",
@@ -12718,7 +13227,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                   },
                   "layout_count": {
                     "description": "Number of layouts.",
-                    "type": "integer"
+                    "type": "integer",
+                    "minimum": -2147483648,
+                    "maximum": 2147483647
                   }
                 },
                 "additionalProperties": false
@@ -12742,19 +13253,27 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
           "properties": {
             "page": {
               "description": "Page number, from 1.",
-              "type": "integer"
+              "type": "integer",
+              "minimum": -2147483648,
+              "maximum": 2147483647
             },
             "limit": {
               "description": "Page size.",
-              "type": "integer"
+              "type": "integer",
+              "minimum": -2147483648,
+              "maximum": 2147483647
             },
             "total": {
               "description": "Total number of matching items.",
-              "type": "integer"
+              "type": "integer",
+              "minimum": -2147483648,
+              "maximum": 2147483647
             },
             "pages": {
               "description": "Number of pages.",
-              "type": "integer"
+              "type": "integer",
+              "minimum": -2147483648,
+              "maximum": 2147483647
             }
           },
           "additionalProperties": false
@@ -12781,7 +13300,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
       "properties": {
         "template_id": {
           "description": "The template id.",
-          "type": "string"
+          "type": "string",
+          "minLength": 1
         }
       },
       "required": [
@@ -12808,7 +13328,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
         },
         "file_size": {
           "description": "File size in bytes (declared at initiation, actual after upload).",
-          "type": "integer"
+          "type": "integer",
+          "minimum": -9007199254740991,
+          "maximum": 9007199254740991
         },
         "status": {
           "description": "pending, uploaded, analyzing, ready, failed, rejected or deleted. rejected: the\nupload was refused (too large, not a PowerPoint package, macro-enabled, broken) and\nthe template has no file; error says why. A later good upload makes it uploaded.",
@@ -12877,7 +13399,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "file_hash": {
           "description": "Hash of the file bytes (hex).",
@@ -12981,7 +13505,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
             },
             "slide_count": {
               "description": "Number of slides.",
-              "type": "integer"
+              "type": "integer",
+              "minimum": -2147483648,
+              "maximum": 2147483647
             },
             "slide_ids": {
               "description": "Ids of the slides.",
@@ -12992,7 +13518,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
             },
             "layout_count": {
               "description": "Number of layouts.",
-              "type": "integer"
+              "type": "integer",
+              "minimum": -2147483648,
+              "maximum": 2147483647
             }
           },
           "additionalProperties": false
@@ -13016,7 +13544,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
       "properties": {
         "template_id": {
           "description": "The template id.",
-          "type": "string"
+          "type": "string",
+          "minLength": 1
         }
       },
       "required": [
@@ -13095,7 +13624,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
         },
         "file_size": {
           "description": "File size in bytes (declared at initiation, actual after upload).",
-          "type": "integer"
+          "type": "integer",
+          "minimum": -9007199254740991,
+          "maximum": 9007199254740991
         },
         "status": {
           "description": "pending, uploaded, analyzing, ready, failed, rejected or deleted. rejected: the\nupload was refused (too large, not a PowerPoint package, macro-enabled, broken) and\nthe template has no file; error says why. A later good upload makes it uploaded.",
@@ -13164,7 +13695,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "file_hash": {
           "description": "Hash of the file bytes (hex).",
@@ -13268,7 +13801,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
             },
             "slide_count": {
               "description": "Number of slides.",
-              "type": "integer"
+              "type": "integer",
+              "minimum": -2147483648,
+              "maximum": 2147483647
             },
             "slide_ids": {
               "description": "Ids of the slides.",
@@ -13279,7 +13814,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
             },
             "layout_count": {
               "description": "Number of layouts.",
-              "type": "integer"
+              "type": "integer",
+              "minimum": -2147483648,
+              "maximum": 2147483647
             }
           },
           "additionalProperties": false
@@ -13303,7 +13840,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
       "properties": {
         "template_id": {
           "description": "The template id.",
-          "type": "string"
+          "type": "string",
+          "minLength": 1
         }
       },
       "required": [
@@ -13344,7 +13882,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
         },
         "file_size": {
           "description": "File size in bytes (declared at initiation, actual after upload).",
-          "type": "integer"
+          "type": "integer",
+          "minimum": -9007199254740991,
+          "maximum": 9007199254740991
         },
         "status": {
           "description": "pending, uploaded, analyzing, ready, failed, rejected or deleted. rejected: the\nupload was refused (too large, not a PowerPoint package, macro-enabled, broken) and\nthe template has no file; error says why. A later good upload makes it uploaded.",
@@ -13413,7 +13953,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "file_hash": {
           "description": "Hash of the file bytes (hex).",
@@ -13517,7 +14059,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
             },
             "slide_count": {
               "description": "Number of slides.",
-              "type": "integer"
+              "type": "integer",
+              "minimum": -2147483648,
+              "maximum": 2147483647
             },
             "slide_ids": {
               "description": "Ids of the slides.",
@@ -13528,7 +14072,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
             },
             "layout_count": {
               "description": "Number of layouts.",
-              "type": "integer"
+              "type": "integer",
+              "minimum": -2147483648,
+              "maximum": 2147483647
             }
           },
           "additionalProperties": false
@@ -13552,7 +14098,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
       "properties": {
         "template_id": {
           "description": "The template id.",
-          "type": "string"
+          "type": "string",
+          "minLength": 1
         }
       },
       "required": [
@@ -13579,7 +14126,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
         },
         "file_size": {
           "description": "File size in bytes (declared at initiation, actual after upload).",
-          "type": "integer"
+          "type": "integer",
+          "minimum": -9007199254740991,
+          "maximum": 9007199254740991
         },
         "status": {
           "description": "pending, uploaded, analyzing, ready, failed, rejected or deleted. rejected: the\nupload was refused (too large, not a PowerPoint package, macro-enabled, broken) and\nthe template has no file; error says why. A later good upload makes it uploaded.",
@@ -13648,7 +14197,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
           "type": [
             "integer",
             "null"
-          ]
+          ],
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "file_hash": {
           "description": "Hash of the file bytes (hex).",
@@ -13752,7 +14303,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
             },
             "slide_count": {
               "description": "Number of slides.",
-              "type": "integer"
+              "type": "integer",
+              "minimum": -2147483648,
+              "maximum": 2147483647
             },
             "slide_ids": {
               "description": "Ids of the slides.",
@@ -13763,7 +14316,9 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
             },
             "layout_count": {
               "description": "Number of layouts.",
-              "type": "integer"
+              "type": "integer",
+              "minimum": -2147483648,
+              "maximum": 2147483647
             }
           },
           "additionalProperties": false
@@ -13787,7 +14342,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
       "properties": {
         "template_id": {
           "description": "The template id.",
-          "type": "string"
+          "type": "string",
+          "minLength": 1
         }
       },
       "required": [
@@ -13803,12 +14359,14 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
       "properties": {
         "template_id": {
           "description": "The template id.",
-          "type": "string"
+          "type": "string",
+          "minLength": 1
         },
         "slide_number": {
           "description": "1-based slide number.",
           "type": "integer",
-          "minimum": 1
+          "minimum": 1,
+          "maximum": 2147483647
         }
       },
       "required": [
@@ -13828,11 +14386,15 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
         },
         "slide_index": {
           "description": "0-based index in the template file.",
-          "type": "integer"
+          "type": "integer",
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "slide_number": {
           "description": "1-based number for display.",
-          "type": "integer"
+          "type": "integer",
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "title": {
           "description": "Slide title if available.",
@@ -13887,12 +14449,14 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
       "properties": {
         "template_id": {
           "description": "The template id.",
-          "type": "string"
+          "type": "string",
+          "minLength": 1
         },
         "slide_number": {
           "description": "1-based slide number.",
           "type": "integer",
-          "minimum": 1
+          "minimum": 1,
+          "maximum": 2147483647
         }
       },
       "required": [

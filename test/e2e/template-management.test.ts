@@ -226,3 +226,21 @@ t.test('a refused upload leaves no pending template: rejected with the reason, l
   t.equal(foreign.status, 413);
   t.equal((await record(waiting.template_id)).status, 'pending', "another organization's oversized upload changes nothing");
 });
+
+t.test('a first upload must be as long as the file_size declared at initiation', async (t) => {
+  const house = readFileSync(await houseTemplatePath(t));
+  const init = await json(await svc.api('/api/v1/templates', { method: 'POST', json: { filename: 'declared.pptx', file_size: house.length + 1, metadata: { category: 'declared' } } }));
+  const short = await fetch(init.upload_url as string, { method: 'PUT', headers: { 'content-type': PPTX_MEDIA_TYPE }, body: house });
+  t.equal(short.status, 422);
+  const msg = `the upload is ${house.length} bytes, but file_size ${house.length + 1} was declared when the upload was initiated`;
+  t.same(await json(short), { detail: [{ loc: ['body', 'file_size'], msg, type: 'file_size_mismatch', input: house.length, ctx: { declared: house.length + 1, received: house.length } }] });
+  t.match(await record(init.template_id), { status: 'rejected', error: msg, file_size: house.length + 1 }, 'refused like any other upload, saying why');
+
+  const exact = await json(await svc.api('/api/v1/templates', { method: 'POST', json: { filename: 'exact.pptx', file_size: house.length } }));
+  const ok = await svc.api(`/api/v1/templates/${exact.template_id}/upload`, { method: 'PUT', headers: { 'content-type': PPTX_MEDIA_TYPE }, body: house });
+  t.equal(ok.status, 200, 'the declared length is accepted');
+  t.match(await record(exact.template_id), { status: 'uploaded', file_size: house.length });
+  // a replacement of the stored file is not held to the first declaration
+  const replaced = await svc.api(`/api/v1/templates/${exact.template_id}/upload`, { method: 'PUT', headers: { 'content-type': PPTX_MEDIA_TYPE }, body: new TextEncoder().encode('not a deck') });
+  t.equal(replaced.status, 415, 'a replacement is judged on its content (here: not a PowerPoint file), not on the old size');
+});

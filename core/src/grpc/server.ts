@@ -169,13 +169,15 @@ export async function startGrpcServer(core: CoreRuntime, host: string, port: num
   const routesByPath = new Map((ROUTES as readonly RouteSpec[]).map((r) => [r.grpcPath, r]));
   for (const [serviceName, definition] of Object.entries(SERVICE_DEFINITIONS) as Array<[ServiceName, grpc.ServiceDefinition]>) {
     const handlers: grpc.UntypedServiceImplementation = {};
+    const tolerant: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
     for (const [method, def] of Object.entries(definition)) {
       const impl = impls[serviceName][method];
       const route = routesByPath.get(def.path);
       if (!impl || !route) throw new Error(`no implementation or route for ${def.path}`);
       handlers[method] = wrap(core, route, impl, log);
+      tolerant[method] = { ...def, requestDeserialize: tolerantDeserializer(def.requestDeserialize) };
     }
-    server.addService(definition, handlers);
+    server.addService(tolerant as grpc.ServiceDefinition, handlers);
   }
   // Server reflection (grpcurl, Postman) from the descriptor set gen:proto writes, and the
   // standard health service: '' is the whole server, then each service by name.
@@ -202,6 +204,27 @@ export async function startGrpcServer(core: CoreRuntime, host: string, port: num
           resolve();
         }, 5000).unref();
       }),
+  };
+}
+
+/** A request the codec could not decode (e.g. an int64 beyond Number.MAX_SAFE_INTEGER). */
+class UndecodableRequest {
+  constructor(readonly reason: string) {}
+}
+
+/**
+ * The codec's deserializer, except that a request it cannot decode becomes an
+ * {@link UndecodableRequest} for the handler to refuse with INVALID_ARGUMENT (422), as
+ * validation refuses any other bad input; grpc-js would answer INTERNAL ("Error
+ * deserializing request"), a server fault for what is the client's.
+ */
+function tolerantDeserializer(decode: grpc.deserialize<unknown>): grpc.deserialize<unknown> {
+  return (bytes: Buffer) => {
+    try {
+      return decode(bytes);
+    } catch (err) {
+      return new UndecodableRequest(err instanceof Error ? err.message : String(err));
+    }
   };
 }
 
@@ -233,7 +256,10 @@ function wrap(core: CoreRuntime, route: RouteSpec, impl: RpcImpl, log: Logger): 
       callback(err, value);
     };
     void (async () => {
-      const violations = validateRequest(route.grpcPath, call.request);
+      const violations =
+        call.request instanceof UndecodableRequest
+          ? [{ loc: [], msg: `The request cannot be decoded: ${call.request.reason}`, type: 'value_error', input: null }]
+          : validateRequest(route.grpcPath, call.request);
       if (violations.length > 0) {
         const err = toInvalidArgument(violations);
         err.metadata.set(MD.httpStatus, '422');

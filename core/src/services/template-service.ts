@@ -119,7 +119,8 @@ export class TemplateService {
    * Receives the file bytes (direct PUT or signed URL). The bytes are checked (size, zip
    * limits, OOXML structure, macros) in a worker thread before anything is stored. A
    * refusal (413, 415, 422) marks a template without a file `rejected`, with the reason in
-   * `error` (see the module comment), before it is thrown.
+   * `error` (see the module comment), before it is thrown. A first upload must be as long
+   * as the `file_size` declared at initiation, when one was (422 at `body.file_size`).
    * @param oversized set when the body was refused for its size before it got here (the
    *   REST gateway does not forward a body over the limit): `bytes` is then empty and
    *   `oversized.bytes` the size the client sent, when known
@@ -145,6 +146,8 @@ export class TemplateService {
     const limit = config.maxUploadBytes;
     const refusal = oversized ? tooLarge(oversized.bytes !== undefined && oversized.bytes > limit ? oversized.bytes : undefined, limit) : uploadRefusal(bytes.length, mediaType, limit);
     if (refusal) throw await this.rejected(key, refusal);
+    const mismatch = record.blob_key ? undefined : declaredSizeMismatch(started.file_size, bytes.length);
+    if (mismatch) throw await this.rejected(key, mismatch);
     const inspected = await cpu.inspect(bytes);
     if (!inspected.ok) throw await this.rejected(key, uploadError(inspected.error.code, inspected.error.message));
 
@@ -446,6 +449,21 @@ function uploadRefusal(size: number, mediaType: string | undefined, limit: numbe
     return new ServiceError('unsupported_media_type', `media type ${media} is not accepted; send the .pptx bytes as ${CONTENT_TYPE_PPTX} or application/octet-stream`);
   }
   return undefined;
+}
+
+/**
+ * The 422 of a first upload whose length is not the `file_size` declared when the upload
+ * was initiated (a truncated or wrong file); undefined when they agree or no size was
+ * declared (0). A replacement of a stored file is not held to the first declaration.
+ * @param declared the template record's `file_size` before any file was stored
+ * @param received bytes received
+ */
+function declaredSizeMismatch(declared: number, received: number): ServiceError | undefined {
+  if (!(declared > 0) || declared === received) return undefined;
+  const msg = `the upload is ${received} bytes, but file_size ${declared} was declared when the upload was initiated`;
+  return new ServiceError('invalid_argument', msg, {
+    violations: [{ loc: ['body', 'file_size'], msg, type: 'file_size_mismatch', input: received, ctx: { declared, received } }],
+  });
 }
 
 /** The 413 of an upload over `limit` bytes; `size` undefined when the sender did not say it. */

@@ -221,3 +221,50 @@ export function mapAjvErrors(errors: readonly ErrorObject[] | null | undefined, 
 function isTypeError(type: string): boolean {
   return /_type$|_parsing$|^int_from_float$|^none_required$/.test(type) && type !== 'model_attributes_type';
 }
+
+/** Limits of what a violation echoes back ({@link boundedEcho}). */
+export const ECHO_LIMITS = {
+  /** Characters of a string kept; a longer one is cut and ends with `…`. */
+  stringChars: 200,
+  /** Items of a list kept; a longer one ends with a `"… N more items"` string. */
+  arrayItems: 10,
+  /** Keys of an object kept; a bigger one gets a `"…": "N more keys"` entry. */
+  objectKeys: 20,
+  /** Levels of lists and objects kept; deeper ones are shown as `"[…]"` or `"{…}"`. */
+  depth: 4,
+} as const;
+
+/**
+ * A bounded copy of a value a violation echoes (`input`, `ctx`): long strings cut, long
+ * lists and big objects shortened, deep nesting summarized (see {@link ECHO_LIMITS}).
+ * The `input` of a `missing` error is the whole parent object, and any input can be as
+ * big and as deep as the body it came from: an error answer must never be (JSON.stringify
+ * of a body nested 10,000 levels deep overflows the stack), so every 422 body passes here.
+ * Values that are not JSON (functions, symbols, bigints, bytes) become strings or null.
+ */
+export function boundedEcho(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return value.length > ECHO_LIMITS.stringChars ? `${value.slice(0, ECHO_LIMITS.stringChars)}…` : value;
+  if (value === null || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
+  if (typeof value === 'bigint') return value.toString();
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return null;
+  if (value instanceof Uint8Array) return `<${value.length} bytes>`;
+  if (Array.isArray(value)) {
+    if (depth >= ECHO_LIMITS.depth) return '[…]';
+    const kept: unknown[] = value.slice(0, ECHO_LIMITS.arrayItems).map((v: unknown) => boundedEcho(v, depth + 1));
+    if (value.length > ECHO_LIMITS.arrayItems) kept.push(`… ${value.length - ECHO_LIMITS.arrayItems} more items`);
+    return kept;
+  }
+  if (typeof value === 'object') {
+    if (depth >= ECHO_LIMITS.depth) return '{…}';
+    const keys = Object.keys(value);
+    const out: Record<string, unknown> = {};
+    for (const k of keys.slice(0, ECHO_LIMITS.objectKeys)) {
+      // own data properties only, so a key named __proto__ stays a key
+      Object.defineProperty(out, boundedEcho(k) as string, { value: boundedEcho((value as Record<string, unknown>)[k], depth + 1), enumerable: true, writable: true, configurable: true });
+    }
+    if (keys.length > ECHO_LIMITS.objectKeys) out['…'] = `${keys.length - ECHO_LIMITS.objectKeys} more keys`;
+    return out;
+  }
+  return null;
+}

@@ -10,7 +10,7 @@ import { BadRequest } from '../../../proto/gen/ts/google/rpc/error_details.js';
 import { Status } from '../../../proto/gen/ts/google/rpc/status.js';
 import { ValidationErrorDetail } from '../../../proto/gen/ts/slidewright/v1/errors.js';
 import type { RouteSpec } from '../../../proto/gen/routes.js';
-import type { Violation } from './errors.js';
+import { boundedEcho, type Violation } from './errors.js';
 
 const DETAILS_KEY = 'grpc-status-details-bin';
 const TYPE_PREFIX = 'type.googleapis.com/';
@@ -58,7 +58,7 @@ export type InvalidArgumentError = ServiceError & {
 function safeJson(v: unknown): unknown {
   if (v === undefined) return null;
   try {
-    const s = JSON.stringify(v);
+    const s = JSON.stringify(boundedEcho(v));
     if (s === undefined || s.length > MAX_INPUT_JSON) return null;
     return JSON.parse(s) as unknown;
   } catch {

@@ -13,9 +13,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import { ROUTES, type RouteSpec } from '../../../proto/gen/routes.js';
 import { MESSAGE_SCHEMAS, ROUTE_SCHEMAS, type JsonSchema } from '../../../proto/gen/schemas.js';
-import { mapAjvErrors, type Violation } from './errors.js';
+import { boundedEcho, mapAjvErrors, type Violation } from './errors.js';
 
-export type { Violation } from './errors.js';
+export { boundedEcho, ECHO_LIMITS, type Violation } from './errors.js';
 export { toInvalidArgument, violationsFromServiceError, fieldPath, parseFieldPath, type InvalidArgumentError } from './grpc.js';
 
 const ajv = new Ajv2020({
@@ -400,9 +400,12 @@ export function validateMessage(typeName: string, json: unknown): Violation[] {
     return [{ loc: [], msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type', input: json }];
   const data = messageData(schema, json);
   const v = compiled(`message:${name}`, schema);
-  const violations = v(data) ? [] : mapAjvErrors(v.errors, data, []);
   const empty: Violation[] = [];
   emptyRequired(schema, data, [], empty);
+  // gRPC cannot tell an empty string from an unset one: a required string that is empty
+  // is missing here, where REST (which can tell) says string_too_short
+  const emptyAt = new Set(empty.map((e) => JSON.stringify(e.loc)));
+  const violations = (v(data) ? [] : mapAjvErrors(v.errors, data, [])).filter((x) => !(x.type === 'string_too_short' && emptyAt.has(JSON.stringify(x.loc))));
   const seen = new Set(violations.map((x) => JSON.stringify(x.loc)));
   for (const e of empty) if (!seen.has(JSON.stringify(e.loc))) violations.push(e);
   return pydanticOrder(schema, data, violations, 0);
@@ -418,9 +421,22 @@ export function validateRequest(rpc: string, request: unknown): Violation[] {
   return validateMessage(resolveRoute(rpc).requestType, request);
 }
 
-/** The contract's 422 body for a list of violations: `{ detail: [...] }`. */
+/** Most violations one 422 body lists (a list of a million wrong items is not a million errors). */
+export const MAX_REPORTED_VIOLATIONS = 100;
+
+/**
+ * The contract's 422 body for a list of violations: `{ detail: [...] }`, at most
+ * {@link MAX_REPORTED_VIOLATIONS} of them, each echoing a bounded copy of its `input` and
+ * `ctx` ({@link boundedEcho}), so the answer stays small whatever was sent.
+ */
 export function validationErrorBody(violations: readonly Violation[]): { detail: Violation[] } {
-  return { detail: violations.map((v) => ({ ...v })) };
+  return {
+    detail: violations.slice(0, MAX_REPORTED_VIOLATIONS).map((v) => {
+      const out: Violation = { ...v, input: boundedEcho(v.input) };
+      if (v.ctx !== undefined) out.ctx = boundedEcho(v.ctx) as Record<string, unknown>;
+      return out;
+    }),
+  };
 }
 
 /**
