@@ -7,7 +7,17 @@ import envSchema from 'env-schema';
 import { resolve } from 'node:path';
 import { THREAD_YOUNG_GENERATION_MB } from './threads/heap-limits.js';
 import { parseAllowList } from './services/egress.js';
-import { CONNECTION_DEFAULTS, defaultMaxConnections } from '../../gateway/src/connections.js';
+
+/**
+ * Timeouts of the REST server's connections when none are configured, seconds (headers,
+ * whole request, keep-alive). The connection cap's default depends on the process's
+ * open-files limit and is computed where the server is made (gateway/src/connections.ts).
+ */
+export const HTTP_CONNECTION_DEFAULTS = Object.freeze({
+  headersTimeoutSeconds: 20,
+  requestTimeoutSeconds: 300,
+  keepAliveTimeoutSeconds: 5,
+});
 
 export interface Config {
   /** REST port. */
@@ -18,8 +28,8 @@ export interface Config {
   grpcHost: string;
   /** Address the gateway process's REST server binds to (`SLIDEWRIGHT_HTTP_HOST`; default all interfaces). */
   httpHost: string;
-  /** Client connections the REST server holds open at once (`SLIDEWRIGHT_HTTP_MAX_CONNECTIONS`; default 75 % of the open-files limit, 16–8192). */
-  httpMaxConnections: number;
+  /** Client connections the REST server holds open at once (`SLIDEWRIGHT_HTTP_MAX_CONNECTIONS`); undefined: the server's default, 75 % of the open-files limit, 16–8192. */
+  httpMaxConnections: number | undefined;
   /** Seconds a client has from connecting to finish sending its request headers (`SLIDEWRIGHT_HTTP_HEADERS_TIMEOUT`). */
   httpHeadersTimeoutSeconds: number;
   /** Seconds a client has to send a whole request, body included (`SLIDEWRIGHT_HTTP_REQUEST_TIMEOUT`). */
@@ -140,9 +150,9 @@ const schema = {
     SLIDEWRIGHT_GRPC_HOST: { type: 'string' },
     SLIDEWRIGHT_HTTP_HOST: { type: 'string' },
     SLIDEWRIGHT_HTTP_MAX_CONNECTIONS: { type: 'integer', minimum: 16, maximum: 1000000 },
-    SLIDEWRIGHT_HTTP_HEADERS_TIMEOUT: { type: 'integer', minimum: 1, maximum: 3600, default: CONNECTION_DEFAULTS.headersTimeoutSeconds },
-    SLIDEWRIGHT_HTTP_REQUEST_TIMEOUT: { type: 'integer', minimum: 1, maximum: 86400, default: CONNECTION_DEFAULTS.requestTimeoutSeconds },
-    SLIDEWRIGHT_HTTP_KEEP_ALIVE_TIMEOUT: { type: 'integer', minimum: 1, maximum: 3600, default: CONNECTION_DEFAULTS.keepAliveTimeoutSeconds },
+    SLIDEWRIGHT_HTTP_HEADERS_TIMEOUT: { type: 'integer', minimum: 1, maximum: 3600, default: HTTP_CONNECTION_DEFAULTS.headersTimeoutSeconds },
+    SLIDEWRIGHT_HTTP_REQUEST_TIMEOUT: { type: 'integer', minimum: 1, maximum: 86400, default: HTTP_CONNECTION_DEFAULTS.requestTimeoutSeconds },
+    SLIDEWRIGHT_HTTP_KEEP_ALIVE_TIMEOUT: { type: 'integer', minimum: 1, maximum: 3600, default: HTTP_CONNECTION_DEFAULTS.keepAliveTimeoutSeconds },
     SLIDEWRIGHT_DATA_DIR: { type: 'string', default: './data' },
     SLIDEWRIGHT_API_KEYS: { type: 'string', pattern: '^\\s*([^:,\\s]+:[^:,\\s]+\\s*)(,\\s*[^:,\\s]+:[^:,\\s]+\\s*)*$' },
     SLIDEWRIGHT_DEV_MODE: { type: 'string', enum: ['0', '1', 'true', 'false'] },
@@ -203,7 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     grpcPort: raw.GRPC_PORT,
     grpcHost: raw.SLIDEWRIGHT_GRPC_HOST ?? (embedded ? '127.0.0.1' : '0.0.0.0'),
     httpHost: raw.SLIDEWRIGHT_HTTP_HOST ?? (embedded && !raw.CORE_GRPC_ADDR ? '127.0.0.1' : '0.0.0.0'),
-    httpMaxConnections: raw.SLIDEWRIGHT_HTTP_MAX_CONNECTIONS ?? defaultMaxConnections(),
+    httpMaxConnections: raw.SLIDEWRIGHT_HTTP_MAX_CONNECTIONS,
     httpHeadersTimeoutSeconds: raw.SLIDEWRIGHT_HTTP_HEADERS_TIMEOUT,
     httpRequestTimeoutSeconds: raw.SLIDEWRIGHT_HTTP_REQUEST_TIMEOUT,
     httpKeepAliveTimeoutSeconds: raw.SLIDEWRIGHT_HTTP_KEEP_ALIVE_TIMEOUT,

@@ -25,7 +25,7 @@ import { URL_OPTIONS } from './url-errors.js';
 import { MD } from '../../core/src/grpc/server.js';
 import type { RpcInvoker } from './invoker.js';
 import { contentDisposition, ifNoneMatchNames, installHeaderGuard, safeEntityTag, safeMetadataValue } from './headers.js';
-import { createGuardedServer, type ConnectionLimits, type GuardedServer } from './connections.js';
+import { createGuardedServer, defaultMaxConnections, type ConnectionLimits, type GuardedServer } from './connections.js';
 
 export interface GatewayOptions {
   invoker: RpcInvoker;
@@ -51,7 +51,7 @@ export interface GatewayOptions {
  */
 export function connectionLimitsOf(config: Pick<Config, 'httpMaxConnections' | 'httpHeadersTimeoutSeconds' | 'httpRequestTimeoutSeconds' | 'httpKeepAliveTimeoutSeconds'>): ConnectionLimits {
   return {
-    maxConnections: config.httpMaxConnections,
+    maxConnections: config.httpMaxConnections ?? defaultMaxConnections(),
     headersTimeoutSeconds: config.httpHeadersTimeoutSeconds,
     requestTimeoutSeconds: config.httpRequestTimeoutSeconds,
     keepAliveTimeoutSeconds: config.httpKeepAliveTimeoutSeconds,

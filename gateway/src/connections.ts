@@ -25,6 +25,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
+import { HTTP_CONNECTION_DEFAULTS } from '../../core/src/config.js';
 
 /** Connection bounds of one REST server (one process). */
 export interface ConnectionLimits {
@@ -43,12 +44,8 @@ export interface ConnectionLimits {
   keepAliveTimeoutSeconds: number;
 }
 
-/** Timeouts used when none are configured, seconds. The cap comes from {@link defaultMaxConnections}. */
-export const CONNECTION_DEFAULTS: Readonly<Omit<ConnectionLimits, 'maxConnections'>> = Object.freeze({
-  headersTimeoutSeconds: 20,
-  requestTimeoutSeconds: 300,
-  keepAliveTimeoutSeconds: 5,
-});
+/** Timeouts used when none are configured, seconds (the configuration's defaults). The cap comes from {@link defaultMaxConnections}. */
+export const CONNECTION_DEFAULTS: Readonly<Omit<ConnectionLimits, 'maxConnections'>> = HTTP_CONNECTION_DEFAULTS;
 
 /** Fewest connections a cap may allow: below it a handful of health checks would be refused. */
 export const MIN_MAX_CONNECTIONS = 16;

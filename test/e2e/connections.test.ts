@@ -14,6 +14,7 @@ import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../core/src/config.js';
 import { CONNECTION_DEFAULTS, defaultMaxConnections, openFilesSoftLimit } from '../../gateway/src/connections.js';
+import { connectionLimitsOf } from '../../gateway/src/app.js';
 import { TemplateServiceClient, type ListTemplatesResponse } from '../../proto/gen/ts/slidewright/v1/template_service.js';
 import { ORG_A, startTestService, waitFor, type TestService } from '../helpers/service.js';
 
@@ -92,8 +93,9 @@ t.test('the connection settings: defaults, overrides, out-of-range values refuse
   t.equal(defaults.httpRequestTimeoutSeconds, 300);
   t.equal(defaults.httpKeepAliveTimeoutSeconds, 5);
   t.same(CONNECTION_DEFAULTS, { headersTimeoutSeconds: 20, requestTimeoutSeconds: 300, keepAliveTimeoutSeconds: 5 });
-  t.equal(defaults.httpMaxConnections, defaultMaxConnections(), 'the cap follows the open-files limit');
-  t.comment(`open-files soft limit ${openFilesSoftLimit()}, default cap ${defaults.httpMaxConnections} connections`);
+  t.equal(defaults.httpMaxConnections, undefined, 'no cap configured');
+  t.equal(connectionLimitsOf(defaults).maxConnections, defaultMaxConnections(), 'the cap follows the open-files limit');
+  t.comment(`open-files soft limit ${openFilesSoftLimit()}, default cap ${defaultMaxConnections()} connections`);
 
   const set = loadConfig({
     ...base,
