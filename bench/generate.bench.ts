@@ -35,6 +35,13 @@
  * opens the templates afresh, as pptx-automizer and the floor do). Both are reported; the
  * goals are checked on both.
  *
+ * Then the service path (./service-path.ts): the same deck through the REST API of an
+ * embedded service started afresh from the compiled JavaScript, `BENCH_SERVICE_STARTS`
+ * times (default 3): the first deck after each start, the median of the warm runs (the
+ * second half of `SLIDEWRIGHT_RUNS` decks on the last start), the POST's own latency and
+ * the time to readiness, beside the in-process engine and pptx-automizer of the same run.
+ * Goal: the first deck after a start within 2× of a warm one.
+ *
  *   npx tsx bench/generate.bench.ts            # all three sides, figures printed
  *   npx tsx bench/generate.bench.ts --side slidewright|automizer|floor
  */
@@ -49,11 +56,14 @@ import type { DeckSlideSpec } from '../core/src/generation/build-deck.js';
 import type { SlideData } from '../core/src/domain/content.js';
 import { corpusPath, sharedDir } from '../test/helpers/corpus.js';
 import { THREAD_OLD_GENERATION_MB, THREAD_YOUNG_GENERATION_MB } from '../core/src/threads/heap-limits.js';
+import { measureServicePath, POLL_MS, type ServicePathResult } from './service-path.js';
 
 const SLIDES = 100;
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 /** Runs of the Slidewright sides (the parent's setting; a child runs `BENCH_RUNS` times). */
 const SLIDEWRIGHT_RUNS = Number(process.env.BENCH_SLIDEWRIGHT_RUNS ?? 60);
+/** Fresh starts of the embedded service measured (each gives one "first deck after start"). */
+const SERVICE_STARTS = Number(process.env.BENCH_SERVICE_STARTS ?? 3);
 /**
  * Node flag giving a process the young generation the service's CPU threads are created
  * with (`resourceLimits.maxYoungGenerationSizeMb`, three semi-spaces): the engine is timed
@@ -203,6 +213,11 @@ function compile(): string {
   return join(root, 'dist-bench', 'bench', 'generate.bench.js');
 }
 
+/** The compiled embedded-mode entry point (compiled by {@link compile} with the engine). */
+function embeddedScript(): string {
+  return join(dirname(fileURLToPath(import.meta.url)), '..', 'dist-bench', 'core', 'src', 'main', 'embedded.js');
+}
+
 function spawnSide(script: string, side: string, runs = RUNS, nodeFlags: string[] = []): SideResult {
   const r = spawnSync(process.execPath, [...nodeFlags, script, '--side', side], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, SLIDEWRIGHT_SHARED_DIR: sharedDir, BENCH_RUNS: String(runs) } });
   const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT '));
@@ -227,6 +242,15 @@ else {
   const inThread = spawnSide(script, 'slidewright-thread', 1);
   // and its time with Node's default heap: the small young generation is paid for in scavenges
   const timedDefault = spawnSide(script, 'slidewright', SLIDEWRIGHT_RUNS);
+  // the service path last, alone on the machine: the same deck through REST, fresh starts
+  const service = await measureServicePath({
+    embeddedScript: embeddedScript(),
+    textTemplate: corpusPath(`bench/${TEXT}`),
+    tablesTemplate: corpusPath(`bench/${TABLES}`),
+    workload: workload(),
+    starts: SERVICE_STARTS,
+    runs: SLIDEWRIGHT_RUNS,
+  });
   const [sw, cold, am, fl] = timed as [SideResult, SideResult, SideResult, SideResult];
   const amOnce = once[2]!;
   const row = (r: SideResult, m: SideResult): string =>
@@ -242,6 +266,7 @@ else {
     return rest[Math.floor(rest.length / 2)] ?? r.bestMs;
   };
   console.log(`  slidewright (templates kept) with Node's default heap: best ${timedDefault.bestMs.toFixed(0)} ms (${(am.bestMs / timedDefault.bestMs).toFixed(1)}× pptx-automizer; ${(warmMedian(am) / warmMedian(timedDefault)).toFixed(1)}× by the medians of warm runs), warm median ${warmMedian(timedDefault).toFixed(0)} ms vs ${warmMedian(sw).toFixed(0)} ms with ${SERVICE_HEAP_FLAG}`);
+  printService(service, warmMedian(sw), warmMedian(am));
   [sw, cold].forEach((s, i) => {
     const m = once[i]!;
     const speedup = am.bestMs / s.bestMs;
@@ -253,4 +278,33 @@ else {
     console.log(`    memory: peak RSS ${(mem * 100).toFixed(0)} % of pptx-automizer's (goal ≤ 50 %) ${mem <= 0.5 ? 'MET' : 'NOT MET'}; above the loaded runtime ${(memWork * 100).toFixed(0)} % of pptx-automizer's`);
     console.log(`    floor: ${floor.toFixed(2)}× the jszip load + DEFLATE write floor (goal ≤ 3×) ${floor <= 3 ? 'MET' : 'NOT MET'}; by the median of warm runs ${(warmMedian(s) / warmMedian(fl)).toFixed(2)}×`);
   });
+}
+
+/** The median of `xs` (the upper one of an even count). */
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? NaN;
+}
+
+/**
+ * Prints the service path's figures beside the engine's.
+ * @param engineWarmMs - the in-process engine's warm median (templates kept), ms
+ * @param automizerWarmMs - pptx-automizer's warm median, ms
+ */
+function printService(r: ServicePathResult, engineWarmMs: number, automizerWarmMs: number): void {
+  const last = r.starts[r.starts.length - 1]!;
+  const firsts = r.starts.map((s) => s.decksMs[0]!);
+  const firstPosts = r.starts.map((s) => s.postsMs[0]!);
+  const half = Math.floor(last.decksMs.length / 2);
+  const warm = median(last.decksMs.slice(half));
+  const warmPost = median(last.postsMs.slice(half));
+  const first = median(firsts);
+  const ms = (xs: number[]): string => xs.map((x) => x.toFixed(0)).join(', ');
+  console.log(`  service path: REST POST generate-deck → status completed (polled every ${POLL_MS} ms), embedded service from the compiled JavaScript, default settings, ${r.starts.length} fresh starts`);
+  console.log(`    ready (spawn → /healthz 200): [${ms(r.starts.map((s) => s.readyMs))}] ms`);
+  console.log(`    first deck after start: [${ms(firsts)}] ms, median ${first.toFixed(0)} ms; its POST [${ms(firstPosts)}] ms`);
+  console.log(`    warm: median ${warm.toFixed(0)} ms (second half of ${last.decksMs.length} decks on the last start), POST median ${warmPost.toFixed(1)} ms  runs [${ms(last.decksMs)}]  output ${(r.bytes / 1024).toFixed(0)} KiB, ${r.slides} slides`);
+  const ratio = first / warm;
+  console.log(`    first deck after start: ${ratio.toFixed(2)}× the warm median (goal ≤ 2×) ${ratio <= 2 ? 'MET' : 'NOT MET'}; ${(first / engineWarmMs).toFixed(1)}× the in-process engine's warm median`);
+  console.log(`    warm median: ${(warm / engineWarmMs).toFixed(2)}× the in-process engine's (${engineWarmMs.toFixed(0)} ms), ${(automizerWarmMs / warm).toFixed(1)}× faster than pptx-automizer's (${automizerWarmMs.toFixed(0)} ms)`);
 }
