@@ -21,6 +21,8 @@ import type { InspectResult } from '../../../core/src/threads/cpu-task.js';
 
 const EXPIRY_SECONDS = 60;
 const caller = { org: 'acme' };
+const PPTX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.presentationml.presentation';
+const bytes = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4]);
 
 /** A template service whose upload inspection resolves when the test says. */
 async function harness(t: Test) {
@@ -46,7 +48,7 @@ async function harness(t: Test) {
   };
   const storedFiles = (): string[] => {
     try {
-      return readdirSync(join(dir, 'blobs'), { recursive: true }).map(String).filter((f) => f.endsWith('.pptx') || f.includes('template'));
+      return readdirSync(join(dir, 'blobs'), { recursive: true }).map(String).filter((f) => f.endsWith('.pptx'));
     } catch {
       return [];
     }
@@ -55,7 +57,13 @@ async function harness(t: Test) {
     while (!inspections.length) await new Promise((r) => setTimeout(r, 5));
     return inspections.shift()!;
   };
-  return { service, state, age, storedFiles, waitForInspection };
+  /** Creates a template and starts uploading to it; the upload waits in its inspection until `release`. */
+  const startUpload = async (filename: string) => {
+    const { template_id: id } = await service.create(caller, { filename });
+    const upload = service.upload(caller, id, bytes, PPTX_MEDIA_TYPE);
+    return { id, upload, release: await waitForInspection() };
+  };
+  return { service, state, age, storedFiles, startUpload };
 }
 
 /** The kind of the ServiceError `p` rejects with ('resolved' when it does not). */
@@ -68,20 +76,17 @@ async function failureKind(p: Promise<unknown>): Promise<string> {
   }
 }
 
-const bytes = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4]);
 const accepted: InspectResult = { ok: true, isTemplate: false, slideCount: 1 };
 
 t.test('an upload being checked survives the sweep and keeps its file', async (t) => {
   const h = await harness(t);
-  const created = await h.service.create(caller, { filename: 'slow.pptx' });
-  const upload = h.service.upload(caller, created.template_id, bytes, 'application/vnd.openxmlformats-officedocument.presentationml.presentation');
-  const release = await h.waitForInspection();
-  await h.age(created.template_id, EXPIRY_SECONDS + 1);
+  const { id, upload, release } = await h.startUpload('slow.pptx');
+  await h.age(id, EXPIRY_SECONDS + 1);
   t.equal(await h.service.expireUploads(), 0, 'the sweep leaves an initiation whose file is being checked');
   release(accepted);
   const done = await upload;
   t.equal(done.status, 'uploaded');
-  const record = await h.state.get<TemplateRecord>(`tpl:acme:${created.template_id}`);
+  const record = await h.state.get<TemplateRecord>(`tpl:acme:${id}`);
   t.equal(record?.status, 'uploaded');
   t.equal(record?.upload_started_at, undefined, 'the upload mark is cleared once the file is stored');
   t.equal(await h.service.expireUploads(), 0, 'an uploaded template never expires');
@@ -97,10 +102,8 @@ t.test('an initiation that expired before its file arrived answers 404 and store
 
 t.test('a record deleted while its upload was checked takes the stored file with it', async (t) => {
   const h = await harness(t);
-  const created = await h.service.create(caller, { filename: 'raced.pptx' });
-  const upload = h.service.upload(caller, created.template_id, bytes, 'application/vnd.openxmlformats-officedocument.presentationml.presentation');
-  const release = await h.waitForInspection();
-  await h.state.del(`tpl:acme:${created.template_id}`);
+  const { id, upload, release } = await h.startUpload('raced.pptx');
+  await h.state.del(`tpl:acme:${id}`);
   release(accepted);
   t.equal(await failureKind(upload), 'not_found');
   t.same(h.storedFiles(), [], 'the file stored for a vanished record was removed');
@@ -108,15 +111,13 @@ t.test('a record deleted while its upload was checked takes the stored file with
 
 t.test('a refused upload clears its mark: the initiation expires from its creation again', async (t) => {
   const h = await harness(t);
-  const created = await h.service.create(caller, { filename: 'refused.pptx' });
-  const upload = h.service.upload(caller, created.template_id, bytes, 'application/vnd.openxmlformats-officedocument.presentationml.presentation');
-  const release = await h.waitForInspection();
+  const { id, upload, release } = await h.startUpload('refused.pptx');
   release({ ok: false, error: { code: 'not_a_zip', message: 'not a zip archive' } } as unknown as InspectResult);
   await t.rejects(upload);
-  const record = await h.state.get<TemplateRecord>(`tpl:acme:${created.template_id}`);
+  const record = await h.state.get<TemplateRecord>(`tpl:acme:${id}`);
   t.equal(record?.status, 'rejected');
   t.equal(record?.upload_started_at, undefined);
-  await h.age(created.template_id, EXPIRY_SECONDS + 1);
+  await h.age(id, EXPIRY_SECONDS + 1);
   t.equal(await h.service.expireUploads(), 1, 'swept once its expiry passed');
 });
 
