@@ -7,7 +7,7 @@
 import { Path2D } from '@napi-rs/canvas';
 import type { Shape } from '../ooxml/pml/shapes.js';
 import { NS, attr, attrNS, child, children, intAttr, parseXml, type Element } from '../ooxml/xml.js';
-import { colorIn, css, hexToRgba, type Rgba } from './color.js';
+import { colorIn, css, hexToRgba, type Rgba } from '../ooxml/pml/color.js';
 import { DrawContext, fillColor, fillOf, paintFill, type RectPt, type ResolvedFill } from './draw-context.js';
 import { cssFont } from './fonts.js';
 import { shapeFromAttributes } from '../text/font-class.js';

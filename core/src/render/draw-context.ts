@@ -10,7 +10,7 @@ import type { PmlModel } from '../ooxml/pml/parts.js';
 import type { Theme } from '../ooxml/pml/theme.js';
 import { NS, attr, attrNS, child, children, intAttr, type Element } from '../ooxml/xml.js';
 import { isVerticalText, layoutText, type TextBodyInput, type TextBox, type TextLayout } from '../text/layout.js';
-import { colorIn, css, resolveRgba, type DrawColorContext, type Rgba } from './color.js';
+import { colorIn, css, resolveRgba, type ColorContext, type Rgba } from '../ooxml/pml/color.js';
 import { cssFont, drawFamily } from './fonts.js';
 import type { FontShape } from '../text/font-class.js';
 import type { EvaluatedGeometry } from './geometry.js';
@@ -42,7 +42,7 @@ export class DrawContext {
     readonly pkg: OpcPackage,
     readonly model: PmlModel,
     readonly theme: Theme,
-    readonly colors: DrawColorContext,
+    readonly colors: ColorContext,
     readonly maxImagePixels: number = MAX_IMAGE_PIXELS,
   ) {
     // Decoded pictures are shared by every slide rendered from the same package object.
@@ -134,7 +134,7 @@ export function fillOf(spPr: Element | undefined): Element | undefined {
 /** A fill resolved for painting: the element plus the colour context (phClr). */
 export interface ResolvedFill {
   el: Element;
-  colors: DrawColorContext;
+  colors: ColorContext;
   /** Part the fill's relationships (blips) resolve from. */
   part: string;
 }
@@ -285,7 +285,7 @@ const RECOLORED = new WeakMap<Image, Map<string, Canvas>>();
  * `a:grayscl`, `a:lum` bright/contrast) to a picture, on a copy at most 1024 px wide.
  * Pictures without these effects come back unchanged.
  */
-export function recolor(img: Image, blip: Element | undefined, colors: DrawColorContext): Image | Canvas {
+export function recolor(img: Image, blip: Element | undefined, colors: ColorContext): Image | Canvas {
   if (!blip) return img;
   const duo = child(blip, NS.a, 'duotone');
   const gray = child(blip, NS.a, 'grayscl');
@@ -333,7 +333,7 @@ export function recolor(img: Image, blip: Element | undefined, colors: DrawColor
 }
 
 /** One duotone colour element resolved (the element itself is the colour). */
-function resolveStop(el: Element, colors: DrawColorContext): Rgba | undefined {
+function resolveStop(el: Element, colors: ColorContext): Rgba | undefined {
   return resolveRgba(el, colors);
 }
 

@@ -21,7 +21,7 @@ import { graphicKind } from '../ooxml/pml/graphic.js';
 import { PmlModel, type ShapeTreePart } from '../ooxml/pml/parts.js';
 import { effective, type Frame, type Shape } from '../ooxml/pml/shapes.js';
 import { NS, attr, attrNS, child, children, type Element } from '../ooxml/xml.js';
-import { colorIn, type DrawColorContext } from './color.js';
+import { colorIn, type ColorContext } from '../ooxml/pml/color.js';
 import { drawChart } from './chart.js';
 import {
   DrawContext, EMU_PT, drawCropped, drawShadow, recolor, drawTurnedTextBody, fillOf, paintFill, resolveOutline, shapeShadow, strokeOutline, styleFill, toPath2D,
@@ -93,7 +93,7 @@ export async function renderSlide(pkg: OpcPackage, slidePartName: string, opts: 
   ctx.fillStyle = '#FFFFFF';
   ctx.fillRect(0, 0, widthPx, heightPx);
   ctx.scale(scale, scale);
-  const colors: DrawColorContext = { theme: part.theme, colorMap: part.colorMap };
+  const colors: ColorContext = { theme: part.theme, colorMap: part.colorMap };
   const dc = new DrawContext(ctx, pkg, model, part.theme, colors, opts.maxImagePixels ?? MAX_IMAGE_PIXELS);
   const slideRect: RectPt = { x: 0, y: 0, w: wEmu / EMU_PT, h: hEmu / EMU_PT };
 

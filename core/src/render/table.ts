@@ -9,7 +9,7 @@ import { RT } from '../ooxml/opc/constants.js';
 import type { Shape } from '../ooxml/pml/shapes.js';
 import { NS, attr, boolAttr, child, children, intAttr, parseXml, type Element } from '../ooxml/xml.js';
 import { layoutText } from '../text/layout.js';
-import { colorIn, type Rgba } from './color.js';
+import { colorIn, type Rgba } from '../ooxml/pml/color.js';
 import { DrawContext, EMU_PT, drawTurnedTextBody, fillOf, paintFill, resolveOutline, strokeOutline, styleFill, toPath2D, type RectPt, type ResolvedFill } from './draw-context.js';
 import { readTextBody, type TextStyleSources } from './text-body.js';
 

@@ -15,7 +15,7 @@ import { masterTextStyleFor } from '../ooxml/pml/text.js';
 import { resolveThemeFont, type Theme, type ThemeFontCollection } from '../ooxml/pml/theme.js';
 import { shapeFromAttributes, type FontShape } from '../text/font-class.js';
 import type { ParagraphInput, Spacing, TextBodyInput, TextRunInput } from '../text/layout.js';
-import { colorIn, type DrawColorContext, type Rgba } from './color.js';
+import { colorIn, type ColorContext, type Rgba } from '../ooxml/pml/color.js';
 import { BoundedMemo } from '../bounded-memo.js';
 
 /** Where a text body's inherited properties come from. */
@@ -30,7 +30,7 @@ export interface TextStyleSources {
   /** `a:bodyPr` elements nearest first. */
   bodyPrs: Element[];
   theme: Theme;
-  colorCtx: DrawColorContext;
+  colorCtx: ColorContext;
   /** Typeface used when nothing names one (`+mn-lt` or `+mj-lt` resolved). */
   defaultFace: string;
   /**
@@ -44,7 +44,7 @@ export interface TextStyleSources {
 }
 
 /** The style sources for a PresentationML shape's text. */
-export function shapeTextSources(shape: Shape, colorCtx: DrawColorContext): TextStyleSources {
+export function shapeTextSources(shape: Shape, colorCtx: ColorContext): TextStyleSources {
   const near: Element[] = [];
   const bodyPrs: Element[] = [];
   // a shape whose own list style says something has sources of its own; otherwise they are
@@ -130,7 +130,7 @@ function identity(o: object): number {
   return id;
 }
 
-function sharedLevelStyles(theme: Theme, near: readonly Element[], far: readonly Element[], face: string | undefined, color: Rgba | undefined, ctx: DrawColorContext): Array<LevelStyle | undefined> {
+function sharedLevelStyles(theme: Theme, near: readonly Element[], far: readonly Element[], face: string | undefined, color: Rgba | undefined, ctx: ColorContext): Array<LevelStyle | undefined> {
   let sets = sharedStyles.get(theme);
   if (!sets) {
     sets = new BoundedMemo(MAX_SHARED_STYLE_SETS);
@@ -546,7 +546,7 @@ function intOr(v: string, fallback: number): number {
  * The fill a run's properties give its text: a colour, `null` for `a:noFill`, undefined
  * when the element names none (a gradient counts as its first stop).
  */
-function fillColor(e: Element, ctx: DrawColorContext): Rgba | null | undefined {
+function fillColor(e: Element, ctx: ColorContext): Rgba | null | undefined {
   for (const f of children(e, NS.a)) {
     if (f.localName === 'solidFill') return colorIn(f, ctx) ?? null;
     if (f.localName === 'gradFill') return colorIn(child(child(f, NS.a, 'gsLst'), NS.a, 'gs'), ctx) ?? null;

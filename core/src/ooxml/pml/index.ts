@@ -9,4 +9,4 @@ export { Shape, effective, masterPlaceholderType, chooseAlternateContent, type F
 export { bodyText, readParagraphs, paragraphLevel, effectiveFont, effectiveParagraph, effectiveTextFrame, masterTextStyleFor, type EffectiveFont, type EffectiveParagraph, type ParagraphText, type TextFrameProperties } from './text.js';
 export { graphicKind, readTable, readChart, readChartEx, readPicture, oleProgId, type GraphicKind, type TableInfo, type ChartInfo, type PictureInfo } from './graphic.js';
 export { readTheme, resolveThemeFont, scriptOfLanguage, EMPTY_THEME, THEME_COLOR_NAMES, type Theme, type ThemeFontCollection, type ThemeColorName } from './theme.js';
-export { resolveColor, resolveColorIn, readColorMap, DEFAULT_COLOR_MAP, type ColorMap, type ColorContext } from './color.js';
+export { colorIn, resolveRgba, resolveColor, resolveColorIn, readColorMap, presetHex, DEFAULT_COLOR_MAP, type ColorMap, type ColorContext, type Rgba } from './color.js';

@@ -3,6 +3,8 @@ import { PmlModel } from '../../../../core/src/ooxml/pml/parts.js';
 import { bodyText, effectiveFont, effectiveParagraph, effectiveTextFrame, readParagraphs } from '../../../../core/src/ooxml/pml/text.js';
 import { EMPTY_THEME, resolveThemeFont, type Theme } from '../../../../core/src/ooxml/pml/theme.js';
 import { miniDeck, sp } from './mini-deck.js';
+import { colorIn, DEFAULT_COLOR_MAP, rgbaToHex } from '../../../../core/src/ooxml/pml/color.js';
+import { NS } from '../../../../core/src/ooxml/xml.js';
 
 const TX_STYLES =
   '<p:titleStyle><a:lvl1pPr><a:defRPr sz="4400" b="1"><a:solidFill><a:schemeClr val="tx2"/></a:solidFill><a:latin typeface="+mj-lt"/><a:ea typeface="+mj-ea"/></a:defRPr></a:lvl1pPr></p:titleStyle>' +
@@ -145,12 +147,34 @@ t.test("a slide's colour map override changes what tx1 means", async (t) => {
   t.equal(effectiveFont(s!)!.color, 'FFFFFF');
 });
 
-t.test('tint, shade and preset colours resolve', async (t) => {
-  const colors = ['<a:srgbClr val="000000"><a:tint val="50000"/></a:srgbClr>', '<a:srgbClr val="FFFFFF"><a:shade val="50000"/></a:srgbClr>', '<a:prstClr val="red"/>', '<a:sysClr val="windowText" lastClr="123456"/>'];
+t.test('tint, shade and preset colours resolve as previews draw them', async (t) => {
+  // tint and shade act in linear light, as PowerPoint applies them: half-way in light is BC, not 80;
+  // the schema's short preset names (dkBlue, ltGray, medPurple) are the dark/light/medium colours
+  const colors = [
+    '<a:srgbClr val="000000"><a:tint val="50000"/></a:srgbClr>',
+    '<a:srgbClr val="FFFFFF"><a:shade val="50000"/></a:srgbClr>',
+    '<a:prstClr val="red"/>',
+    '<a:sysClr val="windowText" lastClr="123456"/>',
+    '<a:prstClr val="dkBlue"/>',
+    '<a:prstClr val="ltGray"/>',
+    '<a:prstClr val="medPurple"/>',
+    '<a:prstClr val="lime"/>',
+    '<a:sysClr val="window"/>',
+    '<a:srgbClr val="FF0000"><a:alpha val="50000"/></a:srgbClr>',
+  ];
   const tree = colors.map((c, i) => sp(10 + i, `C${i}`, { xfrm: [0, 0, 1, 1], body: `<a:p><a:r><a:rPr lang="en-US"><a:solidFill>${c}</a:solidFill></a:rPr><a:t>x</a:t></a:r></a:p>` })).join('');
   const pkg = await miniDeck({ slides: [{ tree }] });
-  const shapes = new PmlModel(pkg).slide('/ppt/slides/slide1.xml').shapes;
-  t.same(shapes.map((s) => effectiveFont(s)!.color), ['808080', '808080', 'FF0000', '123456']);
+  const model = new PmlModel(pkg);
+  const shapes = model.slide('/ppt/slides/slide1.xml').shapes;
+  const reported = shapes.map((s) => effectiveFont(s)!.color);
+  t.same(reported, ['BCBCBC', 'BCBCBC', 'FF0000', '123456', '00008B', 'D3D3D3', '9370DB', '00FF00', 'FFFFFF', 'FF0000']);
+  // the colour analysis reports is the one previews draw (one colour module)
+  const ctx = { theme: model.slide('/ppt/slides/slide1.xml').theme, colorMap: DEFAULT_COLOR_MAP };
+  const drawn = shapes.map((s) => {
+    const fill = s.element.getElementsByTagNameNS(NS.a, 'solidFill')[0]!;
+    return rgbaToHex(colorIn(fill, ctx)!);
+  });
+  t.same(drawn, reported);
 });
 
 t.test('paragraph format inherits per property: alignment, spacing (percent of size), margins, bullets', async (t) => {
