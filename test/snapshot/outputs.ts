@@ -22,10 +22,12 @@
  *
  * `--compare` prints every template whose deck, previews or doctor capacities differ and
  * exits 1 when a deck or a preview differs. `--only a,b` limits the run to templates whose
- * name contains a or b.
+ * name contains a or b; `--keep DIR` writes each deck and every preview PNG there (to look
+ * at what changed).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { analyzePresentation } from '../../core/src/analysis/analyze.js';
@@ -94,12 +96,16 @@ async function pixelsOf(png: Uint8Array): Promise<string> {
   return sha(Buffer.from(ctx.getImageData(0, 0, img.width, img.height).data.buffer));
 }
 
-async function previewsOf(pkg: OpcPackage): Promise<string[]> {
+let keepDir: string | undefined;
+
+async function previewsOf(pkg: OpcPackage, label: string): Promise<string[]> {
   const model = new PmlModel(pkg);
   const out: string[] = [];
   for (const slide of model.slidesInOrder()) {
     try {
-      out.push(await pixelsOf((await renderSlide(pkg, slide.partName, { widthPx: PREVIEW_WIDTH_PX })).png));
+      const png = (await renderSlide(pkg, slide.partName, { widthPx: PREVIEW_WIDTH_PX })).png;
+      if (keepDir) writeFileSync(join(keepDir, `${label}-${String(out.length).padStart(3, '0')}.png`), png);
+      out.push(await pixelsOf(png));
     } catch (e) {
       out.push(`error: ${(e as Error).message}`);
     }
@@ -119,8 +125,12 @@ async function snapshotTemplate(name: string): Promise<TemplateSnapshot> {
     options: { footer_text: 'Slidewright · confidential', show_slide_numbers: true },
   }));
   const result = await buildDeck({ slides, templates: new Map([[name, bytes]]) });
-  const previews = await previewsOf(pkg);
-  if (result.bytes) previews.push(...(await previewsOf(await OpcPackage.open(result.bytes))));
+  const label = name.replace(/[^A-Za-z0-9.-]+/g, '_');
+  const previews = await previewsOf(pkg, `${label}-t`);
+  if (result.bytes) {
+    if (keepDir) writeFileSync(join(keepDir, `${label}-deck.pptx`), result.bytes);
+    previews.push(...(await previewsOf(await OpcPackage.open(result.bytes), `${label}-d${String(previews.length).padStart(3, '0')}`)));
+  }
   const report = diagnose(analyzePresentation({ pkg, options: {}, idFor: (kind, part) => `${kind}:${part}` }), pkg);
   const doctor: Record<string, unknown> = {};
   for (const l of report.layouts) {
@@ -158,10 +168,14 @@ async function benchDeck(): Promise<string | null> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { out: { type: 'string' }, compare: { type: 'string' }, only: { type: 'string' } } });
+  const { values } = parseArgs({ options: { out: { type: 'string' }, compare: { type: 'string' }, only: { type: 'string' }, keep: { type: 'string' } } });
   const only = values.only?.split(',').filter(Boolean);
+  keepDir = values.keep;
+  if (keepDir) mkdirSync(keepDir, { recursive: true });
   const snapshot: OutputSnapshot = { benchDeck: await benchDeck(), templates: {} };
-  for (const name of corpusFilesOf('templates')) {
+  const names = corpusFilesOf('templates');
+  if (!names.length) throw new Error('no corpus templates found: set SLIDEWRIGHT_SHARED_DIR or SLIDEWRIGHT_CORPUS_DIR, or run `npm run corpus:fetch`');
+  for (const name of names) {
     if (only && !only.some((o) => name.includes(o))) continue;
     snapshot.templates[name] = await snapshotTemplate(name);
     process.stderr.write(`${name}\n`);

@@ -18,7 +18,7 @@ import { deferredParagraphs, type DeferredParagraphs } from '../ooxml/deferred-p
 import { deferredRows } from '../ooxml/deferred-rows.js';
 import { NS, attr, child, children, createElement, intAttr, parseXml, type Element } from '../ooxml/xml.js';
 import { LayoutPart, ShapeTreePart, type MasterPart } from '../ooxml/pml/parts.js';
-import { IDENTITY, Shape, masterPlaceholderType, type PlaceholderRef } from '../ooxml/pml/shapes.js';
+import { IDENTITY, Shape, layoutBasePlaceholder, masterBasePlaceholder, type PlaceholderRef } from '../ooxml/pml/shapes.js';
 import { shapeTextSources, readDeferredTextBody, readTextBody, withSharedLevelStyles, type TextStyleSources } from '../render/text-body.js';
 import { isVerticalText, layoutText, EMU_PER_PT, type TextBodyInput, type TextLayout, type TextRunInput } from '../text/layout.js';
 import { defaultFontMetrics, type FontMetrics, type FontSpec, type ResolvedFace, type VerticalMetrics } from '../text/font-metrics.js';
@@ -219,20 +219,9 @@ export class GeneratedSlidePart extends ShapeTreePart {
     return this.layoutPart;
   }
 
-  /**
-   * The layout placeholder with the same idx (when the idx is not the default 0, which
-   * layouts written without idx give every placeholder), else the same type (titles
-   * interchangeable), else the master's of the mapped type.
-   */
+  /** As a slide part's placeholders inherit ({@link layoutBasePlaceholder}, else the master's). */
   basePlaceholderFor(ph: PlaceholderRef): Shape | undefined {
-    const l = this.layoutPart;
-    const title = ph.type === 'title' || ph.type === 'ctrTitle';
-    return (
-      (ph.idx > 0 ? l.placeholderByIdx(ph.idx) : undefined) ??
-      l.placeholderByType(ph.type) ??
-      (title ? l.placeholderByType(ph.type === 'title' ? 'ctrTitle' : 'title') : undefined) ??
-      l.masterPart.placeholderByType(masterPlaceholderType(ph.type))
-    );
+    return layoutBasePlaceholder(this.layoutPart.placeholderLookup, ph) ?? masterBasePlaceholder(this.layoutPart.masterPart.placeholderLookup, ph.type);
   }
 
   /** A reading-model view of one top-level `p:sp` of this slide. */

@@ -1,11 +1,12 @@
 /**
  * Small navigation helpers over the shape tree of a slide, layout or master (ECMA-376
- * Part 1, §19.3.1.45 `p:spTree`), kept local to generation so that it does not depend on
- * the reading model being written in `ooxml/pml`.
+ * Part 1, §19.3.1.45 `p:spTree`) as generation edits it; placeholder inheritance is the
+ * reading model's one rule (`ooxml/pml/shapes.ts`).
  *
  * Geometry is in EMU (English Metric Units, 914 400 per inch, 12 700 per point).
  */
 import { NS, attr, child, children, createElement, descendants, intAttr, path, type Document, type Element } from '../ooxml/xml.js';
+import { layoutBasePlaceholder, lookupIn, masterBasePlaceholder } from '../ooxml/pml/shapes.js';
 
 /** A rectangle in EMU: offset (`a:off`) and extent (`a:ext`) of an `a:xfrm` (§20.1.7.6). */
 export interface Rect {
@@ -99,32 +100,16 @@ export function ownRect(shape: Element): Rect | undefined {
   return { x, y, cx, cy };
 }
 
-/** Title types are interchangeable when matching placeholders across slide, layout and master. */
-function isTitleType(t: string): boolean {
-  return t === 'title' || t === 'ctrTitle';
-}
+const keyOf = (p: PlaceholderShape): { type: string; idx: number } => p;
 
-/**
- * The layout placeholder a slide placeholder inherits from (§19.3.1.36: a slide
- * placeholder is linked to the layout placeholder with the same `idx`; title-like and
- * footer-area placeholders, whose idx is often absent, are matched by type).
- */
+/** The layout placeholder a slide placeholder inherits from: {@link layoutBasePlaceholder}, the one rule. */
 export function matchLayoutPlaceholder(layoutPhs: readonly PlaceholderShape[], type: string, idx: number): PlaceholderShape | undefined {
-  if (idx > 0) {
-    const byIdx = layoutPhs.find((p) => p.idx === idx);
-    if (byIdx) return byIdx;
-  }
-  return layoutPhs.find((p) => p.type === type || (isTitleType(p.type) && isTitleType(type)));
+  return layoutBasePlaceholder(lookupIn(layoutPhs, keyOf), { type, idx });
 }
 
-/**
- * The master placeholder a layout placeholder inherits from: the master's placeholder of
- * the corresponding type (`title` for titles, the footer-area types as themselves,
- * `body` for every other type).
- */
+/** The master placeholder a layout placeholder of `type` inherits from: {@link masterBasePlaceholder}, the one rule. */
 export function matchMasterPlaceholder(masterPhs: readonly PlaceholderShape[], type: string): PlaceholderShape | undefined {
-  const want = isTitleType(type) ? 'title' : type === 'dt' || type === 'ftr' || type === 'sldNum' || type === 'hdr' ? type : 'body';
-  return masterPhs.find((p) => p.type === want || (want === 'title' && isTitleType(p.type)));
+  return masterBasePlaceholder(lookupIn(masterPhs, keyOf), type);
 }
 
 /**

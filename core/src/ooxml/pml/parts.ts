@@ -10,7 +10,7 @@ import { RT } from '../opc/constants.js';
 import { NS, attr, attrNS, boolAttr, child, children, type Element } from '../xml.js';
 import { DEFAULT_COLOR_MAP, readColorMap, type ColorMap } from './color.js';
 import { indexRels, readPresentation, type PresentationInfo } from './presentation.js';
-import { IDENTITY, Shape, masterPlaceholderType, readShapeTree, type PlaceholderRef, type PlaceholderType } from './shapes.js';
+import { IDENTITY, Shape, layoutBasePlaceholder, masterBasePlaceholder, readShapeTree, type PlaceholderLookup, type PlaceholderRef, type PlaceholderType } from './shapes.js';
 import { EMPTY_THEME, readTheme, type Theme } from './theme.js';
 
 /** Which kind of part holds a shape tree. */
@@ -115,6 +115,11 @@ export abstract class ShapeTreePart {
     return this.phByType!.get(type);
   }
 
+  /** This part's placeholders as a {@link PlaceholderLookup} for the inheritance rule. */
+  get placeholderLookup(): PlaceholderLookup<Shape> {
+    return { byIdx: (idx) => this.placeholderByIdx(idx), byType: (type) => this.placeholderByType(type as PlaceholderType) };
+  }
+
   /** The placeholder on the parent part that a placeholder of this part inherits from. */
   abstract basePlaceholderFor(ph: PlaceholderRef): Shape | undefined;
 }
@@ -208,7 +213,7 @@ export class LayoutPart extends ShapeTreePart {
 
   /** Layout placeholders inherit from the master placeholder of the mapped type. */
   basePlaceholderFor(ph: PlaceholderRef): Shape | undefined {
-    return this.masterPart.placeholderByType(masterPlaceholderType(ph.type));
+    return masterBasePlaceholder(this.masterPart.placeholderLookup, ph.type);
   }
 }
 
@@ -239,14 +244,9 @@ export class SlidePart extends ShapeTreePart {
     return boolAttr(this.root, 'show') ?? true;
   }
 
-  /**
-   * Slide placeholders inherit from the layout placeholder with the same idx, else the same
-   * type; when the layout has neither (a title placed on a Blank layout), from the master
-   * placeholder of the mapped type, as PowerPoint and LibreOffice render it.
-   */
+  /** The layout's placeholder by {@link layoutBasePlaceholder}, else the master's. */
   basePlaceholderFor(ph: PlaceholderRef): Shape | undefined {
-    const l = this.layoutPart;
-    return l.placeholderByIdx(ph.idx) ?? l.placeholderByType(ph.type) ?? l.masterPart.placeholderByType(masterPlaceholderType(ph.type));
+    return layoutBasePlaceholder(this.layoutPart.placeholderLookup, ph) ?? masterBasePlaceholder(this.layoutPart.masterPart.placeholderLookup, ph.type);
   }
 }
 

@@ -63,6 +63,51 @@ export function masterPlaceholderType(type: PlaceholderType): PlaceholderType {
   }
 }
 
+/** How a part's placeholders are found: by `idx` and by type, each the first in document order. */
+export interface PlaceholderLookup<T> {
+  byIdx(idx: number): T | undefined;
+  byType(type: string): T | undefined;
+}
+
+const isTitleType = (type: string): boolean => type === 'title' || type === 'ctrTitle';
+
+/**
+ * The one placeholder-inheritance rule (§19.3.1.36), used wherever a placeholder's base is
+ * looked up — analysis, doctor, fitting, filling and rendering:
+ *
+ * - a slide placeholder inherits from the layout placeholder with the same `idx`, when the
+ *   idx is not 0 (the absent-attribute default, which layouts written without idx give
+ *   every placeholder, so it identifies nothing); else from the layout placeholder of the
+ *   same type; titles are interchangeable (`title` ↔ `ctrTitle`), as PowerPoint and
+ *   LibreOffice match them; when the layout has none, from the master placeholder of the
+ *   mapped type ({@link masterBasePlaceholder}), as both render a title put on a Blank layout;
+ * - a layout placeholder inherits from the master placeholder of the mapped type.
+ *
+ * @returns the base on the layout, undefined when the layout has none (the caller then
+ *   asks the master)
+ */
+export function layoutBasePlaceholder<T>(layout: PlaceholderLookup<T>, ph: { type: string; idx: number }): T | undefined {
+  return (
+    (ph.idx > 0 ? layout.byIdx(ph.idx) : undefined) ??
+    layout.byType(ph.type) ??
+    (isTitleType(ph.type) ? layout.byType(ph.type === 'title' ? 'ctrTitle' : 'title') : undefined)
+  );
+}
+
+/** The master placeholder a layout placeholder of `type` inherits from ({@link masterPlaceholderType}; a master's `ctrTitle` serves as its title). */
+export function masterBasePlaceholder<T>(master: PlaceholderLookup<T>, type: string): T | undefined {
+  const want = masterPlaceholderType(type as PlaceholderType);
+  return master.byType(want) ?? (want === 'title' ? master.byType('ctrTitle') : undefined);
+}
+
+/** A {@link PlaceholderLookup} over a list of placeholders (first match in list order). */
+export function lookupIn<T>(list: readonly T[], keyOf: (item: T) => { type: string; idx: number }): PlaceholderLookup<T> {
+  return {
+    byIdx: (idx) => list.find((p) => keyOf(p).idx === idx),
+    byType: (type) => list.find((p) => keyOf(p).type === type),
+  };
+}
+
 /** A 2-D transform as written (`a:xfrm` §20.1.7.6 / `p:xfrm` §19.3.1.53), EMU and 60000ths of a degree. */
 export interface RawXfrm {
   off: { x: number; y: number } | undefined;
