@@ -84,3 +84,11 @@ t.test('notes past 10000 characters are refused with the 422 shape', async (t) =
   t.equal(body.detail[0].type, 'string_too_long');
   t.same(body.detail[0].ctx, { max_length: 10_000 });
 });
+
+t.test('/openapi.json documents notes with their limit', async (t) => {
+  const doc = (await (await svc.api('/openapi.json', { as: null })).json()) as Json;
+  const body = doc.paths['/api/v1/presentations/generate-deck'].post.requestBody.content['application/json'].schema as Json;
+  const notes = body.properties.slides.items.properties.slide_data.properties.notes as Json;
+  t.equal(notes.maxLength, 10_000);
+  t.match(notes.description, /Speaker notes.*at most 10000 characters/s);
+});
