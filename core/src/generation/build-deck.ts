@@ -229,6 +229,9 @@ interface SourceSlideInfo {
 interface NotesPlan {
   /** The template of the deck slide. */
   src: TemplateSource;
+  /** The requested slide (0-based index in the request, template slide id), for warnings. */
+  slideIndex: number;
+  templateSlideId: string;
   /** The deck's slide part. */
   slidePart: string;
   /** The deck's notes slide part. */
@@ -621,7 +624,7 @@ class DeckWriter {
     } else warn('not_fitted', 'the template cannot be read for measuring; text and tables are placed at their template sizes');
     for (const id of new Set([...tableStyleIds(doc), ...sourceStyleIds])) this.ensureTableStyle(src, id);
     if (!stubs) renumberDuplicateShapeIds(doc);
-    const notesPart = this.planNotes(src, spec, partName, outSlide, warn);
+    const notesPart = this.planNotes(src, spec, index, partName, outSlide, warn);
     if (notesPart) {
       const used = new Set(rels.map((r) => r.id));
       let n = rels.length + 1;
@@ -657,7 +660,7 @@ class DeckWriter {
    * when given (an empty string: none), else the template slide's own notes slide when it
    * has a readable one. Returns the deck's notes slide part name, or undefined for none.
    */
-  private planNotes(src: TemplateSource, spec: DeckSlideSpec, sourcePart: string, slidePart: string, warn: (code: string, message: string) => void): string | undefined {
+  private planNotes(src: TemplateSource, spec: DeckSlideSpec, slideIndex: number, sourcePart: string, slidePart: string, warn: (code: string, message: string) => void): string | undefined {
     const asked = spec.slide_data.notes;
     let content: NotesPlan['content'];
     if (asked !== undefined && asked !== null) {
@@ -677,7 +680,7 @@ class DeckWriter {
       content = { part, sourceSlide: sourcePart };
     }
     const outName = this.allocate('/ppt/notesSlides/notesSlide1.xml', true);
-    this.notes.push({ src, slidePart, outName, content });
+    this.notes.push({ src, slideIndex, templateSlideId: spec.template_slide_id, slidePart, outName, content });
     this.record(() => this.notes.pop());
     return outName;
   }
@@ -1045,12 +1048,11 @@ class DeckWriter {
     } catch (err) {
       const text = notesText(n.src.pkg.getXml(part));
       written(notesSlideXml(text));
-      const index = this.slides.indexOf(n.slidePart);
       this.warnings.push({
-        slide_index: -1,
-        template_slide_id: '',
+        slide_index: n.slideIndex,
+        template_slide_id: n.templateSlideId,
         code: 'notes_rewritten',
-        message: `the notes of ${sourceSlide} in template ${n.src.id} (${part}) cannot be copied as they are (${err instanceof Error ? err.message : String(err)}); their text is kept on the notes of deck slide ${index + 1}`,
+        message: `the notes of ${sourceSlide} in template ${n.src.id} (${part}) cannot be copied as they are (${err instanceof Error ? err.message : String(err)}); their text is kept, without their formatting`,
       });
     }
   }

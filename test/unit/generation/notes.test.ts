@@ -246,3 +246,18 @@ t.test('validation: notes are a string of at most 10000 characters', async (t) =
   const notString = validateBody(DECK, deck(['a']));
   t.match(notString[0], { loc: ['body', 'slides', 0, 'slide_data', 'notes'], type: 'string_type' });
 });
+
+t.test('a template notes slide that cannot be read is left out with a notes_dropped warning; the slide is built', async (t) => {
+  const pkg = await OpcPackage.open(await houseTemplate({ speakerNotes: true }));
+  pkg.setBytes('/ppt/notesSlides/notesSlide1.xml', Buffer.from('<p:notes xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"><p:cSld>'), CT.notesSlide);
+  const r = await buildDeck({ templates: new Map([[HOUSE_NOTES, await pkg.toBytes()]]), slides: [fromSlide(HOUSE_NOTES, 2, { title: 'Still built' }), fromSlide(HOUSE_NOTES, 2, { title: 'Replaced', notes: 'Fine' })] });
+  t.same(r.errors, []);
+  t.same(
+    r.warnings.map((w) => [w.slide_index, w.code]),
+    [[0, 'notes_dropped']],
+    'warned for the slide that would have kept them, not for the one that replaces them',
+  );
+  const deck = await OpcPackage.open(r.bytes!);
+  t.same(slideParts(deck).map((s) => notesLikePythonPptx(deck, s)), [undefined, 'Fine']);
+  await referees(t, 'unreadable-notes.pptx', r.bytes!, 2);
+});
