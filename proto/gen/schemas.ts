@@ -1531,6 +1531,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           }
         },
         "additionalProperties": false
+      },
+      "notes": {
+        "description": "Speaker notes of the slide, at most 10000 characters (as the other text fields); each\nline (split on newlines) is one paragraph of the notes page, empty lines included.\nCharacters XML 1.0 forbids are removed. When absent, a copied template slide keeps\nits own notes; when present, they replace them (an empty string removes them).",
+        "type": [
+          "string",
+          "null"
+        ],
+        "maxLength": 10000
       }
     },
     "additionalProperties": false
@@ -3334,6 +3342,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               }
             },
             "additionalProperties": false
+          },
+          "notes": {
+            "description": "Speaker notes of the slide, at most 10000 characters (as the other text fields); each\nline (split on newlines) is one paragraph of the notes page, empty lines included.\nCharacters XML 1.0 forbids are removed. When absent, a copied template slide keeps\nits own notes; when present, they replace them (an empty string removes them).",
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 10000
           }
         },
         "additionalProperties": false
@@ -4736,6 +4752,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               }
             },
             "additionalProperties": false
+          },
+          "notes": {
+            "description": "Speaker notes of the slide, at most 10000 characters (as the other text fields); each\nline (split on newlines) is one paragraph of the notes page, empty lines included.\nCharacters XML 1.0 forbids are removed. When absent, a copied template slide keeps\nits own notes; when present, they replace them (an empty string removes them).",
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 10000
           }
         },
         "additionalProperties": false
@@ -5406,6 +5430,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                     }
                   },
                   "additionalProperties": false
+                },
+                "notes": {
+                  "description": "Speaker notes of the slide, at most 10000 characters (as the other text fields); each\nline (split on newlines) is one paragraph of the notes page, empty lines included.\nCharacters XML 1.0 forbids are removed. When absent, a copied template slide keeps\nits own notes; when present, they replace them (an empty string removes them).",
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 10000
                 }
               },
               "additionalProperties": false
@@ -6236,6 +6268,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               }
             },
             "additionalProperties": false
+          },
+          "notes": {
+            "description": "Speaker notes of the slide, at most 10000 characters (as the other text fields); each\nline (split on newlines) is one paragraph of the notes page, empty lines included.\nCharacters XML 1.0 forbids are removed. When absent, a copied template slide keeps\nits own notes; when present, they replace them (an empty string removes them).",
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 10000
           }
         },
         "additionalProperties": false
@@ -10355,6 +10395,14 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                 }
               },
               "additionalProperties": false
+            },
+            "notes": {
+              "description": "Speaker notes of the slide, at most 10000 characters (as the other text fields); each\nline (split on newlines) is one paragraph of the notes page, empty lines included.\nCharacters XML 1.0 forbids are removed. When absent, a copied template slide keeps\nits own notes; when present, they replace them (an empty string removes them).",
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 10000
             }
           },
           "additionalProperties": false
@@ -11474,6 +11522,14 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                       }
                     },
                     "additionalProperties": false
+                  },
+                  "notes": {
+                    "description": "Speaker notes of the slide, at most 10000 characters (as the other text fields); each\nline (split on newlines) is one paragraph of the notes page, empty lines included.\nCharacters XML 1.0 forbids are removed. When absent, a copied template slide keeps\nits own notes; when present, they replace them (an empty string removes them).",
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "maxLength": 10000
                   }
                 },
                 "additionalProperties": false
@@ -12268,6 +12324,14 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                 }
               },
               "additionalProperties": false
+            },
+            "notes": {
+              "description": "Speaker notes of the slide, at most 10000 characters (as the other text fields); each\nline (split on newlines) is one paragraph of the notes page, empty lines included.\nCharacters XML 1.0 forbids are removed. When absent, a copied template slide keeps\nits own notes; when present, they replace them (an empty string removes them).",
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 10000
             }
           },
           "additionalProperties": false

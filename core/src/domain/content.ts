@@ -89,6 +89,11 @@ export interface SlideData {
   footnote?: string;
   content?: Column[];
   slide_format?: SlideFormat;
+  /**
+   * Speaker notes: each line (split on newlines) one paragraph of the slide's notes page.
+   * Absent: a copied template slide keeps its own notes; an empty string: no notes.
+   */
+  notes?: string;
 }
 
 /** Generation options; every field optional, defaults as the contract says. */

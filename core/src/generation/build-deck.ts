@@ -5,11 +5,17 @@
  *
  * - The output starts from the first slide's template: its presentation part (slide
  *   size, default text style, ...), presProps, viewProps, tableStyles and document
- *   properties. Its own slides, notes, comments, custom shows and sections are not kept.
+ *   properties. Its own slides, comments, custom shows and sections are not kept.
  * - Each slide brings the closure of its relationships: its layout, that layout's master
  *   and theme, pictures, charts with their workbooks, OLE objects, diagrams, hyperlinks.
- *   Notes slides, comments, slide-to-slide links, macros and signatures are dropped, and
- *   every reference to a dropped relationship is removed with it.
+ *   Comments, slide-to-slide links, macros and signatures are dropped, and every reference
+ *   to a dropped relationship is removed with it.
+ * - Speaker notes (issue 24): `slide_data.notes` gives a slide a notes slide written from
+ *   it (./notes.ts; an empty string gives none); without it a copied template slide keeps
+ *   its template notes slide. The deck has one notes master (PowerPoint allows one): the
+ *   base template's, else that of the first template with one whose slide has notes, else
+ *   a minimal one (./notes.ts) on a copy of the first slide master's theme; a notes master
+ *   always has a theme part of its own (§13.3.4).
  * - Layouts, masters, themes and binary parts (media, OLE) are shared: stored once per
  *   content (SHA-1 over the part and, recursively, what it relates to), so two slides on
  *   one layout, or two templates with an identical master, share parts. A master keeps only
@@ -44,6 +50,7 @@ import { placeholderElement, placeholders, renumberDuplicateShapeIds, shapeIdSta
 import { plainText } from './text.js';
 import { deliverOversizedPicture, planOversizedPicture, TEMPLATE_PICTURE_LIMITS, type DeliveredPicture, type OversizedPicture, type TemplatePictureLimits } from './picture-limits.js';
 import { DEFAULT_TABLE_STYLE_ID, frameTable, tableStyleIds } from './tables.js';
+import { DEFAULT_NOTES_SIZE, minimalNotesMasterXml, minimalThemeXml, notesSlideXml } from './notes.js';
 
 /** One slide of the deck to build. */
 export interface DeckSlideSpec {
@@ -218,7 +225,25 @@ interface SourceSlideInfo {
   tableFrames: Element[];
 }
 
+/** The notes slide of one deck slide, written by {@link DeckWriter.finish} once the deck's notes master is known. */
+interface NotesPlan {
+  /** The template of the deck slide. */
+  src: TemplateSource;
+  /** The requested slide (0-based index in the request, template slide id), for warnings. */
+  slideIndex: number;
+  templateSlideId: string;
+  /** The deck's slide part. */
+  slidePart: string;
+  /** The deck's notes slide part. */
+  outName: string;
+  /** The notes text asked for, or the template notes slide kept (with the template slide it belongs to). */
+  content: { text: string } | { part: string; sourceSlide: string };
+}
+
 interface MasterRecord {
+  /** The template and its master part this record copies. */
+  src: TemplateSource;
+  srcPart: string;
   outName: string;
   doc: Document;
   /** Stand-ins in `doc` for the template's children written unchanged (see `cloneRootWithStubs`). */
@@ -288,6 +313,8 @@ class DeckWriter {
   private readonly masters: MasterRecord[] = [];
   private readonly masterByOut = new Map<string, MasterRecord>();
   private readonly slides: string[] = [];
+  /** Notes slides of the deck's slides, in slide order. */
+  private readonly notes: NotesPlan[] = [];
   private base: TemplateSource | undefined;
   private tableStyles: Document | undefined;
   private readonly sizeWarned = new Set<string>();
@@ -597,6 +624,13 @@ class DeckWriter {
     } else warn('not_fitted', 'the template cannot be read for measuring; text and tables are placed at their template sizes');
     for (const id of new Set([...tableStyleIds(doc), ...sourceStyleIds])) this.ensureTableStyle(src, id);
     if (!stubs) renumberDuplicateShapeIds(doc);
+    const notesPart = this.planNotes(src, spec, index, partName, outSlide, warn);
+    if (notesPart) {
+      const used = new Set(rels.map((r) => r.id));
+      let n = rels.length + 1;
+      while (used.has(`rId${n}`)) n++;
+      rels.push({ id: `rId${n}`, type: RT.notesSlide, external: false, targetPartName: notesPart });
+    }
 
     // written at once: the tree is garbage while young, which keeps large decks cheap; and
     // compressed at once, so a deck's slides wait for the zip in their compressed size
@@ -619,6 +653,36 @@ class DeckWriter {
       this.relsBytes.set(xml, bytes);
     }
     this.out.setBytes(relsPartName(source), bytes, RELS_CONTENT_TYPE);
+  }
+
+  /**
+   * Decides the notes slide of a deck slide (written by {@link finish}): `slide_data.notes`
+   * when given (an empty string: none), else the template slide's own notes slide when it
+   * has a readable one. Returns the deck's notes slide part name, or undefined for none.
+   */
+  private planNotes(src: TemplateSource, spec: DeckSlideSpec, slideIndex: number, sourcePart: string, slidePart: string, warn: (code: string, message: string) => void): string | undefined {
+    const asked = spec.slide_data.notes;
+    let content: NotesPlan['content'];
+    if (asked !== undefined && asked !== null) {
+      if (asked === '') return undefined;
+      content = { text: asked };
+    } else {
+      if (spec.source.kind !== 'slide') return undefined;
+      const part = src.pkg.relatedPartName(sourcePart, RT.notesSlide);
+      if (!part || !src.pkg.hasPart(part) || src.pkg.contentType(part) !== CT.notesSlide) return undefined;
+      try {
+        const root = src.pkg.getXml(part).documentElement!;
+        if (root.localName !== 'notes' || root.namespaceURI !== NS.p) throw new Error(`its root element is ${root.nodeName}, not p:notes`);
+      } catch (err) {
+        warn('notes_dropped', `the notes of ${sourcePart} in template ${spec.template_id} (${part}) cannot be read and are left out: ${err instanceof Error ? err.message : String(err)}`);
+        return undefined;
+      }
+      content = { part, sourceSlide: sourcePart };
+    }
+    const outName = this.allocate('/ppt/notesSlides/notesSlide1.xml', true);
+    this.notes.push({ src, slideIndex, templateSlideId: spec.template_slide_id, slidePart, outName, content });
+    this.record(() => this.notes.pop());
+    return outName;
   }
 
   /** Facts about a source slide computed once however often the slide is used. */
@@ -678,9 +742,10 @@ class DeckWriter {
    * The relationships of `srcPart`, retargeted at copies in the output. Ids are kept, so
    * the part's XML needs no change except where a relationship is dropped (returned in
    * `dropped`). `layoutTarget` retargets a slide's layout relationship; a master's layout
-   * relationships are skipped (rebuilt when the deck is finished).
+   * relationships are skipped (rebuilt when the deck is finished). With `ownThemes`, a theme
+   * is copied for this part alone instead of shared (a notes master's, §13.3.4).
    */
-  private copyRels(src: TemplateSource, srcPart: string, memo: Map<string, string>, layoutTarget?: string): { rels: RelOut[]; dropped: Set<string> } {
+  private copyRels(src: TemplateSource, srcPart: string, memo: Map<string, string>, layoutTarget?: string, ownThemes = false): { rels: RelOut[]; dropped: Set<string> } {
     const rels: RelOut[] = [];
     const dropped = new Set<string>();
     const srcCt = src.pkg.contentType(srcPart);
@@ -711,7 +776,7 @@ class DeckWriter {
         continue;
       }
       let outTarget: string;
-      if (r.type === RT.slideMaster || r.type === RT.theme || isSharedBinary(ct, r.type)) outTarget = this.importShared(src, target, srcPart);
+      if (r.type === RT.slideMaster || (r.type === RT.theme && !ownThemes) || isSharedBinary(ct, r.type)) outTarget = this.importShared(src, target, srcPart);
       else outTarget = this.importOwned(src, target, memo);
       rels.push({ id: r.id, type: r.type, external: false, targetPartName: outTarget });
     }
@@ -808,12 +873,19 @@ class DeckWriter {
   }
 
   /** Writes a copy of `part` (bytes as they are unless a dropped relationship is referenced) with its relationships. */
-  private writeCopy(src: TemplateSource, part: string, outName: string, memo: Map<string, string>): RelOut[] {
+  private writeCopy(src: TemplateSource, part: string, outName: string, memo: Map<string, string>, ownThemes = false): RelOut[] {
     const ct = src.pkg.contentType(part);
     // an XML part is copied as bytes, but only once it is known to be well-formed (parsed
     // once per template and cached): a corrupt part fails its slide instead of the deck
     if (isXmlContentType(ct)) src.pkg.getXml(part);
-    const { rels, dropped } = this.copyRels(src, part, memo);
+    const { rels, dropped } = this.copyRels(src, part, memo, undefined, ownThemes);
+    this.writeCopyWithRels(src, part, outName, rels, dropped);
+    return rels;
+  }
+
+  /** Writes `part` of `src` as `outName` with `rels` (its XML copied as bytes unless it refers to a `dropped` relationship). */
+  private writeCopyWithRels(src: TemplateSource, part: string, outName: string, rels: readonly RelOut[], dropped: ReadonlySet<string>): void {
+    const ct = src.pkg.contentType(part);
     let doc: Document | undefined;
     if (dropped.size && isXmlContentType(ct)) {
       const text = decodeXmlBytes(src.pkg.getBytes(part));
@@ -826,7 +898,6 @@ class DeckWriter {
     else this.out.setBytes(outName, src.pkg.getBytes(part), ct);
     if (rels.length) this.writeRels(outName, rels);
     this.record(() => this.out.removePart(outName));
-    return rels;
   }
 
   private copyMaster(src: TemplateSource, part: string, outName: string): void {
@@ -842,7 +913,7 @@ class DeckWriter {
       removeDanglingReferences(doc, dropped);
       renumberDuplicateShapeIds(doc);
     }
-    const rec: MasterRecord = { outName, doc, stubs, rels, layouts: [] };
+    const rec: MasterRecord = { src, srcPart: part, outName, doc, stubs, rels, layouts: [] };
     this.masters.push(rec);
     this.masterByOut.set(outName, rec);
     // written by finish, once the deck's layouts are known
@@ -880,6 +951,110 @@ class DeckWriter {
     const key = h.digest('hex');
     src.keys.set(part, key);
     return key;
+  }
+
+  // ---------------------------------------------------------------- notes
+
+  /**
+   * Writes the deck's one notes master and returns its part name: the base template's,
+   * else that of the first template (in slide order) with one among the slides with notes,
+   * else a minimal one. A copied notes master gets its own copy of its theme.
+   */
+  private writeNotesMaster(): string {
+    const candidates: TemplateSource[] = this.base ? [this.base] : [];
+    for (const n of this.notes) if (!candidates.includes(n.src)) candidates.push(n.src);
+    for (const src of candidates) {
+      const part = src.pkg.relatedPartName(src.mainPart, RT.notesMaster);
+      if (!part || !src.pkg.hasPart(part) || src.pkg.contentType(part) !== CT.notesMaster) continue;
+      let outName: string | undefined;
+      try {
+        const root = src.pkg.getXml(part).documentElement!;
+        if (root.localName !== 'notesMaster' || root.namespaceURI !== NS.p) continue;
+        outName = this.allocate('/ppt/notesMasters/notesMaster1.xml', true);
+        const rels = this.writeCopy(src, part, outName, new Map([[part, outName]]), true);
+        if (!rels.some((r) => r.type === RT.theme)) {
+          // a notes master must have a theme (§13.3.4): give it one
+          const used = new Set(rels.map((r) => r.id));
+          this.writeRels(outName, [...rels, { id: freeRelId(used), type: RT.theme, external: false, targetPartName: this.notesTheme() }]);
+        }
+        return outName;
+      } catch {
+        // unreadable (a corrupt part it relates to): the next template's, or the minimal one
+        if (outName) this.out.removePart(outName);
+      }
+    }
+    const outName = this.allocate('/ppt/notesMasters/notesMaster1.xml', true);
+    const presRoot = this.base?.pkg.getXml(this.base.mainPart).documentElement ?? undefined;
+    const sz = presRoot ? child(presRoot, NS.p, 'notesSz') : undefined;
+    const notesSize = sz ? { cx: intAttr(sz, 'cx', DEFAULT_NOTES_SIZE.cx), cy: intAttr(sz, 'cy', DEFAULT_NOTES_SIZE.cy) } : DEFAULT_NOTES_SIZE;
+    const slideSize = this.base?.slideSize ?? { cx: 12_192_000, cy: 6_858_000 };
+    this.out.setBytes(outName, utf8(minimalNotesMasterXml(notesSize, slideSize)), CT.notesMaster);
+    this.writeRels(outName, [{ id: 'rId1', type: RT.theme, external: false, targetPartName: this.notesTheme() }]);
+    return outName;
+  }
+
+  /** A theme part for a notes master alone: a copy of the deck's first slide master's theme, else a minimal theme. */
+  private notesTheme(): string {
+    const first = this.masters[0];
+    const theme = first ? first.src.pkg.relatedPartName(first.srcPart, RT.theme) : undefined;
+    if (first && theme && first.src.pkg.hasPart(theme) && first.src.pkg.contentType(theme) === CT.theme) {
+      try {
+        return this.importOwned(first.src, theme, new Map());
+      } catch {
+        /* a theme that cannot be read: the minimal one */
+      }
+    }
+    const name = this.allocate('/ppt/theme/theme1.xml', true);
+    this.out.setBytes(name, utf8(minimalThemeXml()), CT.theme);
+    return name;
+  }
+
+  /**
+   * Writes the notes slide of a deck slide, related to that slide and to the deck's notes
+   * master (`master`), and the slide to it (done when the slide was built). A template notes
+   * slide is copied with its relationship ids; one that cannot be copied is written from its
+   * text and warned as `notes_rewritten`.
+   */
+  private writeNotesSlide(n: NotesPlan, master: string): void {
+    const linksFor = (ids: { master: string; slide: string }): RelOut[] => [
+      { id: ids.master, type: RT.notesMaster, external: false, targetPartName: master },
+      { id: ids.slide, type: RT.slide, external: false, targetPartName: n.slidePart },
+    ];
+    const written = (xml: string): void => {
+      this.out.setBytes(n.outName, utf8(xml), CT.notesSlide);
+      this.writeRels(n.outName, linksFor({ master: 'rId1', slide: 'rId2' }));
+    };
+    if ('text' in n.content) {
+      written(notesSlideXml(n.content.text));
+      return;
+    }
+    const { part, sourceSlide } = n.content;
+    try {
+      const { rels, dropped } = this.copyRels(n.src, part, new Map([[part, n.outName]]));
+      // the back link to the slide and the link to the notes master keep their ids
+      let slideId: string | undefined;
+      let masterId: string | undefined;
+      for (const r of n.src.pkg.rels(part)) {
+        if (r.external) continue;
+        if (!slideId && r.type === RT.slide && r.targetPartName === sourceSlide) slideId = r.id;
+        else if (!masterId && r.type === RT.notesMaster) masterId = r.id;
+      }
+      const used = new Set([...rels.map((r) => r.id), ...(slideId ? [slideId] : []), ...(masterId ? [masterId] : [])]);
+      masterId ??= freeRelId(used);
+      slideId ??= freeRelId(used);
+      dropped.delete(masterId);
+      dropped.delete(slideId);
+      this.writeCopyWithRels(n.src, part, n.outName, [...linksFor({ master: masterId, slide: slideId }), ...rels], dropped);
+    } catch (err) {
+      const text = notesText(n.src.pkg.getXml(part));
+      written(notesSlideXml(text));
+      this.warnings.push({
+        slide_index: n.slideIndex,
+        template_slide_id: n.templateSlideId,
+        code: 'notes_rewritten',
+        message: `the notes of ${sourceSlide} in template ${n.src.id} (${part}) cannot be copied as they are (${err instanceof Error ? err.message : String(err)}); their text is kept, without their formatting`,
+      });
+    }
   }
 
   // ---------------------------------------------------------------- table styles
@@ -921,8 +1096,8 @@ class DeckWriter {
 
   /**
    * Makes the copied extended properties (`docProps/app.xml`, ECMA-376 Part 1, §22.2) tell
-   * the deck's truth: `Slides` counts its slides, `Notes` and `HiddenSlides` are 0 (notes
-   * are not copied, generated slides are shown), and the counts and part titles of the
+   * the deck's truth: `Slides` counts its slides, `Notes` its notes slides, `HiddenSlides`
+   * is 0 (generated slides are shown), and the counts and part titles of the
    * template (words, paragraphs, `HeadingPairs`/`TitlesOfParts`, which would list the
    * template's own slide titles) are removed; PowerPoint writes them again on save.
    * Application, company and the rest stay. A part that cannot be read is left as it is.
@@ -947,7 +1122,7 @@ class DeckWriter {
       el.appendChild(doc.createTextNode(String(value)));
     };
     setCount('Slides', this.slides.length);
-    setCount('Notes', 0);
+    setCount('Notes', this.notes.length);
     setCount('HiddenSlides', 0);
     this.out.markDirty(partName);
   }
@@ -982,6 +1157,10 @@ class DeckWriter {
       out.setRels(m.outName, rels);
     }
 
+    // Notes: the notes master, then each slide's notes slide
+    const notesMaster = this.notes.length ? this.writeNotesMaster() : undefined;
+    if (notesMaster) for (const n of this.notes) this.writeNotesSlide(n, notesMaster);
+
     // Presentation part
     const srcPres = base.pkg.getXml(base.mainPart);
     const pres = cloneDocument(srcPres);
@@ -1009,6 +1188,19 @@ class DeckWriter {
       masterLst.appendChild(el);
     }
     root.insertBefore(masterLst, children(root)[0] ?? null);
+    if (notesMaster) {
+      // p:notesMasterIdLst follows p:sldMasterIdLst (CT_Presentation, §19.2.1.26)
+      const lst = createElement(pres, NS.p, 'p:notesMasterIdLst');
+      const el = createElement(pres, NS.p, 'p:notesMasterId');
+      el.setAttributeNS(NS.r, 'r:id', addRel(RT.notesMaster, notesMaster));
+      lst.appendChild(el);
+      root.insertBefore(lst, masterLst.nextSibling);
+    }
+    if (!child(root, NS.p, 'notesSz')) {
+      // required (§19.2.1.23); a template without one gets the default portrait page
+      const sz = createElement(pres, NS.p, 'p:notesSz', { cx: DEFAULT_NOTES_SIZE.cx, cy: DEFAULT_NOTES_SIZE.cy });
+      insertInOrder(root, sz, ['smartTags', 'embeddedFontLst', 'custShowLst', 'photoAlbum', 'custDataLst', 'kinsoku', 'defaultTextStyle', 'modifyVerifier', 'extLst']);
+    }
     const sldLst = createElement(pres, NS.p, 'p:sldIdLst');
     this.slides.forEach((s, i) => {
       const el = createElement(pres, NS.p, 'p:sldId', { id: FIRST_SLIDE_ID + i });
@@ -1080,6 +1272,22 @@ class DeckWriter {
     await this.deliverPictures(-1, '');
     return out.toBytes();
   }
+}
+
+/** The first `rIdN` not in `used`, added to it. */
+function freeRelId(used: Set<string>): string {
+  let n = 1;
+  while (used.has(`rId${n}`)) n++;
+  const id = `rId${n}`;
+  used.add(id);
+  return id;
+}
+
+/** The text of a notes slide's body placeholder (`p:ph type="body"`), one line per paragraph. */
+function notesText(doc: Document): string {
+  const body = placeholders(shapeTree(doc)).find((ph) => ph.type === 'body');
+  const txBody = body ? child(body.shape, NS.p, 'txBody') : undefined;
+  return txBody ? children(txBody, NS.a, 'p').map((p) => plainText(p)).join('\n') : '';
 }
 
 /** Extended-properties elements that describe the template's content, not the deck's (ECMA-376 Part 1, §22.2.2). */

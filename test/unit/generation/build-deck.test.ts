@@ -185,8 +185,12 @@ t.test('slides keep their own layout, master and theme; the presentation ids are
   const themeOf = (slidePart: string) => pkg.relatedPartName(pkg.relatedPartName(pkg.relatedPartName(slidePart, RT.slideLayout)!, RT.slideMaster)!, RT.theme);
   t.not(themeOf(slides[0]!), themeOf(slides[4]!), 'pandoc and onlyoffice slides use different themes');
   for (const p of pkg.partNames()) {
-    t.notMatch(p, /notesSlide|comment|_xmlsignatures|vbaProject/i, `${p} is not notes, comments, signature or macro`);
+    t.notMatch(p, /comment|_xmlsignatures|vbaProject/i, `${p} is not comments, signature or macro`);
   }
+  // POI slide 10 (the last) is the only source slide with notes: its notes slide is kept (issue 24)
+  const notesOf = slides.map((s) => pkg.relatedPartName(s, RT.notesSlide));
+  t.same(notesOf.map((n) => n !== undefined), [false, false, false, false, false, false, false, true], 'only the template slide with notes has a notes slide');
+  t.equal(pkg.partsOfType(CT.notesMaster).length, 1, 'one notes master');
 });
 
 t.test('layouts, masters, themes and media shared by several slides are stored once', needsTemplates(PANDOC, POI), async (t) => {
@@ -210,7 +214,10 @@ t.test('layouts, masters, themes and media shared by several slides are stored o
   t.equal(pkg.partsOfType(CT.slide).length, 6);
   t.equal(pkg.partsOfType(CT.slideLayout).length, 3, 'pandoc layout 2, POI layouts 2 and 9');
   t.equal(pkg.partsOfType(CT.slideMaster).length, 2, 'one master per distinct template content');
-  t.equal(pkg.partsOfType(CT.theme).length, 2);
+  const masterThemes = new Set(pkg.partsOfType(CT.slideMaster).map((m) => pkg.relatedPartName(m, RT.theme)));
+  t.equal(masterThemes.size, 2, 'one theme per distinct master');
+  // POI slide 10 keeps its notes (issue 24): the notes master brings a theme of its own
+  t.equal(pkg.partsOfType(CT.theme).length, 3, "the masters' two themes and the notes master's own");
   const media = pkg.partNames().filter((n) => n.startsWith('/ppt/media/'));
   const poiSlide9Media = (await OpcPackage.open(templateBytes(POI))).rels('/ppt/slides/slide9.xml').filter((r) => r.type === RT.image).length;
   t.ok(poiSlide9Media >= 1, 'POI slide 9 has a picture');
@@ -351,7 +358,7 @@ t.test('a template slide with a table gets its content replaced, keeping its sty
   if (!refereeSkipped(t, lint)) t.same(lint.errors, []);
 });
 
-t.test('charts come with their embedded workbook; notes and comments are dropped without dangling ids', needsTemplates(PPTX_PH, 'poi-comments-11slides.pptx', 'poi-signed-hello-world.pptx'), async (t) => {
+t.test('charts come with their embedded workbook; comments are dropped without dangling ids, notes kept', needsTemplates(PPTX_PH, 'poi-comments-11slides.pptx', 'poi-signed-hello-world.pptx'), async (t) => {
   const result = await buildDeck({
     slides: [slide(PPTX_PH, 'slide', 4, {}), slide('poi-comments-11slides.pptx', 'slide', 1, { title: 'Commented slide' }), slide('poi-signed-hello-world.pptx', 'slide', 1, { title: 'Signed source' })],
     templates: templates(PPTX_PH, 'poi-comments-11slides.pptx', 'poi-signed-hello-world.pptx'),
@@ -362,7 +369,8 @@ t.test('charts come with their embedded workbook; notes and comments are dropped
   t.equal(charts.length, 1);
   const wb = pkg.rels(charts[0]!).find((r) => r.type === RT.package);
   t.ok(wb && pkg.hasPart(wb.targetPartName!), 'chart keeps its embedded workbook');
-  t.equal(pkg.partNames().filter((p) => /notesSlide|comment|_xmlsignatures|origin\.sigs/i.test(p)).length, 0);
+  t.equal(pkg.partNames().filter((p) => /comment|_xmlsignatures|origin\.sigs/i.test(p)).length, 0);
+  t.equal(pkg.partsOfType(CT.notesSlide).length, 1, 'the commented slide keeps its notes slide (issue 24)');
   const lint = await lintPptx(writeTemp('closure.pptx', result.bytes!));
   if (!refereeSkipped(t, lint)) t.same(lint.errors, [], 'every rId resolves, content types complete');
 });
@@ -460,7 +468,7 @@ t.test('external hyperlinks and pictures of a template slide are kept', needsTem
   t.ok(link?.external);
   const ids = descendants(pkg.getXml(s!), NS.a, 'hlinkClick').map((h) => h.getAttributeNS(NS.r, 'id'));
   t.ok(ids.includes(link!.id), 'the run still points at it');
-  t.notOk(pkg.rels(s!).some((r) => r.type === RT.notesSlide), 'notes slide relationship dropped');
+  t.ok(pkg.rels(s!).some((r) => r.type === RT.notesSlide), "the template slide's notes slide is kept (issue 24)");
 });
 
 t.test('header without a header placeholder and unplaceable content give warnings, not errors', needsTemplates(POI), async (t) => {

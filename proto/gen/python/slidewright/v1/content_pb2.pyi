@@ -81,11 +81,12 @@ class ImageBlock(_message.Message):
     def __init__(self, data_base64: _Optional[str] = ..., asset_id: _Optional[str] = ..., content_type: _Optional[str] = ..., alt_text: _Optional[str] = ...) -> None: ...
 
 class SlideDataInput(_message.Message):
-    __slots__ = ["content", "footer", "footnote", "header", "slide_format", "subtitle", "title"]
+    __slots__ = ["content", "footer", "footnote", "header", "notes", "slide_format", "subtitle", "title"]
     CONTENT_FIELD_NUMBER: _ClassVar[int]
     FOOTER_FIELD_NUMBER: _ClassVar[int]
     FOOTNOTE_FIELD_NUMBER: _ClassVar[int]
     HEADER_FIELD_NUMBER: _ClassVar[int]
+    NOTES_FIELD_NUMBER: _ClassVar[int]
     SLIDE_FORMAT_FIELD_NUMBER: _ClassVar[int]
     SUBTITLE_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
@@ -93,10 +94,11 @@ class SlideDataInput(_message.Message):
     footer: str
     footnote: str
     header: str
+    notes: str
     slide_format: SlideFormat
     subtitle: str
     title: str
-    def __init__(self, title: _Optional[str] = ..., subtitle: _Optional[str] = ..., header: _Optional[str] = ..., footer: _Optional[str] = ..., footnote: _Optional[str] = ..., content: _Optional[_Iterable[_Union[Column, _Mapping]]] = ..., slide_format: _Optional[_Union[SlideFormat, _Mapping]] = ...) -> None: ...
+    def __init__(self, title: _Optional[str] = ..., subtitle: _Optional[str] = ..., header: _Optional[str] = ..., footer: _Optional[str] = ..., footnote: _Optional[str] = ..., content: _Optional[_Iterable[_Union[Column, _Mapping]]] = ..., slide_format: _Optional[_Union[SlideFormat, _Mapping]] = ..., notes: _Optional[str] = ...) -> None: ...
 
 class SlideFormat(_message.Message):
     __slots__ = ["body", "subtitle", "textbox", "title"]

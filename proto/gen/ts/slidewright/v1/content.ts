@@ -40,7 +40,16 @@ export interface SlideDataInput {
    */
   content: Column[];
   /** Formatting overrides for title, subtitle, body and text box elements. */
-  slide_format?: SlideFormat | undefined;
+  slide_format?:
+    | SlideFormat
+    | undefined;
+  /**
+   * Speaker notes of the slide, at most 10000 characters (as the other text fields); each
+   * line (split on newlines) is one paragraph of the notes page, empty lines included.
+   * Characters XML 1.0 forbids are removed. When absent, a copied template slide keeps
+   * its own notes; when present, they replace them (an empty string removes them).
+   */
+  notes?: string | undefined;
 }
 
 /** One column of content: ordered blocks and an optional heading. */
@@ -230,6 +239,7 @@ function createBaseSlideDataInput(): SlideDataInput {
     footnote: undefined,
     content: [],
     slide_format: undefined,
+    notes: undefined,
   };
 }
 
@@ -255,6 +265,9 @@ export const SlideDataInput: MessageFns<SlideDataInput> = {
     }
     if (message.slide_format !== undefined) {
       SlideFormat.encode(message.slide_format, writer.uint32(58).fork()).join();
+    }
+    if (message.notes !== undefined) {
+      writer.uint32(66).string(message.notes);
     }
     return writer;
   },
@@ -328,6 +341,14 @@ export const SlideDataInput: MessageFns<SlideDataInput> = {
             message.slide_format = SlideFormat.decode(reader, reader.uint32());
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.notes = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -349,6 +370,7 @@ export const SlideDataInput: MessageFns<SlideDataInput> = {
       footnote: isSet(object.footnote) ? globalThis.String(object.footnote) : undefined,
       content: globalThis.Array.isArray(object?.content) ? object.content.map((e: any) => Column.fromJSON(e)) : [],
       slide_format: isSet(object.slide_format) ? SlideFormat.fromJSON(object.slide_format) : undefined,
+      notes: isSet(object.notes) ? globalThis.String(object.notes) : undefined,
     };
   },
 
@@ -375,6 +397,9 @@ export const SlideDataInput: MessageFns<SlideDataInput> = {
     if (message.slide_format !== undefined) {
       obj.slide_format = SlideFormat.toJSON(message.slide_format);
     }
+    if (message.notes !== undefined) {
+      obj.notes = message.notes;
+    }
     return obj;
   },
 
@@ -392,6 +417,7 @@ export const SlideDataInput: MessageFns<SlideDataInput> = {
     message.slide_format = (object.slide_format !== undefined && object.slide_format !== null)
       ? SlideFormat.fromPartial(object.slide_format)
       : undefined;
+    message.notes = object.notes ?? undefined;
     return message;
   },
 };
