@@ -1,10 +1,14 @@
 /**
  * Capacity of a content area, measured with the text layout engine (`core/src/text`): how
  * many one-line bullet paragraphs fit in a text box, and how many one-line table rows fit
- * in a table area, at the template's size and at the minimum size.
+ * in a table area, at the template's size and at the minimum size. Measured as fitting
+ * measures (`text/fit-metrics.ts`: the same metrics, the same share of the box's height),
+ * so the room reported is the room generation finds (text keeps the
+ * same safety share of the height; tables use all of it, as table fitting does).
  */
 import type { AnalyzedParagraphFormat, AnalyzedTextFrame } from '../analysis/types.js';
-import { defaultFontMetrics, type FontSpec } from '../text/font-metrics.js';
+import type { FontSpec } from '../text/font-metrics.js';
+import { fitMetrics, HEIGHT_SAFETY } from '../text/fit-metrics.js';
 import { EMU_PER_PT, layoutText, type ParagraphInput, type Spacing, type TextBodyInput } from '../text/layout.js';
 
 /** The minimum text size capacities are also given at (the contract's default auto-fit floor), pt. */
@@ -78,10 +82,10 @@ export function textCapacity(area: TextArea, sizePt: number): TextCapacity {
     wrap: true,
   });
   const box = { width_emu: boxW, height_emu: boxH };
-  const one = layoutText(body(1), box);
-  const two = layoutText(body(2), box);
+  const one = layoutText(body(1), box, { metrics: fitMetrics, measureOnly: true });
+  const two = layoutText(body(2), box, { metrics: fitMetrics, measureOnly: true });
   const insets = ((frame?.inset_top ?? 45720) + (frame?.inset_bottom ?? 45720)) / EMU_PER_PT;
-  const avail = boxH / EMU_PER_PT - insets;
+  const avail = Math.floor(boxH * HEIGHT_SAFETY) / EMU_PER_PT - insets;
   const step = two.textHeight_pt - one.textHeight_pt;
   let lines = 0;
   if (avail + 1e-6 >= one.textHeight_pt) lines = step > 0 ? 1 + Math.floor((avail - one.textHeight_pt) / step + 1e-9) : 1;
@@ -91,13 +95,14 @@ export function textCapacity(area: TextArea, sizePt: number): TextCapacity {
 }
 
 /**
- * Height of one table row holding one line of `font` at `sizePt` with default cell margins, pt.
+ * Height of one table row holding one line of `font` at `sizePt` with default cell margins,
+ * measured with the fitting metrics, pt.
  */
 export function tableRowHeightPt(fontName: string, sizePt: number): number {
-  return defaultFontMetrics.vertical({ name: fontName, size_pt: sizePt }).lineHeight_pt + CELL_VERTICAL_MARGINS_PT;
+  return fitMetrics.vertical({ name: fontName, size_pt: sizePt }).lineHeight_pt + CELL_VERTICAL_MARGINS_PT;
 }
 
-/** How many one-line table rows fit in a box `cyEmu` high. */
+/** How many one-line table rows fit in a box `cyEmu` high (table fitting uses the whole height). */
 export function tableRowCapacity(cyEmu: number, fontName: string, sizePt: number): number {
   if (cyEmu <= 0) return 0;
   return Math.max(0, Math.floor(cyEmu / EMU_PER_PT / tableRowHeightPt(fontName, sizePt) + 1e-9));

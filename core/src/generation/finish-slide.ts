@@ -24,7 +24,8 @@
 import type { GenerationOptions, SlideData } from '../domain/content.js';
 import { NS, attr, child, children, type Document, type Element } from '../ooxml/xml.js';
 import { EMU_PER_PT, layoutText } from '../text/layout.js';
-import { fitMetrics, fitShapeText, fitTable, measureTable, paginateRows, readShapeText, GeneratedSlidePart, type TableMeasure } from './fit.js';
+import { fitShapeText, fitTable, measureTable, paginateRows, readShapeText, GeneratedSlidePart, type TableMeasure } from './fit.js';
+import { fitMetrics } from '../text/fit-metrics.js';
 import { applyTextFormat, formatFor, type TextRole } from './slide-format.js';
 import { cNvPr, ownRect, placeholderElement, setRect, shapeTree, xfrmElement, type Rect } from './shapes.js';
 import { frameTable } from './tables.js';

@@ -12,7 +12,8 @@ import { PmlModel } from '../../../core/src/ooxml/pml/parts.js';
 import { NS, attr, child, children, descendants, intAttr, path } from '../../../core/src/ooxml/xml.js';
 import { readTextBody, shapeTextSources } from '../../../core/src/render/text-body.js';
 import { layoutText } from '../../../core/src/text/layout.js';
-import { fitMetrics, paginateRows } from '../../../core/src/generation/fit.js';
+import { paginateRows } from '../../../core/src/generation/fit.js';
+import { fitMetrics } from '../../../core/src/text/fit-metrics.js';
 import { isTableOnly, pageSlideData } from '../../../core/src/generation/paginate.js';
 import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 

@@ -14,7 +14,7 @@ import { NS, child } from '../../../core/src/ooxml/xml.js';
 import { renderSlide } from '../../../core/src/render/render-slide.js';
 import { drawFamily, ensureFonts, FALLBACK_WITHIN_CLASS } from '../../../core/src/render/fonts.js';
 import { readTextBody, shapeTextSources } from '../../../core/src/render/text-body.js';
-import { ConservativeMetrics } from '../../../core/src/generation/fit.js';
+import { ConservativeMetrics } from '../../../core/src/text/fit-metrics.js';
 import { CLASS_STAND_IN, FAMILY_SHAPE, ShippedFontMetrics, measure, resolveFace } from '../../../core/src/text/font-metrics.js';
 import { classifyFont, fontNameKey, shapeFromPanose, shapeFromPitchFamily, type FontShape } from '../../../core/src/text/font-class.js';
 import { houseTemplate, type HouseTypeface } from '../../fixtures/house-template.js';
