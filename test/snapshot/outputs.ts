@@ -167,6 +167,16 @@ async function benchDeck(): Promise<string | null> {
   return r.bytes ? sha(r.bytes) : `errors: ${JSON.stringify(r.errors)}`;
 }
 
+/** `code ×n, …` of warnings written `slide:code`. */
+function countByCode(warnings: readonly string[]): string {
+  const n = new Map<string, number>();
+  for (const w of warnings) {
+    const code = w.slice(w.indexOf(':') + 1);
+    n.set(code, (n.get(code) ?? 0) + 1);
+  }
+  return [...n].map(([code, k]) => `${code} ×${k}`).join(', ') || 'none';
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { out: { type: 'string' }, compare: { type: 'string' }, only: { type: 'string' }, keep: { type: 'string' } } });
   const only = values.only?.split(',').filter(Boolean);
@@ -194,7 +204,7 @@ async function main(): Promise<void> {
     decks++;
     previews += now.previews.length;
     if (was.deck !== now.deck) (differs++, say(`${name}: deck bytes differ`));
-    if (JSON.stringify(was.warnings) !== JSON.stringify(now.warnings)) say(`${name}: warnings ${JSON.stringify(was.warnings)} → ${JSON.stringify(now.warnings)}`);
+    if (JSON.stringify(was.warnings) !== JSON.stringify(now.warnings)) say(`${name}: warnings ${countByCode(was.warnings)} → ${countByCode(now.warnings)}`);
     const changed = now.previews.map((p, i) => (p !== was.previews[i] ? i : -1)).filter((i) => i >= 0);
     if (changed.length || was.previews.length !== now.previews.length) (differs++, say(`${name}: previews differ at ${changed.join(', ')}`));
     for (const [layout, cap] of Object.entries(now.doctor)) {

@@ -355,6 +355,24 @@ export function sortByPosition(shapes: readonly Element[]): Element[] {
     .map((e) => e.shape);
 }
 
+/**
+ * The content areas that serve `wanted` columns best: when the slide offers more areas than
+ * columns, the largest ones (box area, EMU²; the doctor names the largest text-capable
+ * placeholder the main body area, so content goes where the doctor measured room), ties in
+ * document order. A caption-sized body a hair to the left of the main one no longer takes
+ * the bullets meant for the main one.
+ */
+function byRoom(areas: ContentArea[], wanted: number): ContentArea[] {
+  if (wanted <= 0 || areas.length <= wanted) return areas;
+  const room = (a: ContentArea): number => (a.rect ? a.rect.cx * a.rect.cy : -1);
+  return areas
+    .map((a, i) => ({ a, i }))
+    .sort((x, y) => room(y.a) - room(x.a) || x.i - y.i)
+    .slice(0, wanted)
+    .sort((x, y) => x.i - y.i)
+    .map((x) => x.a);
+}
+
 /** Height one bullet is given above a table until text is measured (issue 4): 0.5 in, a 28 pt line with spacing. */
 const ESTIMATED_LINE_EMU = 457_200;
 
@@ -376,13 +394,20 @@ function fillColumns(
   // Existing tables (template slides): table blocks replace their content first, left to right.
   const existingTables = sortByPosition(children(tree, NS.p, 'graphicFrame').filter((f) => frameTable(f) !== undefined)).map((frame) => ({ frame }));
 
-  // Text-capable content placeholders: obj/tbl; when there are none, body placeholders.
-  let candidates = phs.filter((p) => p.shape.localName === 'sp' && !used.has(p.shape) && (p.type === 'obj' || p.type === 'tbl'));
+  // Content placeholders of the kinds that accept the blocks: obj, and tbl when a column
+  // holds a table (a table placeholder takes no typed text in PowerPoint); when there are
+  // none, body placeholders; a text-only slide whose layout has only table placeholders
+  // still gets them rather than losing its text.
+  const free = (p: PlaceholderShape): boolean => p.shape.localName === 'sp' && !used.has(p.shape);
+  const anyTable = columns.some((col) => tables(col.blocks).length > 0);
+  let candidates = phs.filter((p) => free(p) && (p.type === 'obj' || (anyTable && p.type === 'tbl')));
   const bodyAreas = candidates.length === 0;
-  if (bodyAreas) candidates = phs.filter((p) => p.shape.localName === 'sp' && !used.has(p.shape) && p.type === 'body');
-  const areas: ContentArea[] = candidates
-    .map((ph) => ({ ph, rect: rectOf(ph) }))
-    .sort((a, b) => (a.rect?.x ?? 0) - (b.rect?.x ?? 0) || (a.rect?.y ?? 0) - (b.rect?.y ?? 0));
+  if (bodyAreas) candidates = phs.filter((p) => free(p) && p.type === 'body');
+  if (candidates.length === 0 && !anyTable) candidates = phs.filter((p) => free(p) && p.type === 'tbl');
+  const areas: ContentArea[] = byRoom(
+    candidates.map((ph) => ({ ph, rect: rectOf(ph) })),
+    columns.filter((col) => textBullets(col.blocks).length > 0 || tables(col.blocks).length > 0 || (col.header != null && col.header !== '')).length,
+  ).sort((a, b) => (a.rect?.x ?? 0) - (b.rect?.x ?? 0) || (a.rect?.y ?? 0) - (b.rect?.y ?? 0));
   // Column headers: body placeholders not used as content areas.
   const headerPhs = phs.filter((p) => p.shape.localName === 'sp' && p.type === 'body' && !candidates.includes(p));
 
