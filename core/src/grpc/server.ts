@@ -20,31 +20,11 @@ import { ROUTES, type RouteSpec } from '../../../proto/gen/routes.js';
 import type { CoreRuntime } from '../runtime.js';
 import type { Caller } from '../services/deps.js';
 import { UrlSigner } from '../services/signing.js';
-import { uploadPath } from '../services/template-service.js';
-import { downloadPath } from '../services/generation-service.js';
+import { MD, downloadPath, templateDownloadPath, uploadPath } from '../protocol/index.js';
 import { codecOf, SERVICE_DEFINITIONS, type ServiceName } from './messages.js';
 import { rpcDuration } from '../observability/metrics.js';
 import { DEFAULT_PREVIEW_WIDTH, type PreviewImage } from '../services/preview-service.js';
 import type { GenerationOptions, SlideData } from '../domain/content.js';
-
-/** Metadata keys the gateway (or any gRPC client) sends. */
-export const MD = {
-  apiKey: 'x-api-key',
-  orgName: 'x-org-name',
-  requestId: 'x-request-id',
-  signatureExpires: 'x-signature-expires',
-  signatureOrg: 'x-signature-org',
-  signature: 'x-signature',
-  httpStatus: 'x-http-status',
-  retryAfter: 'retry-after',
-  /**
-   * On UploadTemplateContent: the body was refused for its size before it reached core
-   * (the gateway does not forward a body over the limit), so the request carries no
-   * bytes; the value is the size sent in bytes, or empty when unknown. Core records the
-   * refusal (the template becomes `rejected`) and answers 413.
-   */
-  uploadRefusedBytes: 'x-upload-refused-bytes',
-} as const;
 
 /** What an RPC implementation gets besides its request. */
 export interface RpcContext {
@@ -96,7 +76,7 @@ function implementations(core: CoreRuntime): Record<ServiceName, Record<string, 
       deleteTemplate: async (ctx, req) => ({ template: await templates.delete(ctx.caller(), req.template_id, req.permanent === true) }),
       restoreTemplate: async (ctx, req) => ({ template: await templates.restore(ctx.caller(), req.template_id) }),
       downloadTemplate: async (ctx, req) => {
-        const caller = ctx.callerOrSigned('GET', `/api/v1/templates/${req.template_id}/download`);
+        const caller = ctx.callerOrSigned('GET', templateDownloadPath(req.template_id));
         const f = await templates.download(caller, req.template_id);
         return { file: { content_type: f.contentType, data: Buffer.from(f.bytes), extensions: [] }, filename: f.filename };
       },

@@ -14,6 +14,7 @@ import type { DeckSlideSpec } from '../generation/build-deck.js';
 import type { ChartUpdateSpec } from '../generation/charts/deck-update.js';
 import type { Caller, ServiceDeps } from './deps.js';
 import { checkOrgName } from './template-service.js';
+import { downloadPath, generationStatusPath } from '../protocol/index.js';
 
 export interface DeckSlideRequest {
   template_slide_id: string;
@@ -116,7 +117,7 @@ export class GenerationService {
       generation_id: id,
       status: 'pending',
       message: 'generation started',
-      status_url: `${this.deps.signer.publicUrl}/api/v1/presentations/${id}/status`,
+      status_url: `${this.deps.signer.publicUrl}${generationStatusPath(id)}`,
       created_at: now,
     };
   }
@@ -321,11 +322,6 @@ export class GenerationService {
     }
     return { index: entry, template };
   }
-}
-
-/** REST path of a generation's download, which the signed download URL targets. */
-export function downloadPath(generationId: string): string {
-  return `/api/v1/presentations/${generationId}/download`;
 }
 
 function isTerminal(status: GenerationRecord['status']): boolean {
