@@ -33,7 +33,8 @@ const DEFAULT_OPTIONS: Record<(typeof ANALYSIS_OPTION_NAMES)[number], boolean> =
 const STEP_NAMES = ['queued', 'read_package', 'analyze_slides', 'store_results'] as const;
 
 export interface StartAnalysisInput {
-  options?: Partial<Record<string, boolean>>;
+  /** Each option left out keeps its default. */
+  options?: Partial<Record<(typeof ANALYSIS_OPTION_NAMES)[number], boolean>>;
   name?: string;
   description?: string;
   priority?: string;
