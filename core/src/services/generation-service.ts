@@ -111,7 +111,7 @@ export class GenerationService {
         also: [{ type: 'del', key: keys.generation(caller.org, id) }],
       }));
       await blobs.delete(record.request_key);
-      throw new ServiceError('unavailable', `the job queue is unavailable: ${(err as Error).message}`);
+      throw new ServiceError('unavailable', `the job queue is unavailable: ${(err as Error).message}`, {}, { cause: err });
     }
     return {
       generation_id: id,
@@ -214,7 +214,7 @@ export class GenerationService {
     if (specs.length > 0) {
       const built = await cpu.build([...templates], specs);
       if (ctx.signal.aborted) throw new Error('shutting down');
-      if (!built.ok) throw new PermanentJobError(`deck assembly failed: ${built.error.message}`);
+      if (!built.ok) throw new PermanentJobError(`deck assembly failed: ${built.error.message}`, { cause: built.error });
       bytes = built.bytes;
       pages = built.pages_generated;
       // map slide indexes back to the request, as for errors (-1 stays: a deck-level warning)
@@ -258,7 +258,7 @@ export class GenerationService {
     if (!deck) throw new PermanentJobError(`the file of generation ${req.source_generation_id} is missing`);
     const r = await cpu.updateCharts(deck, req.charts);
     if (ctx.signal.aborted) throw new Error('shutting down');
-    if (!r.ok) throw new PermanentJobError(`chart update failed: ${r.error.message}`);
+    if (!r.ok) throw new PermanentJobError(`chart update failed: ${r.error.message}`, { cause: r.error });
     const errors: GenerationErrorEntry[] = r.errors.map((e) => ({ slide_index: e.slide_index, template_slide_id: '', code: e.code, message: e.message }));
     const warnings: GenerationErrorEntry[] = r.warnings.map((w) => ({ slide_index: w.slide_index, template_slide_id: '', code: 'chart_workbook_replaced', message: `charts[${w.update_index}]: ${w.message}` }));
     let outputKey: string | undefined;
