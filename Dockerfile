@@ -1,8 +1,8 @@
 # One image for every Slidewright process. The command picks the role:
-#   node dist/core/src/main/embedded.js   embedded mode, everything in one process (default)
-#   node dist/core/src/main/core.js       core (gRPC) of a distributed deployment
-#   node dist/gateway/src/main.js         REST gateway (needs CORE_GRPC_ADDR)
-#   node dist/workers/src/main.js         job worker (run any number)
+#   node dist/main/embedded.js   embedded mode, everything in one process (default)
+#   node dist/main/core.js       core (gRPC) of a distributed deployment
+#   node dist/main/gateway.js    REST gateway (needs CORE_GRPC_ADDR)
+#   node dist/main/worker.js     job worker (run any number)
 # docker-compose.yml wires the distributed deployment.
 FROM node:20-bookworm-slim
 
@@ -22,4 +22,4 @@ RUN npm run build && mkdir -p /app/data && chown node:node /app/data
 ENV NODE_ENV=production
 USER node
 EXPOSE 8080 50051
-CMD ["node", "dist/core/src/main/embedded.js"]
+CMD ["node", "dist/main/embedded.js"]

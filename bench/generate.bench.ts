@@ -215,7 +215,7 @@ function compile(): string {
 
 /** The compiled embedded-mode entry point (compiled by {@link compile} with the engine). */
 function embeddedScript(): string {
-  return join(dirname(fileURLToPath(import.meta.url)), '..', 'dist-bench', 'core', 'src', 'main', 'embedded.js');
+  return join(dirname(fileURLToPath(import.meta.url)), '..', 'dist-bench', 'main', 'embedded.js');
 }
 
 function spawnSide(script: string, side: string, runs = RUNS, nodeFlags: string[] = []): SideResult {

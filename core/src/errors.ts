@@ -30,14 +30,20 @@ export const HTTP_STATUS: Readonly<Record<ServiceErrorKind, number>> = {
   internal: 500,
 };
 
+/**
+ * The services' one error type. `kind` is its code (the HTTP status it maps to); the
+ * message is what the caller reads (`detail`); `cause`, when given, is the underlying
+ * error, for the logs only.
+ */
 export class ServiceError extends Error {
   override readonly name = 'ServiceError';
   constructor(
     readonly kind: ServiceErrorKind,
     message: string,
     readonly extra: { violations?: Violation[]; retryAfterSeconds?: number } = {},
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }
 

@@ -22,7 +22,7 @@ import { boundedEcho, normalizeRequestBody, validateBody, validateParams, valida
 import { codecOf } from '../../core/src/grpc/messages.js';
 import { installJsonBodyParser, JsonTooDeepError } from './json-body.js';
 import { URL_OPTIONS } from './url-errors.js';
-import { MD } from '../../core/src/grpc/server.js';
+import { MD } from '../../core/src/protocol/index.js';
 import type { RpcInvoker } from './invoker.js';
 import { contentDisposition, ifNoneMatchNames, installHeaderGuard, safeEntityTag, safeMetadataValue } from './headers.js';
 import { createGuardedServer, defaultMaxConnections, type ConnectionLimits, type GuardedServer } from './connections.js';

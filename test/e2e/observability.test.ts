@@ -35,7 +35,7 @@ t.test('/metrics exposes request latency, job outcomes, queue depth and pending 
 });
 
 function startProcess(t: Test, dataDir: string, lines: string[]): ChildProcess {
-  const child = spawnOwned(t, process.execPath, ['--import', 'tsx', join(repoRoot, 'core/src/main/embedded.ts')], {
+  const child = spawnOwned(t, process.execPath, ['--import', 'tsx', join(repoRoot, 'main/embedded.ts')], {
     cwd: repoRoot,
     env: { ...process.env, PORT: '0', GRPC_PORT: '0', SLIDEWRIGHT_DATA_DIR: dataDir, SLIDEWRIGHT_API_KEYS: `${ORG_A.key}:${ORG_A.org}`, LOG_LEVEL: 'info', LOG_FORMAT: 'json' },
     stdio: ['ignore', 'pipe', 'pipe'],

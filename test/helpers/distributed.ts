@@ -206,9 +206,9 @@ export async function startBackends(): Promise<Backends> {
 export type Role = 'core' | 'gateway' | 'worker';
 
 const ENTRY: Record<Role, string> = {
-  core: 'core/src/main/core.ts',
-  gateway: 'gateway/src/main.ts',
-  worker: 'workers/src/main.ts',
+  core: 'main/core.ts',
+  gateway: 'main/gateway.ts',
+  worker: 'main/worker.ts',
 };
 const READY: Record<Role, RegExp> = {
   core: /Slidewright core \(gRPC\) listening/,

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../core/src/config.js';
-import { startEmbedded, type EmbeddedService } from '../../core/src/main/embedded.js';
+import { startEmbedded, type EmbeddedService } from '../../main/embedded.js';
 
 export const ORG_A = { key: 'key-acme-0123456789', org: 'acme' };
 export const ORG_B = { key: 'key-globex-0123456789', org: 'globex' };

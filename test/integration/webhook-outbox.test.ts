@@ -116,7 +116,7 @@ t.test('embedded: kill -9 with deliveries failing; after the restart each arrive
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const start = (): { child: ChildProcess; url: Promise<string> } => {
     const lines: string[] = [];
-    const child = spawnOwned(t, process.execPath, ['--import', 'tsx', join(repoRoot, 'core/src/main/embedded.ts')], {
+    const child = spawnOwned(t, process.execPath, ['--import', 'tsx', join(repoRoot, 'main/embedded.ts')], {
       cwd: repoRoot,
       env: { ...process.env, PORT: '0', GRPC_PORT: '0', SLIDEWRIGHT_DATA_DIR: dataDir, SLIDEWRIGHT_API_KEYS: `${ORG_A.key}:${ORG_A.org}`, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...HOOK_ENV },
       stdio: ['ignore', 'pipe', 'pipe'],

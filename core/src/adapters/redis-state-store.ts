@@ -214,7 +214,7 @@ export class RedisStateStore implements StateStore {
       return await fn();
     } catch (err) {
       if (err instanceof ErrorReply) throw err;
-      throw new ServiceError('unavailable', `the state store (Redis) is unavailable: ${(err as Error).message}`);
+      throw new ServiceError('unavailable', `the state store (Redis) is unavailable: ${(err as Error).message}`, {}, { cause: err });
     }
   }
 }

@@ -153,7 +153,7 @@ export class S3BlobStore implements BlobStore {
     try {
       return await fn();
     } catch (err) {
-      if (isNetworkError(err)) throw new ServiceError('unavailable', `the file store (S3) is unavailable: ${(err as Error).message}`);
+      if (isNetworkError(err)) throw new ServiceError('unavailable', `the file store (S3) is unavailable: ${(err as Error).message}`, {}, { cause: err });
       throw err;
     }
   }

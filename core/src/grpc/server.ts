@@ -20,31 +20,16 @@ import { ROUTES, type RouteSpec } from '../../../proto/gen/routes.js';
 import type { CoreRuntime } from '../runtime.js';
 import type { Caller } from '../services/deps.js';
 import { UrlSigner } from '../services/signing.js';
-import { uploadPath } from '../services/template-service.js';
-import { downloadPath } from '../services/generation-service.js';
+import { MD, downloadPath, templateDownloadPath, uploadPath } from '../protocol/index.js';
 import { codecOf, SERVICE_DEFINITIONS, type ServiceName } from './messages.js';
 import { rpcDuration } from '../observability/metrics.js';
 import { DEFAULT_PREVIEW_WIDTH, type PreviewImage } from '../services/preview-service.js';
-import type { GenerationOptions, SlideData } from '../domain/content.js';
-
-/** Metadata keys the gateway (or any gRPC client) sends. */
-export const MD = {
-  apiKey: 'x-api-key',
-  orgName: 'x-org-name',
-  requestId: 'x-request-id',
-  signatureExpires: 'x-signature-expires',
-  signatureOrg: 'x-signature-org',
-  signature: 'x-signature',
-  httpStatus: 'x-http-status',
-  retryAfter: 'retry-after',
-  /**
-   * On UploadTemplateContent: the body was refused for its size before it reached core
-   * (the gateway does not forward a body over the limit), so the request carries no
-   * bytes; the value is the size sent in bytes, or empty when unknown. Core records the
-   * refusal (the template becomes `rejected`) and answers 413.
-   */
-  uploadRefusedBytes: 'x-upload-refused-bytes',
-} as const;
+import type { SlideData } from '../domain/content.js';
+import type { AnalysisServiceServer } from '../../../proto/gen/ts/slidewright/v1/analysis_service.js';
+import type { SlideDataInput } from '../../../proto/gen/ts/slidewright/v1/content.js';
+import type { MatchServiceServer } from '../../../proto/gen/ts/slidewright/v1/match_service.js';
+import type { GetPresentationSlidePreviewResponse, PresentationServiceServer } from '../../../proto/gen/ts/slidewright/v1/presentation_service.js';
+import type { GetTemplateSlidePreviewResponse, TemplateServiceServer } from '../../../proto/gen/ts/slidewright/v1/template_service.js';
 
 /** What an RPC implementation gets besides its request. */
 export interface RpcContext {
@@ -60,10 +45,42 @@ export interface RpcContext {
   metadata(key: string): string | undefined;
 }
 
-// Requests arrive decoded by the generated codecs; the wrapper has validated them.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Req = any;
-type RpcImpl = (ctx: RpcContext, req: Req) => Promise<object>;
+/**
+ * What an implementation may return for a response message `T`: any field may be left out
+ * or null (the codec's `fromPartial` fills in the defaults), fields the message does not
+ * have are dropped, and every field given has the message's type.
+ */
+type ResponseInput<T> = T extends Uint8Array
+  ? Uint8Array
+  : T extends readonly (infer E)[]
+    ? ResponseInput<E>[]
+    : T extends object
+      ? { [K in keyof T]?: ResponseInput<T[K]> | null }
+      : T;
+
+/**
+ * One RPC's implementation: its request arrives decoded by the generated codec and
+ * validated by the wrapper; what it returns becomes the response message.
+ */
+type RpcImpl<Req, Res = object> = (ctx: RpcContext, req: Req) => Promise<ResponseInput<Res>>;
+
+/**
+ * The implementations of one service, one per method of its generated (ts-proto) server
+ * interface, each taking that method's request message and returning its response. The
+ * interface's string index signature (grpc-js's UntypedServiceImplementation) is left
+ * out, so a method missing here, or a name the service does not have, is a compile error.
+ */
+type ServiceImpl<Server> = {
+  [Method in keyof Server as string extends Method ? never : Method]: Server[Method] extends grpc.handleUnaryCall<infer Req, infer Res> ? RpcImpl<Req, Res> : never;
+};
+
+/** The implementations of every service, keyed by its fully-qualified name. */
+interface Implementations {
+  'slidewright.v1.TemplateService': ServiceImpl<TemplateServiceServer>;
+  'slidewright.v1.AnalysisService': ServiceImpl<AnalysisServiceServer>;
+  'slidewright.v1.PresentationService': ServiceImpl<PresentationServiceServer>;
+  'slidewright.v1.MatchService': ServiceImpl<MatchServiceServer>;
+}
 
 const GRPC_CODE: Readonly<Record<ServiceError['kind'], grpc.status>> = {
   unauthenticated: grpc.status.UNAUTHENTICATED,
@@ -79,7 +96,7 @@ const GRPC_CODE: Readonly<Record<ServiceError['kind'], grpc.status>> = {
 };
 
 /** The RPC implementations, keyed by service and ts-proto method name. */
-function implementations(core: CoreRuntime): Record<ServiceName, Record<string, RpcImpl>> {
+function implementations(core: CoreRuntime): Implementations {
   const { templates, analyses, generations, previews, matching } = core;
   return {
     'slidewright.v1.TemplateService': {
@@ -96,7 +113,7 @@ function implementations(core: CoreRuntime): Record<ServiceName, Record<string, 
       deleteTemplate: async (ctx, req) => ({ template: await templates.delete(ctx.caller(), req.template_id, req.permanent === true) }),
       restoreTemplate: async (ctx, req) => ({ template: await templates.restore(ctx.caller(), req.template_id) }),
       downloadTemplate: async (ctx, req) => {
-        const caller = ctx.callerOrSigned('GET', `/api/v1/templates/${req.template_id}/download`);
+        const caller = ctx.callerOrSigned('GET', templateDownloadPath(req.template_id));
         const f = await templates.download(caller, req.template_id);
         return { file: { content_type: f.contentType, data: Buffer.from(f.bytes), extensions: [] }, filename: f.filename };
       },
@@ -112,7 +129,7 @@ function implementations(core: CoreRuntime): Record<ServiceName, Record<string, 
     'slidewright.v1.PresentationService': {
       generateDeck: async (ctx, req) => ({
         job: await generations.generateDeck(ctx.caller(), {
-          slides: (req.slides as Req[]).map((s) => ({ template_slide_id: s.template_slide_id, slide_data: toSlideData(s.slide_data), options: s.options ?? undefined })),
+          slides: req.slides.map((s) => ({ template_slide_id: s.template_slide_id, slide_data: toSlideData(s.slide_data), options: s.options ?? undefined })),
           org_name: req.org_name,
           options: req.options,
           webhook_url: req.webhook_url,
@@ -123,7 +140,7 @@ function implementations(core: CoreRuntime): Record<ServiceName, Record<string, 
           template_slide_id: req.template_slide_id,
           slide_data: toSlideData(req.slide_data),
           org_name: req.org_name,
-          options: req.options as GenerationOptions | undefined,
+          options: req.options,
           webhook_url: req.webhook_url,
         }),
       }),
@@ -141,21 +158,26 @@ function implementations(core: CoreRuntime): Record<ServiceName, Record<string, 
       getPresentationSlidePreview: async (ctx, req) => previewResponse(await previews.generatedSlide(ctx.caller(), req.generation_id, req.slide_number, req.width ?? DEFAULT_PREVIEW_WIDTH)),
     },
     'slidewright.v1.MatchService': {
-      matchTemplates: (ctx, req) => matching.match(ctx.caller(), { ...req, slide_data: toSlideData(req.slide_data) }),
+      matchTemplates: (ctx, req) => matching.match(ctx.caller(), { ...req, match_against: matchAgainst(req.match_against), slide_data: toSlideData(req.slide_data) }),
     },
   };
 }
 
-function previewResponse(img: PreviewImage): object {
+function previewResponse(img: PreviewImage): ResponseInput<GetTemplateSlidePreviewResponse & GetPresentationSlidePreviewResponse> {
   const { png, ...fields } = img;
   return { image: { content_type: 'image/png', data: Buffer.from(png.buffer, png.byteOffset, png.byteLength), extensions: [] }, ...fields };
+}
+
+/** `match_against` as validation let it through: one of its allowed values, or unset. */
+function matchAgainst(value: string | undefined): 'slides' | 'layouts' | undefined {
+  return value === 'slides' || value === 'layouts' ? value : undefined;
 }
 
 /**
  * Slide data as the generation engine reads it: the decoded message, with unset optional
  * fields dropped (proto3 leaves them undefined) and `content` always a list.
  */
-function toSlideData(msg: Req): SlideData {
+function toSlideData(msg: SlideDataInput | undefined): SlideData {
   return JSON.parse(JSON.stringify(msg ?? {})) as SlideData;
 }
 
@@ -165,7 +187,9 @@ function toSlideData(msg: Req): SlideData {
  */
 export async function startGrpcServer(core: CoreRuntime, host: string, port: number, log: Logger): Promise<{ port: number; close(): Promise<void> }> {
   const server = new grpc.Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024, 'grpc.max_send_message_length': 64 * 1024 * 1024 });
-  const impls = implementations(core);
+  // By method name for the generic registration below: the codec of each definition
+  // decodes exactly the request type its implementation takes.
+  const impls = implementations(core) satisfies Record<ServiceName, object> as unknown as Record<ServiceName, Record<string, RpcImpl<unknown> | undefined>>;
   const routesByPath = new Map((ROUTES as readonly RouteSpec[]).map((r) => [r.grpcPath, r]));
   for (const [serviceName, definition] of Object.entries(SERVICE_DEFINITIONS) as Array<[ServiceName, grpc.ServiceDefinition]>) {
     const handlers: grpc.UntypedServiceImplementation = {};
@@ -228,7 +252,7 @@ function tolerantDeserializer(decode: grpc.deserialize<unknown>): grpc.deseriali
   };
 }
 
-function wrap(core: CoreRuntime, route: RouteSpec, impl: RpcImpl, log: Logger): grpc.handleUnaryCall<unknown, unknown> {
+function wrap(core: CoreRuntime, route: RouteSpec, impl: RpcImpl<unknown>, log: Logger): grpc.handleUnaryCall<unknown, unknown> {
   const responseCodec = codecOf(route.responseType);
   return (call, callback) => {
     const md = call.metadata;

@@ -56,4 +56,14 @@ export interface JobQueue {
  */
 export class PermanentJobError extends Error {
   override readonly name = 'PermanentJobError';
+  /** Why, in the API's terms (e.g. a package error code such as `not_a_zip`); unset: the job's default. */
+  readonly code: string | undefined;
+  /**
+   * @param message - what the job's record says
+   * @param options - `code` as above; `cause` the underlying error or failure, for the logs
+   */
+  constructor(message: string, options: { code?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = options.code;
+  }
 }

@@ -33,7 +33,8 @@ const DEFAULT_OPTIONS: Record<(typeof ANALYSIS_OPTION_NAMES)[number], boolean> =
 const STEP_NAMES = ['queued', 'read_package', 'analyze_slides', 'store_results'] as const;
 
 export interface StartAnalysisInput {
-  options?: Partial<Record<string, boolean>>;
+  /** Each option left out keeps its default. */
+  options?: Partial<Record<(typeof ANALYSIS_OPTION_NAMES)[number], boolean>>;
   name?: string;
   description?: string;
   priority?: string;
@@ -102,7 +103,7 @@ export class AnalysisService {
             }
           : { value: undefined },
       );
-      throw new ServiceError('unavailable', `the job queue is unavailable: ${(err as Error).message}`);
+      throw new ServiceError('unavailable', `the job queue is unavailable: ${(err as Error).message}`, {}, { cause: err });
     }
     return this.view(record, undefined);
   }
@@ -186,9 +187,7 @@ export class AnalysisService {
     const result = await cpu.analyze(bytes, template.template_id, record.options);
     if (ctx.signal.aborted) throw new Error('shutting down');
     if (!result.ok) {
-      const err = new PermanentJobError(result.error.message);
-      (err as PermanentJobError & { code?: string }).code = result.error.code;
-      throw err;
+      throw new PermanentJobError(result.error.message, { code: result.error.code, cause: result.error });
     }
     await this.progress(key, 'store_results', 0.9, 'storing results');
     const resultsKey = blobKeys.analysisResults(org, template.template_id, record.analysis_id);

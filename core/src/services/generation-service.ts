@@ -14,6 +14,7 @@ import type { DeckSlideSpec } from '../generation/build-deck.js';
 import type { ChartUpdateSpec } from '../generation/charts/deck-update.js';
 import type { Caller, ServiceDeps } from './deps.js';
 import { checkOrgName } from './template-service.js';
+import { downloadPath, generationStatusPath } from '../protocol/index.js';
 
 export interface DeckSlideRequest {
   template_slide_id: string;
@@ -110,13 +111,13 @@ export class GenerationService {
         also: [{ type: 'del', key: keys.generation(caller.org, id) }],
       }));
       await blobs.delete(record.request_key);
-      throw new ServiceError('unavailable', `the job queue is unavailable: ${(err as Error).message}`);
+      throw new ServiceError('unavailable', `the job queue is unavailable: ${(err as Error).message}`, {}, { cause: err });
     }
     return {
       generation_id: id,
       status: 'pending',
       message: 'generation started',
-      status_url: `${this.deps.signer.publicUrl}/api/v1/presentations/${id}/status`,
+      status_url: `${this.deps.signer.publicUrl}${generationStatusPath(id)}`,
       created_at: now,
     };
   }
@@ -213,7 +214,7 @@ export class GenerationService {
     if (specs.length > 0) {
       const built = await cpu.build([...templates], specs);
       if (ctx.signal.aborted) throw new Error('shutting down');
-      if (!built.ok) throw new PermanentJobError(`deck assembly failed: ${built.error.message}`);
+      if (!built.ok) throw new PermanentJobError(`deck assembly failed: ${built.error.message}`, { cause: built.error });
       bytes = built.bytes;
       pages = built.pages_generated;
       // map slide indexes back to the request, as for errors (-1 stays: a deck-level warning)
@@ -257,7 +258,7 @@ export class GenerationService {
     if (!deck) throw new PermanentJobError(`the file of generation ${req.source_generation_id} is missing`);
     const r = await cpu.updateCharts(deck, req.charts);
     if (ctx.signal.aborted) throw new Error('shutting down');
-    if (!r.ok) throw new PermanentJobError(`chart update failed: ${r.error.message}`);
+    if (!r.ok) throw new PermanentJobError(`chart update failed: ${r.error.message}`, { cause: r.error });
     const errors: GenerationErrorEntry[] = r.errors.map((e) => ({ slide_index: e.slide_index, template_slide_id: '', code: e.code, message: e.message }));
     const warnings: GenerationErrorEntry[] = r.warnings.map((w) => ({ slide_index: w.slide_index, template_slide_id: '', code: 'chart_workbook_replaced', message: `charts[${w.update_index}]: ${w.message}` }));
     let outputKey: string | undefined;
@@ -321,11 +322,6 @@ export class GenerationService {
     }
     return { index: entry, template };
   }
-}
-
-/** REST path of a generation's download, which the signed download URL targets. */
-export function downloadPath(generationId: string): string {
-  return `/api/v1/presentations/${generationId}/download`;
 }
 
 function isTerminal(status: GenerationRecord['status']): boolean {

@@ -15,6 +15,7 @@ import { newId, nowIso } from '../domain/ids.js';
 import { blobKeys, keys, type AnalysisRecord, type SlideIndexEntry, type TemplateMetadata, type TemplateRecord } from '../domain/records.js';
 import type { AnalysisResults } from '../analysis/types.js';
 import type { Caller, ServiceDeps } from './deps.js';
+import { templateDownloadPath, uploadPath } from '../protocol/index.js';
 
 /** Extensions accepted for templates. */
 export const ALLOWED_EXTENSIONS = ['.pptx', '.potx'] as const;
@@ -247,7 +248,7 @@ export class TemplateService {
       metadata: { ...record.metadata, tags: record.metadata.tags ?? [] },
       created_at: record.created_at,
       updated_at: record.updated_at,
-      download_url: record.blob_key ? signer.sign('GET', `/api/v1/templates/${record.template_id}/download`, record.org_name) : '',
+      download_url: record.blob_key ? signer.sign('GET', templateDownloadPath(record.template_id), record.org_name) : '',
       download_url_expires_in: record.blob_key ? signer.ttlSeconds : 0,
       file_hash: record.file_hash,
       file_hash_algorithm: record.file_hash_algorithm,
@@ -413,11 +414,6 @@ export function uploadExpired(r: TemplateRecord, expirySeconds: number, now: num
   // an upload being checked is not swept from under it; one whose process died is, later
   const since = r.upload_started_at ? Date.parse(r.upload_started_at) + UPLOAD_IN_PROGRESS_GRACE_SECONDS * 1000 : Date.parse(r.created_at);
   return (r.status === 'pending' || r.status === 'rejected') && !r.blob_key && since + expirySeconds * 1000 <= now;
-}
-
-/** REST path of the direct upload, which the signed upload URL also targets. */
-export function uploadPath(templateId: string): string {
-  return `/api/v1/templates/${templateId}/upload`;
 }
 
 /** An organization named in a body must be the caller's. @throws ServiceError 403 */

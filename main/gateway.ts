@@ -3,11 +3,11 @@
  * on `PORT` (all interfaces), every route transcoded to a gRPC call on core at
  * `CORE_GRPC_ADDR`. It holds no state; run as many as needed behind a load balancer.
  */
-import { createLogger } from '../../core/src/observability/logger.js';
+import { createLogger } from '../core/src/observability/logger.js';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig, type Config } from '../../core/src/config.js';
-import { buildGateway, connectionLimitsOf } from './app.js';
-import { GrpcInvoker } from './invoker.js';
+import { loadConfig, type Config } from '../core/src/config.js';
+import { buildGateway, connectionLimitsOf } from '../gateway/src/app.js';
+import { GrpcInvoker } from '../gateway/src/invoker.js';
 
 export interface GatewayProcess {
   /** Base URL the gateway listens on, e.g. `http://127.0.0.1:8080`. */

@@ -2,13 +2,13 @@
  * Embedded mode (`npm start`): gateway, core (gRPC on loopback) and workers in one process,
  * files and state under `SLIDEWRIGHT_DATA_DIR`, jobs on the durable in-process queue.
  */
-import { createLogger } from '../observability/logger.js';
-import { loadConfig, type Config } from '../config.js';
-import { createCoreRuntime, type CoreRuntime } from '../runtime.js';
-import { startGrpcServer } from '../grpc/server.js';
-import { startConsumers } from '../../../workers/src/consumers.js';
-import { buildGateway, connectionLimitsOf } from '../../../gateway/src/app.js';
-import { GrpcInvoker } from '../../../gateway/src/invoker.js';
+import { createLogger } from '../core/src/observability/logger.js';
+import { loadConfig, type Config } from '../core/src/config.js';
+import { createCoreRuntime, type CoreRuntime } from '../core/src/runtime.js';
+import { startGrpcServer } from '../core/src/grpc/server.js';
+import { startConsumers } from '../workers/src/consumers.js';
+import { buildGateway, connectionLimitsOf } from '../gateway/src/app.js';
+import { GrpcInvoker } from '../gateway/src/invoker.js';
 
 export interface EmbeddedService {
   /** REST base URL, e.g. `http://127.0.0.1:8080`. */

@@ -4,7 +4,7 @@
  * `GET /livez`. Started only when `SLIDEWRIGHT_METRICS_PORT` is set.
  */
 import { createServer, type Server } from 'node:http';
-import { registry } from '../observability/metrics.js';
+import { registry } from './metrics.js';
 
 /**
  * Listens on `host:port` (port 0 picks a free one).

@@ -8,11 +8,11 @@
  * SIGTERM/SIGINT: stop pulling, let running jobs finish (a job interrupted by the
  * shutdown goes back to the queue at once), then close the connections.
  */
-import { createLogger } from '../../core/src/observability/logger.js';
-import { loadConfig, type Config } from '../../core/src/config.js';
-import { createCoreRuntime, type CoreRuntime } from '../../core/src/runtime.js';
-import { startConsumers } from './consumers.js';
-import { startMetricsServer } from '../../core/src/main/metrics-server.js';
+import { createLogger } from '../core/src/observability/logger.js';
+import { loadConfig, type Config } from '../core/src/config.js';
+import { createCoreRuntime, type CoreRuntime } from '../core/src/runtime.js';
+import { startConsumers } from '../workers/src/consumers.js';
+import { startMetricsServer } from '../core/src/observability/metrics-server.js';
 
 export interface WorkerProcess {
   core: CoreRuntime;

@@ -4,11 +4,11 @@
  * the JetStream queue. It runs no job consumers (workers do) and serves no REST (the
  * gateway does). Any number of core processes can run side by side behind the gateways.
  */
-import { createLogger } from '../observability/logger.js';
-import { loadConfig, type Config } from '../config.js';
-import { createCoreRuntime, type CoreRuntime } from '../runtime.js';
-import { startGrpcServer } from '../grpc/server.js';
-import { startMetricsServer } from './metrics-server.js';
+import { createLogger } from '../core/src/observability/logger.js';
+import { loadConfig, type Config } from '../core/src/config.js';
+import { createCoreRuntime, type CoreRuntime } from '../core/src/runtime.js';
+import { startGrpcServer } from '../core/src/grpc/server.js';
+import { startMetricsServer } from '../core/src/observability/metrics-server.js';
 
 export interface CoreProcess {
   /** `host:port` the gRPC server is bound to. */
