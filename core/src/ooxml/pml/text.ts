@@ -159,6 +159,19 @@ function representativeRun(txBody: Element | undefined): { paragraph: Element | 
 }
 
 /**
+ * The paragraph and run whose properties stand for a shape's text. A placeholder on a
+ * layout or master holds prompt text ("Click to edit…"), never shown on a slide: the text a
+ * slide puts there inherits the list styles only, not the prompt's own run and paragraph
+ * properties (which tools such as LibreOffice write, e.g. `sz="3200"` on the prompt while
+ * the master's body style says 18 pt), so for it nothing of its own is read — the level-1
+ * list styles answer, as for new text. Everywhere else, its first run with text.
+ */
+function representativeOf(shape: Shape): { paragraph: Element | undefined; run: Element | undefined } {
+  if (shape.placeholder && shape.part.kind !== 'slide') return { paragraph: undefined, run: undefined };
+  return representativeRun(shape.txBody);
+}
+
+/**
  * The effective font of a shape's text: the properties of its first run with text (or, for
  * an empty text body, of its first paragraph's end-of-paragraph properties), each resolved
  * independently along the inheritance chain described in this module's header.
@@ -171,7 +184,7 @@ export function effectiveFont(shape: Shape): EffectiveFont | undefined {
   // properties from its layout. Only a shape that can hold text is answered.
   if (shape.kind !== 'sp') return undefined;
   if (!shape.txBody && !shape.placeholder) return undefined;
-  const { paragraph, run } = representativeRun(shape.txBody);
+  const { paragraph, run } = representativeOf(shape);
   const level = paragraph ? paragraphLevel(paragraph) : 0;
   const { near, far } = propertySources(shape, paragraph, run, level);
   const theme = shape.part.theme;
@@ -349,7 +362,7 @@ export interface EffectiveParagraph {
  */
 export function effectiveParagraph(shape: Shape, fontSizePt?: number): EffectiveParagraph | undefined {
   if (shape.kind !== 'sp' || (!shape.txBody && !shape.placeholder)) return undefined;
-  const { paragraph } = representativeRun(shape.txBody);
+  const { paragraph } = representativeOf(shape);
   const level = paragraph ? paragraphLevel(paragraph) : 0;
   const { near, far } = paragraphSources(shape, paragraph, level);
   const sources = [...near, ...far];
