@@ -18,7 +18,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import { ROUTES, type RouteSpec } from '../../proto/gen/routes.js';
 import { MESSAGE_SCHEMAS, type JsonSchema } from '../../proto/gen/schemas.js';
-import { boundedEcho, normalizeRequestBody, validateBody, validateParams, validateQuery, validationErrorBody, violationsFromServiceError, type Violation } from '../../core/src/validation/index.js';
+import { boundedEcho, normalizeRequestBody, precompileValidators, validateBody, validateParams, validateQuery, validationErrorBody, violationsFromServiceError, type Violation } from '../../core/src/validation/index.js';
 import { codecOf } from '../../core/src/grpc/messages.js';
 import { installJsonBodyParser, JsonTooDeepError } from './json-body.js';
 import { URL_OPTIONS } from './url-errors.js';
@@ -156,6 +156,8 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   const maxJson = opts.maxJsonBodyBytes ?? 8 * 1024 * 1024;
   const maxUpload = opts.maxUploadBytes ?? 10 * 1024 * 1024;
   const limits = opts.connections;
+  // every request validator now, so that no request pays for compiling one
+  precompileValidators();
   let guard: GuardedServer | undefined;
   const app = Fastify({
     ...(limits && {
