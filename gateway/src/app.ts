@@ -446,14 +446,26 @@ export function completeResponse(schema: JsonSchema | undefined, value: unknown)
     const items = schema['items'] as JsonSchema | undefined;
     return value.map((v) => completeResponse(items, v));
   }
-  const props = schema['properties'] as Record<string, JsonSchema> | undefined;
-  if (!props || Object.keys(props).length === 0) return value; // Struct: as is
+  const props = propertyList(schema);
+  if (props.length === 0) return value; // Struct: as is
   const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
-  for (const [name, ps] of Object.entries(props)) {
+  for (const [name, ps] of props) {
     if (out[name] === undefined) out[name] = defaultFor(ps);
     else out[name] = completeResponse(ps, out[name]);
   }
   return out;
+}
+
+/** Each schema's properties as a list, made once per schema (every response walks them). */
+const propertyLists = new WeakMap<JsonSchema, ReadonlyArray<[string, JsonSchema]>>();
+
+function propertyList(schema: JsonSchema): ReadonlyArray<[string, JsonSchema]> {
+  let list = propertyLists.get(schema);
+  if (!list) {
+    list = Object.entries((schema['properties'] as Record<string, JsonSchema> | undefined) ?? {});
+    propertyLists.set(schema, list);
+  }
+  return list;
 }
 
 function defaultFor(schema: JsonSchema): unknown {
