@@ -152,8 +152,10 @@ export function warmUpSlides(templateId: string, count = WARM_UP_SLIDES): DeckSl
   return out;
 }
 
-/** Slides of each real template's warm-up deck: its first slides, in turn, titles filled. */
-const TEMPLATE_WARM_UP_SLIDES = 12;
+/** Slides of each real template's warm-up deck: its first slides in turn, with a title and bullets or a table. */
+const TEMPLATE_WARM_UP_SLIDES = 24;
+/** Warm-up decks built from each real template (the first opens it, the next runs on warmer code). */
+const TEMPLATE_WARM_UP_ROUNDS = 2;
 
 /** What one thread's warm-up did. */
 export interface WarmUpResult {
@@ -193,14 +195,15 @@ export async function warmUpThread(rounds = WARM_UP_ROUNDS, templates: ReadonlyA
     try {
       const partNames = readPresentation(await OpcPackage.open(bytes)).slides.map((s) => s.partName);
       if (partNames.length === 0) continue;
+      // the synthetic deck's content (bullets, tables) on the template's own slides; a
+      // slide that cannot take it fails alone, which is all the same to a warm-up
+      const content = warmUpSlides(id, 2);
       const deck: DeckSlideSpec[] = Array.from({ length: TEMPLATE_WARM_UP_SLIDES }, (_, i) => ({
-        template_id: id,
+        ...content[i % 2]!,
         template_slide_id: `warm-up-${i}`,
         source: { kind: 'slide', part_name: partNames[i % partNames.length]! },
-        slide_data: { title: `Warm-up slide ${i + 1}` },
-        options: {},
       }));
-      await buildDeck({ slides: deck, templates: new Map([[id, bytes]]) });
+      for (let r = 0; r < TEMPLATE_WARM_UP_ROUNDS; r++) await buildDeck({ slides: deck, templates: new Map([[id, bytes]]) });
       templatesOpened++;
     } catch {
       // a template the engine cannot build from: its first real deck reports why
