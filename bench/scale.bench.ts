@@ -15,7 +15,9 @@
  * - "default": 2 threads and 2 jobs at once per worker — one process already uses both
  *   cores of a 2-core machine, so a second process cannot add much here.
  *
- * Besides wall time it prints the CPU seconds every process used during the timed run
+ * Besides wall time it prints the throughput per CPU-second of the workers (decks divided
+ * by the CPU seconds the worker processes used, threads included: what a worker's CPU buys,
+ * whatever share of the cores the machine lends it), and the CPU seconds every process used during the timed run
  * (workers, core, gateway, NATS, Redis, and this process, which runs s3rver and the
  * client), and the machine's load average, so the figures can be judged: on a machine
  * shared with other work, the workers do not get the cores to themselves.
@@ -70,7 +72,7 @@ try {
     ),
   };
 
-  const results: Array<{ shape: string; workers: number; perMinute: number; seconds: number; cpu: string }> = [];
+  const results: Array<{ shape: string; workers: number; perMinute: number; seconds: number; cpu: string; perWorkerCpuSecond: number }> = [];
   for (const shape of SHAPES) {
     for (const n of [1, 2]) {
       const workers: Proc[] = [];
@@ -89,10 +91,13 @@ try {
       const cpu1 = await Promise.all(workers.map((w) => cpuSeconds(w.pid)));
       const other1 = await Promise.all(others.map(([, pid]) => cpuSeconds(pid)));
       const used = cpu1.map((c, i) => (c - cpu0[i]!).toFixed(1)).join(' + ');
+      // decks per CPU second of the workers: how much work a worker's CPU buys, whatever the machine lends it
+      const workerCpu = cpu1.reduce((sum, c, i) => sum + (c - cpu0[i]!), 0);
+      const perWorkerCpuSecond = DECKS / Math.max(0.01, workerCpu);
       const otherUsed = others.map(([name], i) => `${name} ${(other1[i]! - other0[i]!).toFixed(1)}`).join(', ');
-      results.push({ shape: shape.name, workers: n, perMinute: (DECKS / r) * 60, seconds: r, cpu: `${used} s` });
+      results.push({ shape: shape.name, workers: n, perMinute: (DECKS / r) * 60, seconds: r, cpu: `${used} s`, perWorkerCpuSecond });
       process.stdout.write(
-        `${shape.name}, ${n} worker(s): ${DECKS} decks in ${r.toFixed(1)} s → ${((DECKS / r) * 60).toFixed(1)} decks/min; CPU s: workers ${used}; ${otherUsed}; load average ${loadavg()[0]!.toFixed(1)}\n`,
+        `${shape.name}, ${n} worker(s): ${DECKS} decks in ${r.toFixed(1)} s → ${((DECKS / r) * 60).toFixed(1)} decks/min, ${perWorkerCpuSecond.toFixed(2)} decks per worker CPU-second; CPU s: workers ${used}; ${otherUsed}; load average ${loadavg()[0]!.toFixed(1)}\n`,
       );
       for (const w of workers) {
         await w.stop();
@@ -102,11 +107,13 @@ try {
   }
 
   process.stdout.write(`\nDecks per minute (${SLIDES}-slide reference deck, ${DECKS} decks, ${cpus().length} cores)\n`);
-  process.stdout.write(`${'worker shape'.padEnd(42)} ${'1 worker'.padStart(10)} ${'2 workers'.padStart(10)} ${'speed-up'.padStart(9)}\n`);
+  process.stdout.write(`${'worker shape'.padEnd(42)} ${'1 worker'.padStart(10)} ${'2 workers'.padStart(10)} ${'speed-up'.padStart(9)}   decks per worker CPU-second (1 / 2 workers)\n`);
   for (const shape of SHAPES) {
     const one = results.find((r) => r.shape === shape.name && r.workers === 1)!;
     const two = results.find((r) => r.shape === shape.name && r.workers === 2)!;
-    process.stdout.write(`${shape.name.padEnd(42)} ${one.perMinute.toFixed(1).padStart(10)} ${two.perMinute.toFixed(1).padStart(10)} ${`${(two.perMinute / one.perMinute).toFixed(2)}×`.padStart(9)}\n`);
+    process.stdout.write(
+      `${shape.name.padEnd(42)} ${one.perMinute.toFixed(1).padStart(10)} ${two.perMinute.toFixed(1).padStart(10)} ${`${(two.perMinute / one.perMinute).toFixed(2)}×`.padStart(9)}   ${one.perWorkerCpuSecond.toFixed(2)} / ${two.perWorkerCpuSecond.toFixed(2)}\n`,
+    );
   }
 } finally {
   await state.close();

@@ -6,7 +6,7 @@
  *
  * The service runs in a process of its own, from the compiled JavaScript in `dist-bench/`
  * in plain `node` as production runs `dist/`, with its default settings (two CPU threads,
- * the service's young generation). A first start uploads and analyzes the two templates
+ * the service's young generation). A first start uploads and analyzes the two templates, makes one deck
  * and stops; then the service is started again on the same data directory `starts` times,
  * as after a deploy or a crash: nothing has run in its threads yet. Measured at each
  * start: the time from the spawn to `GET /healthz` answering 200, the first deck after it
@@ -17,6 +17,7 @@
  * (polled every {@link POLL_MS} ms, so figures carry up to that much of polling).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { Agent, request as httpRequest } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +28,12 @@ const KEY = 'sw_bench_key_0123456789';
 const PPTX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.presentationml.presentation';
 /** Interval of the status polls, ms: the resolution of a deck's time. */
 export const POLL_MS = 5;
+/** Connections of the status load (each sends its next request when the last is answered). */
+export const STATUS_CONNECTIONS = 50;
+/** Length of each status load, ms. */
+export const STATUS_LOAD_MS = Number(process.env.BENCH_STATUS_LOAD_MS ?? 5000);
+/** Decks kept building during the busy status load. */
+export const BUSY_DECKS = 4;
 
 /** One slide of the reference workload, as bench/generate.bench.ts's `workload()` makes it. */
 export interface WorkloadSlide {
@@ -47,9 +54,29 @@ export interface ServiceStart {
   postsMs: number[];
 }
 
+/** Status GETs under load ({@link measureStatusLoad}). */
+export interface StatusLoad {
+  connections: number;
+  durationMs: number;
+  requests: number;
+  /** Answers other than 200 (and failed requests). */
+  errors: number;
+  /** Answered requests a second. */
+  rps: number;
+  /** Latency percentiles, ms. */
+  p50Ms: number;
+  p99Ms: number;
+  /** Decks built while it ran (0 when idle). */
+  decks: number;
+}
+
 export interface ServicePathResult {
   /** Every measured start, the last one with `runs` decks. */
   starts: ServiceStart[];
+  /** `GET …/status` of a completed deck at {@link STATUS_CONNECTIONS} connections, with nothing else running. */
+  statusIdle: StatusLoad;
+  /** The same while {@link BUSY_DECKS} decks are building all the time. */
+  statusBusy: StatusLoad;
   /** Size of the last deck downloaded, bytes, and its slide count (a check that the work was done). */
   bytes: number;
   slides: number;
@@ -71,16 +98,22 @@ export interface ServicePathOptions {
   env?: Record<string, string>;
 }
 
-interface Service {
+/** A service started by {@link startService}. */
+export interface Service {
   url: string;
   proc: ChildProcess;
+  /** From the spawn to `/healthz` answering 200, ms. */
   readyMs: number;
 }
 
-/** Starts the embedded service on `dataDir`; resolves once `/healthz` answers 200. */
-async function startService(script: string, dataDir: string, env: Record<string, string>): Promise<Service> {
+/**
+ * Starts the embedded service on `dataDir`; resolves once `/healthz` answers 200.
+ * @param onLine - called with each line the service writes to its standard output (its log)
+ * @param nodeFlags - flags for node before the script (e.g. `--cpu-prof`)
+ */
+export async function startService(script: string, dataDir: string, env: Record<string, string>, onLine?: (line: string) => void, nodeFlags: string[] = []): Promise<Service> {
   const t0 = performance.now();
-  const proc = spawn(process.execPath, [script], {
+  const proc = spawn(process.execPath, [...nodeFlags, script], {
     env: { ...process.env, PORT: '0', GRPC_PORT: '0', SLIDEWRIGHT_DATA_DIR: dataDir, SLIDEWRIGHT_API_KEYS: `${KEY}:bench`, SLIDEWRIGHT_DEV_MODE: '0', LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -89,8 +122,14 @@ async function startService(script: string, dataDir: string, env: Record<string,
   proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   // the banner names the URL once the port is bound (PORT=0: a free port)
   const url = await new Promise<string>((resolve, reject) => {
+    let pending = '';
     proc.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
+      if (onLine) {
+        const lines = (pending + d.toString()).split('\n');
+        pending = lines.pop() ?? '';
+        for (const l of lines) onLine(l);
+      }
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (m) resolve(m[1]!);
     });
@@ -104,7 +143,8 @@ async function startService(script: string, dataDir: string, env: Record<string,
   return { url, proc, readyMs: performance.now() - t0 };
 }
 
-async function stopService(s: Service): Promise<void> {
+/** Stops a service and waits for its exit. */
+export async function stopService(s: Service): Promise<void> {
   const exited = new Promise<void>((resolve) => s.proc.once('exit', () => resolve()));
   s.proc.kill('SIGTERM');
   await exited;
@@ -124,7 +164,7 @@ async function api(base: string, path: string, init: RequestInit & { json?: unkn
 }
 
 /** Uploads and analyzes a template; returns the slide ids of its analysis, in slide order. */
-async function uploadAndAnalyze(base: string, file: string): Promise<string[]> {
+export async function uploadAndAnalyze(base: string, file: string): Promise<string[]> {
   const bytes = readFileSync(file);
   const init = await api(base, '/api/v1/templates', { method: 'POST', json: { filename: file.split('/').pop(), file_size: bytes.length, metadata: { category: 'bench', tags: [] } } });
   if (init.status !== 201) throw new Error(`create template: ${init.status} ${await init.text()}`);
@@ -149,7 +189,7 @@ async function uploadAndAnalyze(base: string, file: string): Promise<string[]> {
  * @param text - slide ids of the text template's analysis, in slide order
  * @param tables - slide ids of the tables template's analysis, in slide order
  */
-function deckRequest(workload: WorkloadSlide[], text: string[], tables: string[]): Json {
+export function deckRequest(workload: WorkloadSlide[], text: string[], tables: string[]): Json {
   return {
     slides: workload.map((w) =>
       w.kind === 'text'
@@ -164,7 +204,7 @@ function deckRequest(workload: WorkloadSlide[], text: string[], tables: string[]
 }
 
 /** Posts one deck and waits for it; returns its times (ms) and the final status record. */
-async function oneDeck(base: string, deck: Json): Promise<{ deckMs: number; postMs: number; status: Json }> {
+export async function oneDeck(base: string, deck: Json, pollMs = POLL_MS): Promise<{ deckMs: number; postMs: number; status: Json; generationId: string }> {
   const t0 = performance.now();
   const r = await api(base, '/api/v1/presentations/generate-deck', { method: 'POST', json: deck });
   const postMs = performance.now() - t0;
@@ -172,10 +212,74 @@ async function oneDeck(base: string, deck: Json): Promise<{ deckMs: number; post
   if (r.status !== 202) throw new Error(`generate-deck answered ${r.status}: ${JSON.stringify(body)}`);
   for (;;) {
     const st = (await (await api(base, `/api/v1/presentations/${body.generation_id as string}/status`)).json()) as Json;
-    if (st.status === 'completed') return { deckMs: performance.now() - t0, postMs, status: st };
+    if (st.status === 'completed') return { deckMs: performance.now() - t0, postMs, status: st, generationId: body.generation_id as string };
     if (st.status === 'failed' || st.status === 'partial') throw new Error(`deck ${body.generation_id as string} ended ${st.status}: ${JSON.stringify(st).slice(0, 2000)}`);
-    await sleep(POLL_MS);
+    await sleep(pollMs);
   }
+}
+
+/**
+ * Sends `GET path` on `connections` kept-alive connections for `durationMs`, each sending
+ * its next request as soon as its last one is answered (a closed loop, as autocannon
+ * does), and reports throughput and latency. The client runs in this process: on a
+ * small machine it takes CPU from the service, so figures are a floor.
+ */
+export async function measureStatusLoad(url: string, path: string, connections = STATUS_CONNECTIONS, durationMs = STATUS_LOAD_MS): Promise<Omit<StatusLoad, 'decks'>> {
+  const target = new URL(path, url);
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const latencies: number[] = [];
+  let errors = 0;
+  const t0 = performance.now();
+  const end = t0 + durationMs;
+  const one = (): Promise<void> =>
+    new Promise((resolve) => {
+      const start = performance.now();
+      const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, agent, headers: { 'x-api-key': KEY } }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          if (res.statusCode === 200) latencies.push(performance.now() - start);
+          else errors++;
+          resolve();
+        });
+      });
+      req.on('error', () => {
+        errors++;
+        resolve();
+      });
+      req.end();
+    });
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < end) await one();
+    }),
+  );
+  const elapsed = performance.now() - t0;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number): number => latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))] ?? NaN;
+  return { connections, durationMs: elapsed, requests: latencies.length + errors, errors, rps: (latencies.length / elapsed) * 1000, p50Ms: pct(50), p99Ms: pct(99) };
+}
+
+/**
+ * The status load twice on a running service: idle, then while {@link BUSY_DECKS} decks
+ * are building (a new one posted as each completes).
+ * @param statusPath - `/api/v1/presentations/{id}/status` of a completed deck
+ */
+export async function measureStatusThroughput(url: string, statusPath: string, deck: Json): Promise<{ idle: StatusLoad; busy: StatusLoad }> {
+  const idle = { ...(await measureStatusLoad(url, statusPath)), decks: 0 };
+  let stop = false;
+  let decks = 0;
+  const builders = Array.from({ length: BUSY_DECKS }, async () => {
+    while (!stop) {
+      await oneDeck(url, deck, 50);
+      decks++;
+    }
+  });
+  await sleep(300); // the decks are under way
+  const busyLoad = await measureStatusLoad(url, statusPath);
+  stop = true;
+  await Promise.all(builders);
+  return { idle, busy: { ...busyLoad, decks } };
 }
 
 /**
@@ -194,11 +298,15 @@ export async function measureServicePath(opts: ServicePathOptions): Promise<Serv
       const tables = await uploadAndAnalyze(setup.url, opts.tablesTemplate);
       // slides 1 and 3 of the tables template: analysis lists slides in order
       deck = deckRequest(opts.workload, text, tables);
+      // one deck, so each measured start is the restart of a service in use (its warm-up
+      // opens the templates recent decks used)
+      await oneDeck(setup.url, deck);
     } finally {
       await stopService(setup);
     }
     const starts: ServiceStart[] = [];
     let last: Json = {};
+    let lastId = '';
     for (let s = 0; s < opts.starts; s++) {
       const svc = await startService(opts.embeddedScript, dataDir, env);
       try {
@@ -209,12 +317,14 @@ export async function measureServicePath(opts: ServicePathOptions): Promise<Serv
           start.decksMs.push(r.deckMs);
           start.postsMs.push(r.postMs);
           last = r.status;
+          lastId = r.generationId;
         }
         starts.push(start);
         if (s === opts.starts - 1) {
           const file = await fetch(last.download_url as string);
           const bytes = new Uint8Array(await file.arrayBuffer()).length;
-          return { starts, bytes, slides: last.total_pages_generated as number };
+          const status = await measureStatusThroughput(svc.url, `/api/v1/presentations/${lastId}/status`, deck);
+          return { starts, bytes, slides: last.total_pages_generated as number, statusIdle: status.idle, statusBusy: status.busy };
         }
       } finally {
         await stopService(svc);

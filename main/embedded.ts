@@ -34,6 +34,7 @@ export async function startEmbedded(config: Readonly<Config>): Promise<EmbeddedS
     maxUploadBytes: config.maxUploadBytes,
     isReady: () => ready,
     connections: connectionLimitsOf(config),
+    warmUp: config.warmUp,
   });
   const address = await app.listen({ port: config.port, host: config.embedded ? '127.0.0.1' : '0.0.0.0' });
   const url = address.replace('[::1]', '127.0.0.1');

@@ -26,7 +26,7 @@ export async function startGateway(config: Readonly<Config>, host = config.httpH
   const log = createLogger(config, { component: 'gateway' });
   const invoker = new GrpcInvoker(config.coreGrpcAddr);
   let ready = false;
-  const app = await buildGateway({ invoker, logger: log, maxUploadBytes: config.maxUploadBytes, isReady: () => ready, connections: connectionLimitsOf(config) });
+  const app = await buildGateway({ invoker, logger: log, maxUploadBytes: config.maxUploadBytes, isReady: () => ready, connections: connectionLimitsOf(config), warmUp: config.warmUp });
   const address = await app.listen({ port: config.port, host });
   ready = true;
   return {

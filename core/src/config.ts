@@ -70,6 +70,12 @@ export interface Config {
   workerThreads: number;
   /** Young generation (V8 new space: two semi-spaces and new large objects) of each worker thread, MiB. */
   threadYoungGenerationMb: number;
+  /**
+   * Warm the worker threads at start (a synthetic deck build on each, threads/warm-up.ts),
+   * and the REST path with one internal request, before the service reports ready; the
+   * threads are then kept alive while idle. Off: threads start cold on first use.
+   */
+  warmUp: boolean;
   /** Jobs of each kind one process runs at once. */
   jobConcurrency: number;
   /** NATS server(s) with JetStream, e.g. `nats://nats:4222` (comma-separated for a cluster); undefined = in-process queue. */
@@ -126,6 +132,7 @@ interface RawEnv {
   SLIDEWRIGHT_MAX_UPLOAD_BYTES: number;
   SLIDEWRIGHT_WORKER_THREADS?: number;
   SLIDEWRIGHT_THREAD_YOUNG_GENERATION_MB: number;
+  SLIDEWRIGHT_WARMUP?: string;
   SLIDEWRIGHT_JOB_CONCURRENCY: number;
   NATS_URL?: string;
   REDIS_URL?: string;
@@ -169,6 +176,7 @@ const schema = {
     SLIDEWRIGHT_MAX_UPLOAD_BYTES: { type: 'integer', minimum: 1, default: 10485760 },
     SLIDEWRIGHT_WORKER_THREADS: { type: 'integer', minimum: 1, maximum: 64 },
     SLIDEWRIGHT_THREAD_YOUNG_GENERATION_MB: { type: 'integer', minimum: 3, maximum: 768, default: THREAD_YOUNG_GENERATION_MB },
+    SLIDEWRIGHT_WARMUP: { type: 'string', enum: ['0', '1', 'true', 'false'] },
     SLIDEWRIGHT_JOB_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 64, default: 2 },
     NATS_URL: { type: 'string' },
     REDIS_URL: { type: 'string' },
@@ -240,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     maxUploadBytes: raw.SLIDEWRIGHT_MAX_UPLOAD_BYTES,
     workerThreads: raw.SLIDEWRIGHT_WORKER_THREADS ?? 2,
     threadYoungGenerationMb: raw.SLIDEWRIGHT_THREAD_YOUNG_GENERATION_MB,
+    warmUp: raw.SLIDEWRIGHT_WARMUP === undefined || raw.SLIDEWRIGHT_WARMUP === '1' || raw.SLIDEWRIGHT_WARMUP === 'true',
     jobConcurrency: raw.SLIDEWRIGHT_JOB_CONCURRENCY,
     natsUrl: raw.NATS_URL,
     redisUrl: raw.REDIS_URL,

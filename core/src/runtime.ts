@@ -25,7 +25,7 @@ import { WebhookNotifier } from './services/webhooks.js';
 import { CpuPool } from './threads/cpu-pool.js';
 import { TemplateService } from './services/template-service.js';
 import { AnalysisService } from './services/analysis-service.js';
-import { GenerationService } from './services/generation-service.js';
+import { GenerationService, recentTemplateFiles } from './services/generation-service.js';
 import { ChartUpdateService } from './services/chart-update.js';
 import { PreviewService } from './services/preview-service.js';
 import { MatchService } from './services/match-service.js';
@@ -108,7 +108,12 @@ export async function createCoreRuntime(config: Readonly<Config>, log: Logger = 
   const secret =
     config.signingSecret ?? (role === 'worker' ? randomBytes(24).toString('base64url') : await persistentSecret(join(config.dataDir, 'signing-secret')));
   const signer = new UrlSigner(secret, config.publicUrl, config.urlTtlSeconds);
-  const cpu = new CpuPool(config.workerThreads, config.threadYoungGenerationMb);
+  // core processes build no decks (workers do): only the others warm their threads
+  const warmThreads = config.warmUp && role !== 'core';
+  const cpu = new CpuPool(config.workerThreads, config.threadYoungGenerationMb, warmThreads);
+  // the threads warm while the rest starts (opening the templates recent decks used);
+  // the runtime is returned once they are warm
+  const warming = warmThreads ? warmUpThreads(cpu, { state, blobs }, log) : Promise.resolve();
   const webhooks = new WebhookNotifier({
     secret: config.webhookSecret ?? secret,
     orgDefaults: config.orgWebhooks,
@@ -123,6 +128,7 @@ export async function createCoreRuntime(config: Readonly<Config>, log: Logger = 
   try {
     await webhooks.checkOrgDefaults();
   } catch (err) {
+    await warming;
     await queue.close().catch(() => undefined);
     await cpu.close();
     for (const a of opened.reverse()) await a.close().catch(() => undefined);
@@ -139,6 +145,8 @@ export async function createCoreRuntime(config: Readonly<Config>, log: Logger = 
     keys = new Map([[devKey, 'dev']]);
   }
   for (const org of keys.values()) if (!isValidOrgName(org)) throw new Error(`SLIDEWRIGHT_API_KEYS names an invalid organization "${org}"`);
+
+  await warming;
 
   const templates = new TemplateService(deps);
   const analyses = new AnalysisService(deps, templates);
@@ -169,6 +177,29 @@ export async function createCoreRuntime(config: Readonly<Config>, log: Logger = 
       await state.close();
     },
   };
+}
+
+/**
+ * Warms the CPU threads ({@link CpuPool.warmUp}); a failure is logged, not thrown: the
+ * service works with cold threads, only slower at first.
+ */
+async function warmUpThreads(cpu: CpuPool, stores: Pick<ServiceDeps, 'state' | 'blobs'>, log: Logger): Promise<void> {
+  try {
+    const templates = await recentTemplateFiles(stores).catch(() => []);
+    const r = await cpu.warmUp(undefined, templates);
+    log.info(
+      {
+        threads: r.threads.length,
+        total_ms: Math.round(r.totalMs),
+        rounds_ms: r.threads.map((t) => t.roundsMs.map(Math.round)),
+        templates_opened: r.threads.map((t) => t.templatesOpened),
+        templates_ms: r.threads.map((t) => Math.round(t.templatesMs)),
+      },
+      'CPU threads warmed up',
+    );
+  } catch (err) {
+    log.warn({ err: (err as Error).message }, 'CPU thread warm-up failed; threads start cold');
+  }
 }
 
 /**

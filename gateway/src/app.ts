@@ -18,7 +18,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import { ROUTES, type RouteSpec } from '../../proto/gen/routes.js';
 import { MESSAGE_SCHEMAS, type JsonSchema } from '../../proto/gen/schemas.js';
-import { boundedEcho, normalizeRequestBody, validateBody, validateParams, validateQuery, validationErrorBody, violationsFromServiceError, type Violation } from '../../core/src/validation/index.js';
+import { boundedEcho, normalizeRequestBody, precompileValidators, validateBody, validateParams, validateQuery, validationErrorBody, violationsFromServiceError, type Violation } from '../../core/src/validation/index.js';
 import { codecOf } from '../../core/src/grpc/messages.js';
 import { installJsonBodyParser, JsonTooDeepError } from './json-body.js';
 import { URL_OPTIONS } from './url-errors.js';
@@ -43,7 +43,20 @@ export interface GatewayOptions {
    * Unset: Fastify's own server with its default timeouts and no cap (for `inject`-only uses).
    */
   connections?: ConnectionLimits;
+  /**
+   * Before {@link buildGateway} resolves, send one generate-deck and one status request
+   * through the whole path, gRPC call to core included (both unauthenticated: core answers
+   * 401, nothing is created), so the first client does not pay for the gRPC connection and
+   * the first pass through the code. The app is then already `ready()`: no route or hook
+   * can be added to it. Default false (an app used through `inject` with a stand-in core).
+   */
+  warmUp?: boolean;
 }
+
+/** Slides of the internal warm-up generate-deck request. */
+const WARM_UP_REQUEST_SLIDES = 20;
+/** Longest wait for the internal warm-up requests, ms (a core not yet reachable must not hold the start). */
+const WARM_UP_TIMEOUT_MS = 5_000;
 
 /**
  * The connection bounds a configuration asks for (`SLIDEWRIGHT_HTTP_*`): the cap in
@@ -156,6 +169,8 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   const maxJson = opts.maxJsonBodyBytes ?? 8 * 1024 * 1024;
   const maxUpload = opts.maxUploadBytes ?? 10 * 1024 * 1024;
   const limits = opts.connections;
+  // every request validator now, so that no request pays for compiling one
+  precompileValidators();
   let guard: GuardedServer | undefined;
   const app = Fastify({
     ...(limits && {
@@ -233,9 +248,11 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   app.get('/readyz', readiness);
   app.get('/livez', async () => ({ status: 'ok' }));
   app.get('/metrics', async (_req, reply) => reply.type(metricsRegistry.contentType).send(await metricsRegistry.metrics()));
+  // the internal warm-up requests carry this request id and count in no metric
+  const warmUpRequestId = `warm-up-${randomUUID()}`;
   app.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url;
-    if (!route || route === '/metrics') return;
+    if (!route || route === '/metrics' || req.id === warmUpRequestId) return;
     httpDuration.observe({ method: req.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
 
@@ -248,7 +265,36 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
       handler: (req, reply) => handle(route, req, reply, opts.invoker, maxUpload),
     });
   }
+  if (opts.warmUp) {
+    // the app is made ready here (inject from an onReady hook would wait for itself), so
+    // nothing can be added to it afterwards; it is returned warm, before it listens
+    await app.ready();
+    await warmUpRestPath(app, warmUpRequestId);
+  }
   return app;
+}
+
+/**
+ * One POST generate-deck and one status GET through the app (see {@link GatewayOptions.warmUp}),
+ * without an API key; whatever they answer is ignored, and after {@link WARM_UP_TIMEOUT_MS}
+ * the start goes on without them.
+ */
+async function warmUpRestPath(app: FastifyInstance, requestId: string): Promise<void> {
+  const slides = Array.from({ length: WARM_UP_REQUEST_SLIDES }, (_, i) => ({
+    template_slide_id: `warm-up-${i}`,
+    slide_data:
+      i % 2 === 0
+        ? { title: `Slide ${i}`, content: { blocks: [{ type: 'text', text: { bullets: ['One', 'Two', 'Three'] } }] } }
+        : { title: `Slide ${i}`, content: { blocks: [{ type: 'table', table: { table: { rows: [{ is_header: true, cells: [{ value: 'a' }, { value: 'b' }] }] } } }] } },
+  }));
+  const headers = { 'x-request-id': requestId };
+  const requests = (async () => {
+    await app.inject({ method: 'POST', url: '/api/v1/presentations/generate-deck', headers, payload: { slides, options: { auto_paginate_tables: false } } });
+    await app.inject({ method: 'GET', url: '/api/v1/presentations/warm-up/status', headers });
+  })().catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([requests, new Promise<void>((resolve) => (timer = setTimeout(resolve, WARM_UP_TIMEOUT_MS)))]);
+  clearTimeout(timer);
 }
 
 function isRaw(req: FastifyRequest): boolean {
@@ -400,14 +446,26 @@ export function completeResponse(schema: JsonSchema | undefined, value: unknown)
     const items = schema['items'] as JsonSchema | undefined;
     return value.map((v) => completeResponse(items, v));
   }
-  const props = schema['properties'] as Record<string, JsonSchema> | undefined;
-  if (!props || Object.keys(props).length === 0) return value; // Struct: as is
+  const props = propertyList(schema);
+  if (props.length === 0) return value; // Struct: as is
   const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
-  for (const [name, ps] of Object.entries(props)) {
+  for (const [name, ps] of props) {
     if (out[name] === undefined) out[name] = defaultFor(ps);
     else out[name] = completeResponse(ps, out[name]);
   }
   return out;
+}
+
+/** Each schema's properties as a list, made once per schema (every response walks them). */
+const propertyLists = new WeakMap<JsonSchema, ReadonlyArray<[string, JsonSchema]>>();
+
+function propertyList(schema: JsonSchema): ReadonlyArray<[string, JsonSchema]> {
+  let list = propertyLists.get(schema);
+  if (!list) {
+    list = Object.entries((schema['properties'] as Record<string, JsonSchema> | undefined) ?? {});
+    propertyLists.set(schema, list);
+  }
+  return list;
 }
 
 function defaultFor(schema: JsonSchema): unknown {

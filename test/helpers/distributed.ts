@@ -286,6 +286,7 @@ export async function startCluster(backends: Backends, opts: ClusterOptions = {}
     SLIDEWRIGHT_DATA_DIR: join(backends.dir, 'unused-data'),
     LOG_LEVEL: 'info',
     LOG_FORMAT: 'json', // the tests read the log lines as JSON
+    SLIDEWRIGHT_WARMUP: '0', // threads from the TypeScript sources: warming them costs seconds a start
     ...opts.env,
   };
   const coreEnv = (i: number): Record<string, string> => ({ ...env, GRPC_PORT: String(grpcPorts[i]), SLIDEWRIGHT_GRPC_HOST: '127.0.0.1' });

@@ -43,6 +43,9 @@ export async function startTestService(env: Record<string, string> = {}, dataDir
     SLIDEWRIGHT_API_KEYS: `${ORG_A.key}:${ORG_A.org},${ORG_B.key}:${ORG_B.org}`,
     SLIDEWRIGHT_DEV_MODE: '0',
     LOG_LEVEL: 'error',
+    // threads run the TypeScript sources through tsx here: warming both at every start
+    // would cost seconds each; the tests of the warm-up turn it on
+    SLIDEWRIGHT_WARMUP: '0',
     ...env,
   });
   const service = await startEmbedded(config);

@@ -141,7 +141,16 @@ export const keys = {
   slidePrefix: (org: string) => `sld:${org}:`,
   generation: (org: string, id: string) => `gen:${org}:${id}`,
   pending: (org: string) => `pending:${org}`,
+  /** The templates the latest decks were built from ({@link RecentTemplate}, newest first): the threads' warm-up opens them. */
+  recentTemplates: () => 'warm:recent-templates',
 } as const;
+
+/** A template a recent deck was built from; CPU threads open these at start (threads/warm-up.ts). */
+export interface RecentTemplate {
+  org: string;
+  template_id: string;
+  blob_key: string;
+}
 
 /** Blob keys. */
 export const blobKeys = {

@@ -15,7 +15,7 @@ import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import { ServiceError, HTTP_STATUS } from '../errors.js';
-import { toInvalidArgument, validateRequest } from '../validation/index.js';
+import { precompileValidators, toInvalidArgument, validateRequest } from '../validation/index.js';
 import { ROUTES, type RouteSpec } from '../../../proto/gen/routes.js';
 import type { CoreRuntime } from '../runtime.js';
 import type { Caller } from '../services/deps.js';
@@ -186,6 +186,8 @@ function toSlideData(msg: SlideDataInput | undefined): SlideData {
  * @returns the bound port and a function that stops the server
  */
 export async function startGrpcServer(core: CoreRuntime, host: string, port: number, log: Logger): Promise<{ port: number; close(): Promise<void> }> {
+  // every request validator now, so that no call pays for compiling one
+  precompileValidators();
   const server = new grpc.Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024, 'grpc.max_send_message_length': 64 * 1024 * 1024 });
   // By method name for the generic registration below: the codec of each definition
   // decodes exactly the request type its implementation takes.

@@ -7,7 +7,7 @@
  */
 import { ServiceError, notFound } from '../errors.js';
 import { newId, nowIso } from '../domain/ids.js';
-import { blobKeys, keys, type GenerationErrorEntry, type GenerationRecord, type SlideIndexEntry, type TemplateRecord } from '../domain/records.js';
+import { blobKeys, keys, type GenerationErrorEntry, type GenerationRecord, type RecentTemplate, type SlideIndexEntry, type TemplateRecord } from '../domain/records.js';
 import type { GenerationOptions, SlideData } from '../domain/content.js';
 import { PermanentJobError, type Job, type JobContext } from '../ports/job-queue.js';
 import type { DeckSlideSpec } from '../generation/build-deck.js';
@@ -44,8 +44,33 @@ export interface StoredChartUpdateRequest {
 
 const PPTX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.presentationml.presentation';
 
+/** Templates remembered for the threads' warm-up ({@link recentTemplateFiles}). */
+export const RECENT_TEMPLATES_KEPT = 4;
+
 export class GenerationService {
   constructor(private readonly deps: ServiceDeps) {}
+
+  /** The template set this process last recorded as recent: the same set again writes nothing. */
+  private lastRecent = '';
+
+  /**
+   * Records the templates a deck was built from as the most recent ones (at most
+   * {@link RECENT_TEMPLATES_KEPT}); a failure to record is only logged.
+   */
+  private async rememberTemplates(org: string, templates: readonly TemplateRecord[]): Promise<void> {
+    const used = templates.filter((t) => t.blob_key).map((t): RecentTemplate => ({ org, template_id: t.template_id, blob_key: t.blob_key! }));
+    const tag = JSON.stringify(used);
+    if (used.length === 0 || tag === this.lastRecent) return;
+    this.lastRecent = tag;
+    try {
+      await this.deps.state.update<RecentTemplate[]>(keys.recentTemplates(), (cur = []) => {
+        const rest = cur.filter((c) => !used.some((u) => u.org === c.org && u.template_id === c.template_id));
+        return { value: [...used, ...rest].slice(0, RECENT_TEMPLATES_KEPT) };
+      });
+    } catch (err) {
+      this.deps.log.warn({ err: (err as Error).message }, 'could not record the recently used templates');
+    }
+  }
 
   /**
    * Accepts a deck request and queues it.
@@ -176,6 +201,7 @@ export class GenerationService {
     const record = await state.get<GenerationRecord>(key);
     if (!record || isTerminal(record.status)) return;
     if (record.kind === 'update_charts') return this.runChartUpdate(job, ctx, record);
+    const t0 = performance.now();
     await this.patch(key, { status: 'processing', message: 'generating the deck', progress: 0.1 });
 
     const reqBytes = await blobs.get(record.request_key);
@@ -185,14 +211,22 @@ export class GenerationService {
     const errors: GenerationErrorEntry[] = [];
     const specs: DeckSlideSpec[] = [];
     const templates = new Map<string, Uint8Array>();
+    const templateRecords: TemplateRecord[] = [];
     const specIndex: number[] = [];
+    // a deck names few distinct slides many times (the reference deck: 3 ids, 100 slides): each is looked up once
+    const resolved = new Map<string, { index: SlideIndexEntry; template: TemplateRecord }>();
     for (const [i, slide] of req.slides.entries()) {
       try {
-        const entry = await this.resolveOne(job.org, slide.template_slide_id, i);
+        let entry = resolved.get(slide.template_slide_id);
+        if (!entry) {
+          entry = await this.resolveOne(job.org, slide.template_slide_id, i);
+          resolved.set(slide.template_slide_id, entry);
+        }
         if (!templates.has(entry.template.template_id)) {
           const bytes = entry.template.blob_key ? await blobs.get(entry.template.blob_key) : undefined;
           if (!bytes) throw new ServiceError('not_found', `the file of template ${entry.template.template_id} is missing`);
           templates.set(entry.template.template_id, bytes);
+          templateRecords.push(entry.template);
         }
         specs.push({
           template_id: entry.template.template_id,
@@ -207,6 +241,7 @@ export class GenerationService {
       }
     }
     await this.patch(key, { progress: 0.3, message: `building ${specs.length} slides` });
+    const t1 = performance.now();
 
     let bytes: Uint8Array | undefined;
     let pages = 0;
@@ -215,6 +250,7 @@ export class GenerationService {
       const built = await cpu.build([...templates], specs);
       if (ctx.signal.aborted) throw new Error('shutting down');
       if (!built.ok) throw new PermanentJobError(`deck assembly failed: ${built.error.message}`, { cause: built.error });
+      if (built.bytes) void this.rememberTemplates(job.org, templateRecords);
       bytes = built.bytes;
       pages = built.pages_generated;
       // map slide indexes back to the request, as for errors (-1 stays: a deck-level warning)
@@ -223,6 +259,7 @@ export class GenerationService {
       for (const e of built.errors) errors.push({ ...e, slide_index: specIndex[e.slide_index] ?? e.slide_index });
     }
     errors.sort((a, b) => a.slide_index - b.slide_index);
+    const t2 = performance.now();
 
     let outputKey: string | undefined;
     if (bytes) {
@@ -237,7 +274,9 @@ export class GenerationService {
           ? `generated ${pages} slides; ${errors.length} of ${req.slides.length} requested slides failed`
           : 'no slide could be generated';
     await this.finish(job.org, job.subject, { status, message, progress: 1, total_pages_generated: pages, errors, warnings, output_key: outputKey });
-    log.info({ job_id: job.id, generation_id: job.subject, status, pages }, 'generation finished');
+    // where the job's time went, ms: reading the request and the templates, the build in a CPU thread, storing the deck
+    const timing = { prepare_ms: Math.round(t1 - t0), build_ms: Math.round(t2 - t1), store_ms: Math.round(performance.now() - t2) };
+    log.info({ job_id: job.id, generation_id: job.subject, status, pages, ...timing }, 'generation finished');
   }
 
   /**
@@ -308,7 +347,13 @@ export class GenerationService {
 
   /** Every slide id must name a slide or layout of a live, analyzed template of the caller's organization. */
   private async resolveSlides(org: string, slides: DeckSlideRequest[]): Promise<void> {
-    for (const [i, s] of slides.entries()) await this.resolveOne(org, s.template_slide_id, i);
+    // each distinct slide id once (two state reads each): a deck repeats a few ids many times
+    const checked = new Set<string>();
+    for (const [i, s] of slides.entries()) {
+      if (checked.has(s.template_slide_id)) continue;
+      await this.resolveOne(org, s.template_slide_id, i);
+      checked.add(s.template_slide_id);
+    }
   }
 
   private async resolveOne(org: string, slideId: string, index: number): Promise<{ index: SlideIndexEntry; template: TemplateRecord }> {
@@ -322,6 +367,20 @@ export class GenerationService {
     }
     return { index: entry, template };
   }
+}
+
+/**
+ * The files of the templates recent decks were built from (newest first, those whose file
+ * is gone left out), for the CPU threads to open at start.
+ */
+export async function recentTemplateFiles(deps: Pick<ServiceDeps, 'state' | 'blobs'>): Promise<Array<[string, Uint8Array]>> {
+  const recent = (await deps.state.get<RecentTemplate[]>(keys.recentTemplates())) ?? [];
+  const out: Array<[string, Uint8Array]> = [];
+  for (const r of recent.slice(0, RECENT_TEMPLATES_KEPT)) {
+    const bytes = await deps.blobs.get(r.blob_key).catch(() => undefined);
+    if (bytes) out.push([`${r.org}/${r.template_id}`, bytes]);
+  }
+  return out;
 }
 
 function isTerminal(status: GenerationRecord['status']): boolean {

@@ -5,25 +5,38 @@
  */
 import { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
-import type { AnalyzeResult, BuildResult, ChartInventoryResult, CpuTask, InspectResult, RenderResult, RenderTarget, UpdateChartsResult } from './cpu-task.js';
+import type { AnalyzeResult, BuildResult, ChartInventoryResult, CpuTask, InspectResult, RenderResult, RenderTarget, UpdateChartsResult, WarmUpTaskResult } from './cpu-task.js';
 import type { ChartUpdateSpec } from '../generation/charts/deck-update.js';
 import type { AnalysisOptions } from '../analysis/analyze.js';
 import type { DeckSlideSpec } from '../generation/build-deck.js';
 import { THREAD_OLD_GENERATION_MB, THREAD_YOUNG_GENERATION_MB } from './heap-limits.js';
+import { WARM_UP_ROUNDS } from './warm-up.js';
+
+/** What {@link CpuPool.warmUp} did. */
+export interface PoolWarmUp {
+  /** Each thread's synthetic deck build times, ms, and the real templates it opened (in ms). */
+  threads: Array<{ threadId: number; roundsMs: number[]; templatesOpened: number; templatesMs: number }>;
+  /** From the first task sent to the last answer, ms. */
+  totalMs: number;
+}
 
 export class CpuPool {
   private readonly pool: Piscina;
+  private readonly threads: number;
 
   /**
    * @param threads - worker threads (≥ 1)
    * @param youngGenerationMb - young generation of each thread, MiB (see {@link THREAD_YOUNG_GENERATION_MB})
+   * @param keepThreads - keep every thread alive while idle (a warmed thread that exits
+   *   takes its optimized code with it); otherwise idle threads beyond one exit after 60 s
    */
-  constructor(threads: number, youngGenerationMb = THREAD_YOUNG_GENERATION_MB) {
+  constructor(threads: number, youngGenerationMb = THREAD_YOUNG_GENERATION_MB, keepThreads = false) {
     const entry = import.meta.url.endsWith('.ts') ? './cpu-task.dev.mjs' : './cpu-task.js';
+    this.threads = Math.max(1, threads);
     this.pool = new Piscina({
       filename: fileURLToPath(new URL(entry, import.meta.url)),
-      minThreads: 1,
-      maxThreads: Math.max(1, threads),
+      minThreads: keepThreads ? this.threads : 1,
+      maxThreads: this.threads,
       idleTimeout: 60_000,
       resourceLimits: { maxOldGenerationSizeMb: THREAD_OLD_GENERATION_MB, maxYoungGenerationSizeMb: youngGenerationMb },
     });
@@ -59,6 +72,24 @@ export class CpuPool {
   /** Applies chart updates to a deck: chart caches and embedded workbooks together. */
   updateCharts(bytes: Uint8Array, charts: ChartUpdateSpec[]): Promise<UpdateChartsResult> {
     return this.run<UpdateChartsResult>({ op: 'updateCharts', bytes, charts });
+  }
+
+  /**
+   * Warms every thread: each builds {@link WARM_UP_ROUNDS} synthetic decks, then opens
+   * `templates` and keeps them open (threads/warm-up.ts); one task per thread sent at
+   * once, so each thread takes one.
+   * @param templates - template files to have open in every thread (those recent decks used)
+   * @throws Error when a thread's warm-up fails (a fault of the engine, not of any input)
+   */
+  async warmUp(rounds = WARM_UP_ROUNDS, templates: Array<[string, Uint8Array]> = []): Promise<PoolWarmUp> {
+    const t0 = performance.now();
+    const results = await Promise.all(Array.from({ length: this.threads }, () => this.run<WarmUpTaskResult>({ op: 'warmUp', rounds, templates })));
+    const threads: PoolWarmUp['threads'] = [];
+    for (const r of results) {
+      if (!r.ok) throw new Error(`thread warm-up failed: ${r.error.message}`);
+      threads.push({ threadId: r.threadId, roundsMs: r.roundsMs, templatesOpened: r.templatesOpened, templatesMs: r.templatesMs });
+    }
+    return { threads, totalMs: performance.now() - t0 };
   }
 
   async close(): Promise<void> {

@@ -19,6 +19,8 @@ import { renderSlide, type RenderedSlide } from '../render/render-slide.js';
 import { diagnose, type TemplateDoctorReport } from '../doctor/index.js';
 import { chartInventory, updateDeckCharts, type ChartUpdateSpec, type DeckChartInventory, type DeckChartsResult } from '../generation/charts/deck-update.js';
 import { readPresentation } from '../ooxml/pml/presentation.js';
+import { threadId } from 'node:worker_threads';
+import { warmUpThread } from './warm-up.js';
 
 /**
  * Packages opened for rendering, kept per thread by cache key (the file's hash): a page of
@@ -86,7 +88,8 @@ export type CpuTask =
   | { op: 'chartInventory'; bytes: Uint8Array }
   | { op: 'updateCharts'; bytes: Uint8Array; charts: ChartUpdateSpec[] }
   | { op: 'build'; templates: Array<[string, Uint8Array]>; slides: DeckSlideSpec[] }
-  | { op: 'render'; bytes: Uint8Array; cacheKey: string; slides: RenderTarget[]; widthPx: number };
+  | { op: 'render'; bytes: Uint8Array; cacheKey: string; slides: RenderTarget[]; widthPx: number }
+  | { op: 'warmUp'; rounds: number; templates: Array<[string, Uint8Array]> };
 
 /** A slide to render: a slide or layout part, or (`slide_number`) the n-th slide in deck order. */
 export type RenderTarget = { part_name: string } | { slide_number: number };
@@ -110,6 +113,8 @@ export type RenderResult = { ok: true; images: RenderedImage[] } | TaskFailure;
 export type ChartInventoryResult = ({ ok: true } & DeckChartInventory) | TaskFailure;
 /** A deck with chart updates applied (`bytes` undefined when none could be). */
 export type UpdateChartsResult = ({ ok: true } & DeckChartsResult) | TaskFailure;
+/** A thread's warm-up: which thread, and each synthetic deck's build time, ms. */
+export type WarmUpTaskResult = { ok: true; threadId: number; roundsMs: number[]; templatesOpened: number; templatesMs: number } | TaskFailure;
 export type BuildResult =
   | { ok: true; bytes: Uint8Array | undefined; pages_generated: number; errors: SlideError[]; warnings: SlideWarning[] }
   | TaskFailure;
@@ -122,7 +127,7 @@ function failure(err: unknown): TaskFailure {
   return { ok: false, error: { code: 'internal', message: err instanceof Error ? err.message : String(err) } };
 }
 
-export default async function run(task: CpuTask): Promise<InspectResult | AnalyzeResult | BuildResult | RenderResult | ChartInventoryResult | UpdateChartsResult> {
+export default async function run(task: CpuTask): Promise<InspectResult | AnalyzeResult | BuildResult | RenderResult | ChartInventoryResult | UpdateChartsResult | WarmUpTaskResult> {
   try {
     switch (task.op) {
       case 'inspect': {
@@ -173,6 +178,10 @@ export default async function run(task: CpuTask): Promise<InspectResult | Analyz
       case 'build': {
         const r = await buildDeck({ slides: task.slides, templates: new Map(task.templates) });
         return { ok: true, ...r };
+      }
+      case 'warmUp': {
+        const r = await warmUpThread(task.rounds, task.templates);
+        return { ok: true, threadId, roundsMs: r.roundsMs, templatesOpened: r.templatesOpened, templatesMs: r.templatesMs };
       }
     }
   } catch (err) {
