@@ -211,6 +211,30 @@ interface PendingPicture {
   plan: OversizedPicture;
 }
 
+/**
+ * The warnings of one requested slide built as several pages, one per cause: the same
+ * warning (code and message) raised on several pages is kept once, saying on which pages
+ * ("on pages 1–13 of 13"), instead of once per page.
+ *
+ * @param pageOf - the page (0-based) each warning was raised on
+ */
+function oncePerCause(warnings: readonly SlideWarning[], pageOf: readonly number[], pageCount: number): SlideWarning[] {
+  const byCause = new Map<string, { warning: SlideWarning; pages: number[] }>();
+  warnings.forEach((w, i) => {
+    const key = `${w.code}\u0000${w.message}`;
+    const seen = byCause.get(key);
+    if (seen) seen.pages.push(pageOf[i] ?? 0);
+    else byCause.set(key, { warning: w, pages: [pageOf[i] ?? 0] });
+  });
+  return [...byCause.values()].map(({ warning, pages }) => {
+    if (pages.length < 2) return warning;
+    const first = pages[0]! + 1;
+    const last = pages[pages.length - 1]! + 1;
+    const where = pages.length === last - first + 1 ? `pages ${first}–${last}` : `pages ${pages.map((p) => p + 1).join(', ')}`;
+    return { ...warning, message: `${warning.message} (on ${where} of ${pageCount})` };
+  });
+}
+
 /** Thrown inside a slide's build when its table must be split: the slide is undone and built page by page. */
 class PaginateSignal {
   constructor(readonly plan: PaginationPlan) {}
@@ -418,9 +442,12 @@ class DeckWriter {
         // a table-only slide whose rows do not fit: one slide per page, all or nothing
         undo();
         const { pages, sizePt } = err.plan;
+        const pageOf: number[] = [];
         pages.forEach((rows, page) => {
           this.buildSlide(src, { ...spec, slide_data: pageSlideData(spec.slide_data, rows, page) }, index, sizePt);
+          while (pageOf.length < this.warnings.length - warningsBefore) pageOf.push(page);
         });
+        this.warnings.splice(warningsBefore, Infinity, ...oncePerCause(this.warnings.slice(warningsBefore), pageOf, pages.length));
       }
       // chart parts and workbooks of chart blocks (async: the workbook library)
       for (const rich of this.richPending.splice(0)) await rich.finish();

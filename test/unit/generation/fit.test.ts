@@ -235,3 +235,14 @@ t.test('allow_textbox_reposition: the text box below a template table moves down
   t.ok(moved.table.y + moved.table.cy <= moved.box.y, 'and the table still stops above it');
   t.ok(moved.box.y + moved.box.cy <= 6_858_000, 'the box stays on the slide');
 });
+
+t.test('a paginated slide warns once per cause, naming the pages, not once per page (issue 21, item 3)', needsTemplates(POI), async (t) => {
+  // the layout has no subtitle placeholder: every page of the split table cannot place it
+  const r = await buildDeck({ slides: [layoutSlide(POI, 2, { title: 'Regions', subtitle: 'By quarter', content: [{ blocks: [{ type: 'table', table: { table: table(45) } }] }] })], templates: templates(POI) });
+  t.ok(r.pages_generated > 1, `${r.pages_generated} pages`);
+  const keys = r.warnings.map((w) => `${w.slide_index}|${w.code}|${w.message.replace(/ \(on pages [^)]*\)$/, '')}`);
+  t.equal(new Set(keys).size, keys.length, `no warning repeated: ${JSON.stringify(r.warnings.map((w) => w.code))}`);
+  const subtitle = r.warnings.filter((w) => /subtitle/i.test(w.message));
+  t.equal(subtitle.length, 1, 'the subtitle that could not be placed is one warning');
+  t.match(subtitle[0]?.message ?? '', new RegExp(`\\(on pages 1–${r.pages_generated} of ${r.pages_generated}\\)$`), 'and it names the pages');
+});
