@@ -8,8 +8,11 @@
  */
 import type { AnalyzedParagraphFormat, AnalyzedTextFrame } from '../analysis/types.js';
 import type { FontSpec } from '../text/font-metrics.js';
-import { fitMetrics, HEIGHT_SAFETY } from '../text/fit-metrics.js';
-import { EMU_PER_PT, layoutText, type ParagraphInput, type Spacing, type TextBodyInput } from '../text/layout.js';
+import { fitMetrics, fittedBoxHeightPt, fittedHeightPt, HEIGHT_SAFETY } from '../text/fit-metrics.js';
+import { NS, attr, parseXml, type Element } from '../ooxml/xml.js';
+import type { Shape } from '../ooxml/pml/shapes.js';
+import { readTextBody, shapeTextSources } from '../render/text-body.js';
+import { EMU_PER_PT, isVerticalText, layoutText, type ParagraphInput, type Spacing, type TextBodyInput } from '../text/layout.js';
 
 /** The minimum text size capacities are also given at (the contract's default auto-fit floor), pt. */
 export const MIN_FONT_SIZE_PT = 8;
@@ -106,4 +109,54 @@ export function tableRowHeightPt(fontName: string, sizePt: number): number {
 export function tableRowCapacity(cyEmu: number, fontName: string, sizePt: number): number {
   if (cyEmu <= 0) return 0;
   return Math.max(0, Math.floor(cyEmu / EMU_PER_PT / tableRowHeightPt(fontName, sizePt) + 1e-9));
+}
+
+/** What {@link newTextCapacity} measures for one placeholder. */
+export interface NewTextCapacity {
+  /** The size new text gets there, pt (the largest run of a new paragraph, list styles resolved). */
+  sizePt: number;
+  /** One-line paragraphs fitting writes at that size, unshrunk. */
+  lines: number;
+  /** One-line paragraphs that fit at {@link MIN_FONT_SIZE_PT} (or the template's size when smaller). */
+  linesAtMin: number;
+}
+
+/** A level-1 paragraph as generation writes one: a run with a language and nothing else of its own. */
+const NEW_TEXT_BODY: Element = parseXml(
+  `<p:txBody xmlns:p="${NS.p}" xmlns:a="${NS.a}"><a:bodyPr/><a:lstStyle/><a:p><a:r><a:rPr lang="en-US"/><a:t>Xg</a:t></a:r></a:p></p:txBody>`,
+  'new text',
+).documentElement!;
+
+/**
+ * Capacity of a layout placeholder for the text a slide made from the layout puts there,
+ * measured exactly as fitting will measure it: the text styles resolved by the same reader
+ * (`render/text-body.ts`: the placeholder chain's list styles, the master's text styles, the
+ * bullet and its font, spacing, insets, autofit), laid out with the same metrics and the same
+ * share of the box's height (`text/fit-metrics.ts`). Vertical text is measured along the
+ * box's height, as fitting lays it out.
+ *
+ * @param cx - box width, EMU
+ * @param cy - box height, EMU
+ * @returns undefined when the new text has no size (nothing to measure)
+ */
+export function newTextCapacity(shape: Shape, cx: number, cy: number): NewTextCapacity | undefined {
+  const src = shapeTextSources(shape, { theme: shape.part.theme, colorMap: shape.part.colorMap });
+  const one = readTextBody(NEW_TEXT_BODY, src);
+  const paragraph = one.paragraphs[0];
+  const sizePt = paragraph?.runs[0]?.font.size_pt;
+  if (!paragraph || !sizePt) return undefined;
+  const vert = src.bodyPrs.map((b) => attr(b, 'vert')).find((v) => v !== undefined);
+  const [w, h] = isVerticalText(vert) ? [cy, cx] : [cx, cy];
+  const box = fittedBoxHeightPt(h);
+  const body = (n: number): TextBodyInput => ({ ...one, paragraphs: Array.from({ length: n }, () => paragraph) });
+  // paragraphs after the first are alike: the height grows by one step a paragraph
+  const lines = (scale: number): number => {
+    const first = fittedHeightPt(body(1), w, h, scale);
+    if (first > box + 0.01) return 0;
+    const step = fittedHeightPt(body(2), w, h, scale) - first;
+    return step > 0 ? 1 + Math.floor((box + 0.01 - first) / step + 1e-9) : 1;
+  };
+  const min = Math.min(MIN_FONT_SIZE_PT, sizePt);
+  const atTemplate = lines(1);
+  return { sizePt, lines: atTemplate, linesAtMin: Math.max(atTemplate, lines(min / sizePt)) };
 }

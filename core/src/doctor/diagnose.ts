@@ -6,7 +6,9 @@
  */
 import type { AnalysisResults, AnalyzedLayout, AnalyzedShape } from '../analysis/types.js';
 import { NEAREST_CLASS, resolveFace } from '../text/font-metrics.js';
-import { DEFAULT_TABLE_FONT_PT, MIN_FONT_SIZE_PT, tableRowCapacity, textCapacity } from './capacity.js';
+import { DEFAULT_TABLE_FONT_PT, MIN_FONT_SIZE_PT, newTextCapacity, tableRowCapacity, textCapacity, type NewTextCapacity } from './capacity.js';
+import { PmlModel } from '../ooxml/pml/parts.js';
+import type { Shape } from '../ooxml/pml/shapes.js';
 import type { OpcPackage } from '../ooxml/opc/package.js';
 import { oversizedPictures } from './pictures.js';
 import { repairFindings } from './repairs.js';
@@ -110,12 +112,36 @@ export function countPlaceholders(shapes: readonly AnalyzedShape[]): DoctorPlace
   return c;
 }
 
+/**
+ * Measures the text a slide would put in a layout placeholder as fitting measures it
+ * ({@link newTextCapacity}); undefined where it cannot (not a placeholder, unknown shape):
+ * the area is then measured from the analysis's facts.
+ */
+type NewTextMeasure = (s: AnalyzedShape) => NewTextCapacity | undefined;
+
+/** A {@link NewTextMeasure} for the placeholders of one layout part, or undefined when the part cannot be read. */
+function newTextMeasure(model: PmlModel, layoutPartName: string): NewTextMeasure | undefined {
+  let shapes: Map<number, Shape>;
+  try {
+    shapes = new Map();
+    for (const top of model.layout(layoutPartName).shapes) for (const s of top.walk()) if (s.placeholder && !shapes.has(s.id)) shapes.set(s.id, s);
+  } catch {
+    return undefined;
+  }
+  return (a) => {
+    const shape = a.placeholder ? shapes.get(a.shape_id) : undefined;
+    return shape && a.cx && a.cy ? newTextCapacity(shape, a.cx, a.cy) : undefined;
+  };
+}
+
 /** Measures one content area. */
-function measureArea(s: AnalyzedShape, kind: ContentAreaKind, themeMinor: string): DoctorContentArea {
+function measureArea(s: AnalyzedShape, kind: ContentAreaKind, themeMinor: string, measure?: NewTextMeasure): DoctorContentArea {
   const cx = s.cx ?? 0;
   const cy = s.cy ?? 0;
   const fontName = s.font?.name ?? (themeMinor || 'Calibri');
-  const sizePt = s.font?.size_pt ?? 18;
+  const textCapableSp = s.kind === 'sp' && (kind === 'text' || kind === 'content' || kind === 'table');
+  const measured = textCapableSp && cx > 0 && cy > 0 ? measure?.(s) : undefined;
+  const sizePt = measured?.sizePt ?? s.font?.size_pt ?? 18;
   const vertical = s.placeholder?.orient === 'vert' || (!!s.text_frame && s.text_frame.vertical !== 'horz' && s.text_frame.vertical !== '');
   const textCapable = s.kind === 'sp' && (kind === 'text' || kind === 'content' || kind === 'table');
   const tableCapable = kind === 'table' || kind === 'content' || (kind === 'text' && s.kind === 'sp');
@@ -126,8 +152,8 @@ function measureArea(s: AnalyzedShape, kind: ContentAreaKind, themeMinor: string
     const area = { cx, cy, frame: s.text_frame, paragraph: s.paragraph_format, font: { name: fontName, size_pt: sizePt, bold: s.font?.bold ?? false, italic: s.font?.italic ?? false } };
     const atT = textCapacity(area, sizePt);
     const at8 = textCapacity(area, Math.min(MIN_FONT_SIZE_PT, sizePt));
-    linesT = atT.lines;
-    lines8 = Math.max(at8.lines, atT.lines);
+    linesT = measured?.lines ?? atT.lines;
+    lines8 = measured ? measured.linesAtMin : Math.max(at8.lines, atT.lines);
     width = atT.width_pt;
   }
   const tableFont = themeMinor || fontName;
@@ -155,11 +181,11 @@ function measureArea(s: AnalyzedShape, kind: ContentAreaKind, themeMinor: string
 }
 
 /** Content areas of a shape list, in document order, measured. */
-export function contentAreas(shapes: readonly AnalyzedShape[], themeMinor: string): DoctorContentArea[] {
+export function contentAreas(shapes: readonly AnalyzedShape[], themeMinor: string, measure?: NewTextMeasure): DoctorContentArea[] {
   const out: DoctorContentArea[] = [];
   for (const s of visible(shapes)) {
     const k = areaKindOf(s);
-    if (k) out.push(measureArea(s, k, themeMinor));
+    if (k) out.push(measureArea(s, k, themeMinor, measure));
   }
   return out;
 }
@@ -171,8 +197,8 @@ function largest<T extends { cx: number; cy: number }>(xs: readonly T[]): T | un
 }
 
 /** Capacity of a shape list. */
-export function capacityOf(shapes: readonly AnalyzedShape[], themeMinor: string): DoctorCapacity {
-  const areas = contentAreas(shapes, themeMinor);
+export function capacityOf(shapes: readonly AnalyzedShape[], themeMinor: string, measure?: NewTextMeasure): DoctorCapacity {
+  const areas = contentAreas(shapes, themeMinor, measure);
   const textAreas = areas.filter((a) => (a.kind === 'content' || a.kind === 'text') && a.lines_at_template_size + a.lines_at_min_size > 0);
   // The main body: the largest horizontal obj/body; a vertical one only when there is nothing else.
   const body = largest(textAreas.filter((a) => !a.vertical)) ?? largest(textAreas);
@@ -345,9 +371,10 @@ export function diagnose(results: AnalysisResults, pkg?: OpcPackage): TemplateDo
   const layoutsById = new Map<string, AnalyzedLayout>();
   for (const l of results.layouts) layoutsById.set(l.slide_id, l);
 
+  const model = pkg ? new PmlModel(pkg) : undefined;
   const layouts: DoctorEntry[] = results.layouts.map((l) => {
     const r = inferRole(l.shapes, slideBox, l.type, l.name);
-    return { slide_id: l.slide_id, index: l.layout_index, name: l.name, role: r.role, role_reasons: r.reasons, capacity: capacityOf(l.shapes, minorOf(l.master_index)), unfillable: unfillableOf(l.shapes) };
+    return { slide_id: l.slide_id, index: l.layout_index, name: l.name, role: r.role, role_reasons: r.reasons, capacity: capacityOf(l.shapes, minorOf(l.master_index), model && newTextMeasure(model, l.part_name)), unfillable: unfillableOf(l.shapes) };
   });
   const slides: DoctorEntry[] = results.slides.map((s) => {
     const layout = layoutsById.get(s.layout_slide_id);

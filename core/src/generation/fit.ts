@@ -22,10 +22,8 @@ import { IDENTITY, Shape, layoutBasePlaceholder, masterBasePlaceholder, type Pla
 import { shapeTextSources, readDeferredTextBody, readTextBody, withSharedLevelStyles, type TextStyleSources } from '../render/text-body.js';
 import { isVerticalText, layoutText, EMU_PER_PT, type TextBodyInput, type TextLayout, type TextRunInput } from '../text/layout.js';
 import type { VerticalMetrics } from '../text/font-metrics.js';
-import { fitMetrics, HEIGHT_SAFETY } from '../text/fit-metrics.js';
+import { FIT_LAYOUT, fitMetrics, HEIGHT_SAFETY } from '../text/fit-metrics.js';
 
-/** Layout options of every fitting measurement: conservative metrics, heights only. */
-const FIT_LAYOUT = { metrics: fitMetrics, measureOnly: true } as const;
 
 /** Smallest size steps written: sizes are rounded down to half points. */
 const SIZE_STEP_PT = 0.5;

@@ -9,6 +9,7 @@
 import { defaultFontMetrics, type FontMetrics, type FontSpec, type ResolvedFace, type VerticalMetrics } from './font-metrics.js';
 import type { FontShape } from './font-class.js';
 import { FACE_DATA } from './metrics-data/fonts.js';
+import { EMU_PER_PT, layoutText, type TextBodyInput } from './layout.js';
 
 /**
  * How much taller than ascent + descent (OS/2 win metrics, what the layout engine uses) a
@@ -178,3 +179,24 @@ export const fitMetrics: FontMetrics = new ConservativeMetrics();
  */
 export const HEIGHT_SAFETY = 0.98;
 
+
+/**
+ * The height (pt, insets included) text needs when fitting lays it out in a box `widthEmu`
+ * wide along its lines and `heightEmu` high, its sizes times `sizeScale` (as written: rounded
+ * to hundredths of a point), its own `normAutofit` font scale and line-spacing reduction
+ * dropped (fitting writes sizes and resets them). Fitting keeps a size when this is at most
+ * {@link fittedBoxHeightPt} of the box.
+ */
+export function fittedHeightPt(body: TextBodyInput, widthEmu: number, heightEmu: number, sizeScale = 1): number {
+  const written = (body.fontScale ?? 1) === 1 && (body.lnSpcReduction ?? 0) === 0 ? body : { ...body, fontScale: 1, lnSpcReduction: 0 };
+  const box = { width_emu: widthEmu, height_emu: Math.floor(heightEmu * HEIGHT_SAFETY) };
+  return layoutText(written, box, sizeScale === 1 ? FIT_LAYOUT : { ...FIT_LAYOUT, sizeScale }).totalHeight_pt;
+}
+
+/** The share of a box `heightEmu` high that fitted text may fill, pt ({@link HEIGHT_SAFETY}). */
+export function fittedBoxHeightPt(heightEmu: number): number {
+  return Math.floor(heightEmu * HEIGHT_SAFETY) / EMU_PER_PT;
+}
+
+/** Layout options of every fitting measurement: {@link fitMetrics}, heights only. */
+export const FIT_LAYOUT = { metrics: fitMetrics, measureOnly: true } as const;
