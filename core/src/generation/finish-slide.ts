@@ -170,26 +170,57 @@ function headerRowsOf(data: SlideData): Set<number> {
 }
 
 /**
- * Pages for a table: as few as the minimum size needs, at the largest size (half points)
- * that still needs no more pages.
+ * Pages for a table (issue 21, item 2: balanced pagination): as few pages as the minimum
+ * size needs, the rows split evenly over them (row counts differing by at most one, header
+ * rows repeated on each), at the largest half-point size at which every page fits; when no
+ * even split of that many pages fits at any size, one page more, and so on.
  */
 function planPages(m: TableMeasure, avail: number, minPt: number, headers: Set<number>): PaginationPlan {
   const base = m.baseSizePt;
   const low = Math.min(minPt, base);
-  const pagesAt = (pt: number): number[][] => paginateRows(m.heightsAt(pt / base), headers, avail);
-  const atMin = pagesAt(low);
-  let best = low;
-  let bestPages = atMin;
-  for (let pt = Math.floor(base * 2) / 2; pt > low; pt -= 0.5) {
-    const p = pagesAt(pt);
-    if (p.length <= atMin.length) {
-      best = pt;
-      bestPages = p;
-      break;
-    }
-  }
+  const heights = new Map<number, number[]>();
+  const heightsAt = (pt: number): number[] => {
+    let h = heights.get(pt);
+    if (!h) heights.set(pt, (h = m.heightsAt(pt / base)));
+    return h;
+  };
   const hdr = [...headers].sort((a, b) => a - b);
-  return { sizePt: best, pages: bestPages.map((rows) => [...hdr, ...rows]) };
+  const rows = heightsAt(low).map((_, i) => i).filter((i) => !headers.has(i));
+  // candidate sizes, largest first: half points from the table's natural size (before a new
+  // table's cells were shrunk to crowd every row into one area) down, then the minimum
+  const sizes: number[] = [];
+  for (let pt = Math.floor(m.naturalSizePt() * 2) / 2; pt > low; pt -= 0.5) sizes.push(pt);
+  sizes.push(low);
+  const fits = (pages: number[][], pt: number): boolean => {
+    const h = heightsAt(pt);
+    const headerH = hdr.reduce((sum, i) => sum + (h[i] ?? 0), 0);
+    return pages.every((page) => page.reduce((sum, i) => sum + (h[i] ?? 0), headerH) <= avail);
+  };
+  // the fewest pages that can hold the rows at all (filled greedily at the minimum), then
+  // more only if no even split of that many fits: the page count and the size are chosen
+  // together, the largest size at which an even split fits
+  const fewest = paginateRows(heightsAt(low), headers, avail).length;
+  for (let count = fewest; count <= Math.max(fewest, rows.length); count++) {
+    const pages = evenSplit(rows, count);
+    const pt = sizes.find((size) => fits(pages, size));
+    if (pt !== undefined) return { sizePt: pt, pages: pages.map((page) => [...hdr, ...page]) };
+  }
+  // a row too tall for a page even alone at the minimum: pages filled greedily, that one overflows (warned)
+  return { sizePt: low, pages: paginateRows(heightsAt(low), headers, avail).map((page) => [...hdr, ...page]) };
+}
+
+/** `rows` in order over `count` pages whose lengths differ by at most one (the longer pages first). */
+export function evenSplit(rows: readonly number[], count: number): number[][] {
+  const pages: number[][] = [];
+  const q = Math.floor(rows.length / count);
+  const extra = rows.length % count;
+  let at = 0;
+  for (let p = 0; p < count; p++) {
+    const n = q + (p < extra ? 1 : 0);
+    pages.push(rows.slice(at, at + n));
+    at += n;
+  }
+  return pages.filter((page) => page.length > 0);
 }
 
 /**

@@ -432,6 +432,12 @@ export interface TableMeasure {
   baseSizePt: number;
   /** Minimum heights written on the rows by the template (`a:tr/@h`), EMU. */
   templateHeights: number[];
+  /**
+   * The largest cell size the table's text has without the sizes generation wrote to crowd
+   * all rows into one area (a new table's cells, `tables.ts`), pt: the most a page of a split
+   * table may use. {@link TableMeasure.baseSizePt} for a template's table.
+   */
+  naturalSizePt(): number;
   /** Height each row needs at `scale` (1 = template sizes), EMU. */
   heightsAt(scale: number): number[];
   /** Writes sizes at `scale` on every cell run and the given row heights. */
@@ -501,9 +507,20 @@ export function measureTable(part: ShapeTreePart, tbl: Element): TableMeasure {
   };
   const model = deferredRows(tbl);
   let rows: MeasuredRow[];
+  let natural: (() => number) | undefined;
   if (model) {
-    // every cell spans one column and one row (merges are not carried into new rows)
     const doc = tbl.ownerDocument;
+    natural = () => {
+      let max = 0;
+      model.rows.forEach((row, ri) =>
+        row.cells.forEach((cell) => {
+          const src = sourcesOf(child(child(cell.template, NS.a, 'txBody'), NS.a, 'lstStyle'), BOLD_HEADER && headerOn && ri === 0);
+          max = Math.max(max, largestRun(readDeferredTextBody({ ...cell.paragraphs, sizes: undefined }, doc, src)));
+        }),
+      );
+      return max;
+    };
+    // every cell spans one column and one row (merges are not carried into new rows)
     rows = model.rows.map((row, ri) => ({
       templateHeight: row.h,
       setHeight: (h: number): void => {
@@ -540,6 +557,7 @@ export function measureTable(part: ShapeTreePart, tbl: Element): TableMeasure {
   return {
     widths,
     baseSizePt: baseSizePt || 18,
+    naturalSizePt: () => Math.max(baseSizePt || 18, natural?.() ?? 0),
     templateHeights: rows.map((r) => r.templateHeight),
     heightsAt(scale: number): number[] {
       return rows.map((row) => {

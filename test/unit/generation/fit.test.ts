@@ -15,6 +15,7 @@ import { layoutText } from '../../../core/src/text/layout.js';
 import { paginateRows } from '../../../core/src/generation/fit.js';
 import { fitMetrics } from '../../../core/src/text/fit-metrics.js';
 import { isTableOnly, pageSlideData } from '../../../core/src/generation/paginate.js';
+import { evenSplit } from '../../../core/src/generation/finish-slide.js';
 import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 
 const PANDOC = 'pandoc-footer-reference.pptx';
@@ -245,4 +246,37 @@ t.test('a paginated slide warns once per cause, naming the pages, not once per p
   const subtitle = r.warnings.filter((w) => /subtitle/i.test(w.message));
   t.equal(subtitle.length, 1, 'the subtitle that could not be placed is one warning');
   t.match(subtitle[0]?.message ?? '', new RegExp(`\\(on pages 1–${r.pages_generated} of ${r.pages_generated}\\)$`), 'and it names the pages');
+});
+
+t.test('a split table is balanced: page row counts differ by at most one, one size on every page, as large as an even split allows (issue 21, item 2)', needsTemplates(POI), async (t) => {
+  for (const rows of [30, 45, 61]) {
+    const data = table(rows);
+    const r = await buildDeck({ slides: [layoutSlide(POI, 2, { title: 'Regions', content: [{ blocks: [{ type: 'table', table: { table: data } }] }] })], templates: templates(POI) });
+    t.same(r.errors, []);
+    const { pkg, slides } = await open(r.bytes);
+    const counts: number[] = [];
+    const sizes = new Set<number>();
+    for (const part of slides) {
+      const doc = pkg.getXml(part);
+      const tbl = descendants(doc, NS.a, 'tbl')[0]!;
+      counts.push(children(tbl, NS.a, 'tr').length - 1);
+      for (const rPr of descendants(tbl, NS.a, 'rPr')) sizes.add(intAttr(rPr, 'sz', 0));
+      const off = path(descendants(doc, NS.p, 'graphicFrame')[0]!, [NS.p, 'xfrm'], [NS.a, 'off']);
+      const ext = path(descendants(doc, NS.p, 'graphicFrame')[0]!, [NS.p, 'xfrm'], [NS.a, 'ext']);
+      t.ok(intAttr(off, 'y', 0) + intAttr(ext, 'cy', 0) <= 6_858_000, `${rows} rows: the table of ${part} ends on the slide`);
+    }
+    t.ok(counts.length > 1, `${rows} rows: split over ${counts.length} pages (${counts.join(' + ')})`);
+    t.equal(counts.reduce((a, b) => a + b, 0), rows, `${rows} rows: every row once`);
+    t.ok(Math.max(...counts) - Math.min(...counts) <= 1, `${rows} rows: page row counts differ by at most one`);
+    t.equal(sizes.size, 1, `${rows} rows: one size on every page`);
+    t.ok([...sizes][0]! >= 800, `${rows} rows: at ${[...sizes][0]! / 100} pt, not below the minimum`);
+    // filled greedily, 30 rows were 19 + 11 at the 8 pt minimum: two pages of 15 leave room to grow
+    if (rows === 30) t.ok([...sizes][0]! >= 1000, `30 rows: two pages of 15 at ${[...sizes][0]! / 100} pt, not crowded at the minimum`);
+    t.same(r.warnings.filter((w) => w.code === 'table_overflow'), [], `${rows} rows: no page overflows`);
+  }
+});
+
+t.test('even split of rows', async (t) => {
+  t.same(evenSplit([1, 2, 3, 4, 5, 6, 7], 3), [[1, 2, 3], [4, 5], [6, 7]]);
+  t.same(evenSplit([1, 2], 3), [[1], [2]], 'no empty pages');
 });
