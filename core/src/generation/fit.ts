@@ -14,12 +14,13 @@
  *
  * Geometry is EMU (12 700 per point); sizes are points.
  */
-import { deferredParagraphs, type DeferredParagraphs } from '../ooxml/deferred-paragraphs.js';
-import { deferredRows } from '../ooxml/deferred-rows.js';
+import { deferredParagraphs, type DeferredParagraphs } from './draft/deferred-paragraphs.js';
+import { deferredRows } from './draft/deferred-rows.js';
 import { NS, attr, child, children, createElement, intAttr, parseXml, type Element } from '../ooxml/xml.js';
 import { LayoutPart, ShapeTreePart, type MasterPart } from '../ooxml/pml/parts.js';
 import { IDENTITY, Shape, layoutBasePlaceholder, masterBasePlaceholder, type PlaceholderRef } from '../ooxml/pml/shapes.js';
-import { shapeTextSources, readDeferredTextBody, readTextBody, withSharedLevelStyles, type TextStyleSources } from '../render/text-body.js';
+import { shapeTextSources, withSharedLevelStyles, type TextStyleSources } from '../render/text-body.js';
+import { readDeferredTextBody, readDraftTextBody } from './draft/read.js';
 import { isVerticalText, layoutText, EMU_PER_PT, type TextBodyInput, type TextLayout, type TextRunInput } from '../text/layout.js';
 import type { VerticalMetrics } from '../text/font-metrics.js';
 import { FIT_LAYOUT, fitMetrics, HEIGHT_SAFETY } from '../text/fit-metrics.js';
@@ -86,7 +87,7 @@ export function readShapeText(part: GeneratedSlidePart, sp: Element): { body: Te
   if (!txBody) return undefined;
   const shape = part.shapeOf(sp);
   const src = shapeTextSources(shape, { theme: part.theme, colorMap: part.colorMap });
-  return { body: readTextBody(txBody, src), src, shape };
+  return { body: readDraftTextBody(txBody, src), src, shape };
 }
 
 function largestRun(body: TextBodyInput): number {
@@ -467,7 +468,7 @@ interface MeasuredCell {
 }
 
 /**
- * Reads a table for fitting, its rows as nodes or still a model (`ooxml/deferred-rows`).
+ * Reads a table for fitting, its rows as nodes or still a model (`generation/draft/deferred-rows`).
  * Cell text resolves through the cell's own list style, then the master's `otherStyle`
  * and the presentation's `p:defaultTextStyle` (what a table cell inherits, as the
  * renderer reads it); header rows (the first row when `a:tblPr/@firstRow` is on) are
@@ -546,7 +547,7 @@ export function measureTable(part: ShapeTreePart, tbl: Element): TableMeasure {
         col += span;
         if (merged || !txBody) continue;
         const header = BOLD_HEADER && headerOn && ri === 0;
-        const body = asCell(readTextBody(txBody, sourcesOf(child(txBody, NS.a, 'lstStyle'), header)), child(tc, NS.a, 'tcPr'));
+        const body = asCell(readDraftTextBody(txBody, sourcesOf(child(txBody, NS.a, 'lstStyle'), header)), child(tc, NS.a, 'tcPr'));
         cells.push({ body, width: w, rowSpan: Math.max(1, intAttr(tc, 'rowSpan', 1)), writeSizes: (scale: number) => writeScaledSizes(txBody, body, scale) });
       }
       return { templateHeight: intAttr(tr, 'h', 0), cells, setHeight: (h: number) => tr.setAttribute('h', String(h)) };

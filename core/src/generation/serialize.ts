@@ -10,8 +10,8 @@
  */
 import type { Document, Element, Node } from '../ooxml/xml.js';
 import { STUB_NS, childrenStubSource } from './clone.js';
-import { keepsRunAttribute, keepsRunChild, paragraphMarkers, type DeferredParagraphs } from '../ooxml/deferred-paragraphs.js';
-import { MERGE_ATTRS, rowMarkers, type DeferredCell, type DeferredRows } from '../ooxml/deferred-rows.js';
+import { keepsRunAttribute, keepsRunChild, paragraphMarkers, type DeferredParagraphs } from './draft/deferred-paragraphs.js';
+import { MERGE_ATTRS, rowMarkers, type DeferredCell, type DeferredRows } from './draft/deferred-rows.js';
 import { NS, child } from '../ooxml/xml.js';
 import { BoundedMemo } from '../bounded-memo.js';
 

@@ -7,8 +7,8 @@
  */
 import type { GenerationOptions, Table } from '../domain/content.js';
 import { NS, attr, child, children, createElement, intAttr, path, removeChildren, type Document, type Element, type Node } from '../ooxml/xml.js';
-import { paragraphMarkers, type DeferredParagraphs } from '../ooxml/deferred-paragraphs.js';
-import { MERGE_ATTRS, rowMarkers, type DeferredCell, type DeferredRows } from '../ooxml/deferred-rows.js';
+import { paragraphMarkers, type DeferredParagraphs } from './draft/deferred-paragraphs.js';
+import { MERGE_ATTRS, rowMarkers, type DeferredCell, type DeferredRows } from './draft/deferred-rows.js';
 import { setRect, type Rect } from './shapes.js';
 import { paragraphsModel } from './text.js';
 import { cloneInto } from './clone.js';
@@ -84,7 +84,7 @@ function setRows(doc: Document, tbl: Element, model: DeferredRows): void {
 }
 
 /**
- * Turns a table's deferred rows (see `ooxml/deferred-rows`) into `a:tr` nodes in their
+ * Turns a table's deferred rows (see `generation/draft/deferred-rows`) into `a:tr` nodes in their
  * place, with the heights and sizes fitting wrote; the cells' paragraphs stay a model
  * (`materializeParagraphs` turns those into nodes). A table without a model is left alone.
  */
@@ -240,7 +240,7 @@ export function replaceTableContent(doc: Document, frame: Element, table: Table,
   }
 
   // cells stay the template's own cells around new paragraphs until the slide is
-  // written (ooxml/deferred-rows); a row's extLst (row id) is not copied: ids would repeat
+  // written (generation/draft/deferred-rows); a row's extLst (row id) is not copied: ids would repeat
   let totalH = 0;
   let bodyIndex = 0;
   const model: DeferredRows = {

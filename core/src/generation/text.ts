@@ -5,7 +5,7 @@
  */
 import { NS, child, children, createElement, insertInOrder, type Document, type Element } from '../ooxml/xml.js';
 import { cloneInto } from './clone.js';
-import { deferredParagraphs, keepsRunAttribute, keepsRunChild, paragraphMarkers, type DeferredParagraphs } from '../ooxml/deferred-paragraphs.js';
+import { deferredParagraphs, keepsRunAttribute, keepsRunChild, paragraphMarkers, type DeferredParagraphs } from './draft/deferred-paragraphs.js';
 
 /** Characters XML 1.0 forbids in text (§2.2 of XML 1.0): C0 controls other than tab/LF/CR, U+FFFE/U+FFFF, lone surrogates. */
 const ILLEGAL_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -81,7 +81,7 @@ function copyCharProps(doc: Document, src: Element | undefined, localName: 'rPr'
  * `\n` and `\v` inside a string become `a:br` line breaks. The text body's `a:bodyPr` and
  * `a:lstStyle` and the first paragraph's `a:pPr` (without its level) are kept.
  *
- * The paragraphs are kept as a model (see `ooxml/deferred-paragraphs`) that the fitting
+ * The paragraphs are kept as a model (see `generation/draft/deferred-paragraphs`) that the fitting
  * code and the serializer read directly; {@link materializeParagraphs} turns them into
  * nodes for code that edits them.
  *

@@ -6,10 +6,11 @@
  * `a:lstStyle` → the shape style's font reference → the master's `p:txStyles` and the
  * presentation's `p:defaultTextStyle`), level by level (`lvlNpPr`, N = `lvl` + 1).
  *
- * Shared with text fitting: it yields the same input the renderer lays out.
+ * Shared with text fitting: it yields the same input the renderer lays out. Generation's
+ * paragraphs still held as a model (generation/draft) are read by generation
+ * ({@link appendParagraphModel}): this module never decodes a draft's markers.
  */
 import { NS, attr, attrNS, boolAttr, child, children, intAttr, parseXml, type Document, type Element } from '../ooxml/xml.js';
-import { deferredParagraphs, type DeferredParagraphs } from '../ooxml/deferred-paragraphs.js';
 import type { Shape } from '../ooxml/pml/shapes.js';
 import { masterTextStyleFor } from '../ooxml/pml/text.js';
 import { resolveThemeFont, type Theme, type ThemeFontCollection } from '../ooxml/pml/theme.js';
@@ -237,14 +238,6 @@ export function readTextBody(txBody: Element | undefined, src: TextStyleSources,
     lnSpcReduction: lnRed,
   };
   if (!txBody) return body;
-  // paragraphs written by generation may still be a model (ooxml/deferred-paragraphs):
-  // read as the nodes they stand for (level 0, the template's properties on every run),
-  // whose formatting every paragraph of every such body shares and is resolved once
-  const model = deferredParagraphs(txBody);
-  if (model) {
-    readModel(body, model, txBody.ownerDocument, src);
-    return body;
-  }
   const counters = new Map<number, number>();
   for (const p of children(txBody, NS.a, 'p')) {
     const pPr = child(p, NS.a, 'pPr');
@@ -277,25 +270,38 @@ export function readTextBody(txBody: Element | undefined, src: TextStyleSources,
   return body;
 }
 
-/**
- * Reads deferred paragraphs that stand in a text body of `bodyDoc` without being in the
- * tree yet (a table cell kept as a model, see `ooxml/deferred-rows`), as
- * {@link readTextBody} reads a text body holding them.
- */
-export function readDeferredTextBody(model: DeferredParagraphs, bodyDoc: Document | null, src: TextStyleSources): TextBodyInput {
-  const body = readTextBody(undefined, src);
-  readModel(body, model, bodyDoc, src);
-  return body;
-}
-
 /** The style of outline level `level` (0–8) resolved from `src`, made once and kept with it. */
 function levelStyleOf(src: TextStyleSources, level: number): LevelStyle {
   const styles = (src.levelStyles ??= []);
   return styles[level] ?? (styles[level] = new LevelStyle(src, level));
 }
 
-/** Appends the paragraphs of `model` (all at level 0) to `body`. */
-function readModel(body: TextBodyInput, model: DeferredParagraphs, bodyDoc: Document | null, src: TextStyleSources): void {
+/**
+ * Paragraphs described by the template formatting every one of them shares and their
+ * strings, all at level 0: what generation writes into most text bodies (its draft keeps
+ * them so until the part is written). Paragraph `i` is `lines[i]` split at line breaks; an
+ * empty piece writes no run.
+ */
+export interface ParagraphModel {
+  /** `a:pPr` of every paragraph (its `lvl` ignored), if any. */
+  readonly paraProps: Element | undefined;
+  /** `a:rPr` of every run and break; undefined reads as `lang="en-US"`. */
+  readonly runProps: Element | undefined;
+  /** `a:endParaRPr` of every paragraph (same default). */
+  readonly endProps: Element | undefined;
+  readonly lines: readonly (readonly string[])[];
+  /** Per paragraph, `sz` (hundredths of a point) of its runs and breaks in order and of its end; unset: inherited. */
+  readonly sizes?: ReadonlyArray<{ runs: readonly number[]; end: number | undefined }>;
+}
+
+/**
+ * Appends the paragraphs of `model` to `body`, read as the nodes they stand for would be
+ * (level 0, the template's properties on every run), their shared formatting resolved once
+ * per set of style sources.
+ *
+ * @param bodyDoc - the document the text body belongs to (whose own elements are not kept in shared styles)
+ */
+export function appendParagraphModel(body: TextBodyInput, model: ParagraphModel, bodyDoc: Document | null, src: TextStyleSources): void {
   const read = levelStyleOf(src, 0).modelParagraphs(model, bodyDoc);
   const counters = new Map<number, number>();
   model.lines.forEach((segments, pi) => {
@@ -587,7 +593,7 @@ export class LevelStyle {
   private readonly childs = new Map<readonly string[], Element | undefined>();
   private defaults?: RunDefaults;
   private tx1?: Rgba;
-  /** Resolved deferred-paragraph formattings by their run properties (see {@link modelParagraphs}). */
+  /** Resolved paragraph-model formattings by their run properties (see {@link modelParagraphs}). */
   private modelReads?: Map<Element | undefined, ModelParagraphRead[]>;
   private modelReadCount = 0;
 
@@ -634,12 +640,12 @@ export class LevelStyle {
   }
 
   /**
-   * The formatting of deferred paragraphs at this level, resolved once per distinct
+   * The formatting of model paragraphs ({@link ParagraphModel}) at this level, resolved once per distinct
    * template properties (the few a template's placeholders and cells use). Properties
    * that belong to the text body's own document (`bodyDoc`, a slide being built) are
    * resolved afresh and not kept: keeping them would keep the slide.
    */
-  modelParagraphs(model: DeferredParagraphs, bodyDoc: Document | null): ModelParagraphRead {
+  modelParagraphs(model: ParagraphModel, bodyDoc: Document | null): ModelParagraphRead {
     const reads = (this.modelReads ??= new Map());
     const same = reads.get(model.runProps);
     if (same) for (const r of same) if (r.paraProps === model.paraProps && r.endProps === model.endProps) return r;
@@ -706,7 +712,7 @@ export class LevelStyle {
 /** `a:solidFill` with `tx1`: text is tx1 unless something says otherwise. */
 const HLINK: Element = parseXml(`<a:solidFill xmlns:a="${NS.a}"><a:schemeClr val="hlink"/></a:solidFill>`, 'hyperlink colour').documentElement!;
 /**
- * Distinct deferred-paragraph formattings a level style keeps resolved (a table's cells
+ * Distinct paragraph-model formattings a level style keeps resolved (a table's cells
  * may each have their own run properties); past it the style starts afresh.
  */
 const MAX_MODEL_READS = 256;

@@ -1,6 +1,6 @@
 /**
  * Paragraphs written by `setParagraphs` stay a model until the slide is serialized
- * (core/src/ooxml/deferred-paragraphs.ts). The model must be indistinguishable from the
+ * (core/src/generation/draft/deferred-paragraphs.ts). The model must be indistinguishable from the
  * nodes it stands for: for every text body of every slide of the corpus templates, the
  * model and its materialized nodes must serialize to the same text and read to the same
  * text-layout input, before and after fitting writes sizes.
@@ -9,7 +9,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { NS, child, descendants, type Document, type Element } from '../../../core/src/ooxml/xml.js';
-import { deferredParagraphs } from '../../../core/src/ooxml/deferred-paragraphs.js';
+import { deferredParagraphs } from '../../../core/src/generation/draft/deferred-paragraphs.js';
 import { cloneDocument } from '../../../core/src/generation/clone.js';
 import { serializeDocument } from '../../../core/src/generation/serialize.js';
 import { materializeParagraphs, plainText, setParagraphs, setRunFont } from '../../../core/src/generation/text.js';

@@ -1,6 +1,6 @@
 /**
  * Rows written by `replaceTableContent` and `buildTableFrame` stay a model until the slide
- * is serialized (core/src/ooxml/deferred-rows.ts). The model must be indistinguishable
+ * is serialized (core/src/generation/draft/deferred-rows.ts). The model must be indistinguishable
  * from the nodes it stands for: for every table of every slide of the corpus templates,
  * the model and its materialized rows must serialize to the same text, parse as XML, and
  * measure and fit to the same heights and sizes.
@@ -12,7 +12,7 @@ import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { CT, RT } from '../../../core/src/ooxml/opc/constants.js';
 import { PmlModel } from '../../../core/src/ooxml/pml/parts.js';
 import { NS, child, children, descendants, parseXml, type Document, type Element } from '../../../core/src/ooxml/xml.js';
-import { deferredRows } from '../../../core/src/ooxml/deferred-rows.js';
+import { deferredRows } from '../../../core/src/generation/draft/deferred-rows.js';
 import { cloneDocument } from '../../../core/src/generation/clone.js';
 import { serializeDocument } from '../../../core/src/generation/serialize.js';
 import { materializeParagraphs } from '../../../core/src/generation/text.js';

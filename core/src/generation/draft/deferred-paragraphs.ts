@@ -15,7 +15,7 @@
  * In the tree the model is one marker element in {@link DEFERRED_PARAGRAPHS_NS} standing
  * where the paragraphs go (after `a:bodyPr` and `a:lstStyle`).
  */
-import type { Element } from './xml.js';
+import type { Element } from '../../ooxml/xml.js';
 import { ModelMarkers } from './model-marker.js';
 
 /** Namespace of the marker element standing for deferred paragraphs. */

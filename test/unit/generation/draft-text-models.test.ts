@@ -1,6 +1,6 @@
 /**
- * Reading deferred paragraphs (core/src/ooxml/deferred-paragraphs.ts) through shared level
- * styles: `readTextBody` resolves the formatting of a model's template elements once and
+ * Reading deferred paragraphs (core/src/generation/draft/deferred-paragraphs.ts) through shared level
+ * styles: `readDraftTextBody` (generation/draft/read.ts) resolves the formatting of a model's template elements once and
  * keeps it for every later body with the same elements (render/text-body.ts,
  * `LevelStyle.modelParagraphs`). Whatever was kept, each body must read exactly as its
  * materialized nodes read, with no cache: every combination of paragraph, run and
@@ -13,8 +13,9 @@ import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { CT } from '../../../core/src/ooxml/opc/constants.js';
 import { PmlModel } from '../../../core/src/ooxml/pml/parts.js';
 import { NS, child, children, parseXml, type Document, type Element } from '../../../core/src/ooxml/xml.js';
-import { paragraphMarkers, type DeferredParagraphs } from '../../../core/src/ooxml/deferred-paragraphs.js';
-import { readTextBody, withSharedLevelStyles, type TextStyleSources } from '../../../core/src/render/text-body.js';
+import { paragraphMarkers, type DeferredParagraphs } from '../../../core/src/generation/draft/deferred-paragraphs.js';
+import { withSharedLevelStyles, type TextStyleSources } from '../../../core/src/render/text-body.js';
+import { readDraftTextBody } from '../../../core/src/generation/draft/read.js';
 import { materializeParagraphs } from '../../../core/src/generation/text.js';
 import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 
@@ -81,8 +82,8 @@ t.test('every combination of template properties reads as its nodes, through one
             const kept = bodyWith(model());
             const nodes = bodyWith(model());
             materializeParagraphs(nodes.doc, nodes.txBody);
-            const viaModel = readTextBody(kept.txBody, shared);
-            const viaNodes = readTextBody(nodes.txBody, freshSources(shared));
+            const viaModel = readDraftTextBody(kept.txBody, shared);
+            const viaNodes = readDraftTextBody(nodes.txBody, freshSources(shared));
             compared++;
             if (JSON.stringify(viaModel) !== JSON.stringify(viaNodes)) {
               t.same(viaModel, viaNodes, `pPr ${pPrs.indexOf(paraProps)}, rPr ${rPrs.indexOf(runProps)}, end ${ends.indexOf(endProps)}, sized ${sized}: same layout input`);
@@ -95,8 +96,8 @@ t.test('every combination of template properties reads as its nodes, through one
   }
   t.equal(compared, 2 * pPrs.length * rPrs.length * ends.length * LINES.length, `${compared} bodies read both ways`);
   // the check has teeth: the same runs under another paragraph's properties read otherwise
-  const a = readTextBody(bodyWith({ paraProps: pPrs[0], runProps: rPrs[0], endProps: ends[0], lines: [['x']] }).txBody, shared);
-  const b = readTextBody(bodyWith({ paraProps: pPrs[1], runProps: rPrs[0], endProps: ends[0], lines: [['x']] }).txBody, shared);
+  const a = readDraftTextBody(bodyWith({ paraProps: pPrs[0], runProps: rPrs[0], endProps: ends[0], lines: [['x']] }).txBody, shared);
+  const b = readDraftTextBody(bodyWith({ paraProps: pPrs[1], runProps: rPrs[0], endProps: ends[0], lines: [['x']] }).txBody, shared);
   t.not(a.paragraphs[0]!.align, b.paragraphs[0]!.align, 'paragraph properties are part of what is kept');
   t.equal(a.paragraphs[0]!.bullet?.text, '•');
   t.equal(b.paragraphs[0]!.bullet?.text, 'I. ', 'auto-numbered bullet counted per body');
@@ -110,7 +111,7 @@ t.test("the slide's own properties are read afresh: changing them changes the ne
   own.setAttribute('sz', '2000');
   txBody.appendChild(own);
   txBody.appendChild(paragraphMarkers.create(slide, { paraProps: undefined, runProps: own, endProps: own, lines: [['text']] }));
-  t.equal(readTextBody(txBody, shared).paragraphs[0]!.runs[0]!.font.size_pt, 20);
+  t.equal(readDraftTextBody(txBody, shared).paragraphs[0]!.runs[0]!.font.size_pt, 20);
   own.setAttribute('sz', '3000');
-  t.equal(readTextBody(txBody, shared).paragraphs[0]!.runs[0]!.font.size_pt, 30, 'not answered from what the first read resolved');
+  t.equal(readDraftTextBody(txBody, shared).paragraphs[0]!.runs[0]!.font.size_pt, 30, 'not answered from what the first read resolved');
 });

@@ -5,7 +5,7 @@
  * as a property, so the model lives and dies with the tree (a WeakMap beside the tree
  * would keep young trees alive through V8's scavenges).
  */
-import type { Document, Element } from './xml.js';
+import type { Document, Element } from '../../ooxml/xml.js';
 
 /** A marker element with the model it carries. */
 interface Marker<T> extends Element {

@@ -15,7 +15,7 @@
  * In the tree the model is one marker element in {@link DEFERRED_ROWS_NS} standing where
  * the rows go in `a:tbl` (after `a:tblGrid`, before any `a:extLst`).
  */
-import type { Element } from './xml.js';
+import type { Element } from '../../ooxml/xml.js';
 import type { DeferredParagraphs } from './deferred-paragraphs.js';
 import { ModelMarkers } from './model-marker.js';
 
