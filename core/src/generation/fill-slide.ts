@@ -22,7 +22,7 @@ import {
   type Rect,
 } from './shapes.js';
 import { buildTableFrame, frameTable, replaceTableContent } from './tables.js';
-import { cloneInto } from './clone.js';
+import { cloneInto } from './draft/clone.js';
 import { ensureShapeTextBody, hasDateField, hasSlideNumberField, plainText, setDateField, setParagraphs, setRunFont, setSlideNumberField } from './text.js';
 import type { TextRole } from './slide-format.js';
 import type { RichFillArgs } from './charts/blocks.js';

@@ -11,7 +11,7 @@ import { paragraphMarkers, type DeferredParagraphs } from './draft/deferred-para
 import { MERGE_ATTRS, rowMarkers, type DeferredCell, type DeferredRows } from './draft/deferred-rows.js';
 import { setRect, type Rect } from './shapes.js';
 import { paragraphsModel } from './text.js';
-import { cloneInto } from './clone.js';
+import { cloneInto } from './draft/clone.js';
 
 /** `a:graphicData/@uri` of a table (§21.1.3). */
 export const TABLE_URI = 'http://schemas.openxmlformats.org/drawingml/2006/table';

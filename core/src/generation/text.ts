@@ -4,7 +4,7 @@
  * formatting the template put on its first paragraph and run.
  */
 import { NS, child, children, createElement, insertInOrder, type Document, type Element } from '../ooxml/xml.js';
-import { cloneInto } from './clone.js';
+import { cloneInto } from './draft/clone.js';
 import { deferredParagraphs, keepsRunAttribute, keepsRunChild, paragraphMarkers, type DeferredParagraphs } from './draft/deferred-paragraphs.js';
 
 /** Characters XML 1.0 forbids in text (§2.2 of XML 1.0): C0 controls other than tab/LF/CR, U+FFFE/U+FFFF, lone surrogates. */

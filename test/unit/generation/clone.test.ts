@@ -8,7 +8,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { NS, parseXml, serializeXml, type Element, type Node } from '../../../core/src/ooxml/xml.js';
-import { cloneDocument, cloneInto, cloneWithStubs } from '../../../core/src/generation/clone.js';
+import { cloneDocument, cloneInto, cloneWithStubs } from '../../../core/src/generation/draft/clone.js';
 import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 
 /** How many child-list, sibling or parent links disagree below `root` (`appendChild` keeps them all in agreement). */

@@ -2,8 +2,8 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { NS, createElement, descendants, parseXml, serializeXml, type Element } from '../../../core/src/ooxml/xml.js';
-import { childrenStubSource, cloneDocument, cloneInto, cloneWithStubs, STUB_NS } from '../../../core/src/generation/clone.js';
-import { serializeDocument } from '../../../core/src/generation/serialize.js';
+import { childrenStubSource, cloneDocument, cloneInto, cloneWithStubs, STUB_NS } from '../../../core/src/generation/draft/clone.js';
+import { serializeDocument } from '../../../core/src/generation/draft/serialize.js';
 import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 
 const body = (xml: string) => xml.replace(/^<\?xml[^>]*\?>\s*/, '');

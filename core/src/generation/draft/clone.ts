@@ -5,7 +5,7 @@
  * same tree (elements with their namespaces and prefixes, attributes including namespace
  * declarations, text and CDATA). Comments and processing instructions are not copied.
  */
-import type { Attr, Document, Element, Node } from '../ooxml/xml.js';
+import type { Attr, Document, Element, Node } from '../../ooxml/xml.js';
 
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;

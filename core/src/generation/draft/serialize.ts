@@ -8,12 +8,12 @@
  * It does the same job as xmldom's XMLSerializer several times faster, which matters when
  * a deck has hundreds of slides.
  */
-import type { Document, Element, Node } from '../ooxml/xml.js';
+import type { Document, Element, Node } from '../../ooxml/xml.js';
 import { STUB_NS, childrenStubSource } from './clone.js';
-import { keepsRunAttribute, keepsRunChild, paragraphMarkers, type DeferredParagraphs } from './draft/deferred-paragraphs.js';
-import { MERGE_ATTRS, rowMarkers, type DeferredCell, type DeferredRows } from './draft/deferred-rows.js';
-import { NS, child } from '../ooxml/xml.js';
-import { BoundedMemo } from '../bounded-memo.js';
+import { keepsRunAttribute, keepsRunChild, paragraphMarkers, type DeferredParagraphs } from './deferred-paragraphs.js';
+import { MERGE_ATTRS, rowMarkers, type DeferredCell, type DeferredRows } from './deferred-rows.js';
+import { NS, child } from '../../ooxml/xml.js';
+import { BoundedMemo } from '../../bounded-memo.js';
 
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
