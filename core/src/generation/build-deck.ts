@@ -46,10 +46,11 @@ import { isTableOnly, pageSlideData } from './paginate.js';
 import { cloneDocument, cloneInto, cloneRootWithStubs, cloneWithStubs } from './clone.js';
 import { serializeDocument } from './serialize.js';
 import { TemplateCache } from './template-cache.js';
-import { placeholderElement, placeholders, renumberDuplicateShapeIds, shapeIdStats, shapeTree, type PlaceholderShape } from './shapes.js';
+import { cNvPr as cNvPrOf, placeholderElement, placeholders, renumberDuplicateShapeIds, shapeIdStats, shapeTree, type PlaceholderShape } from './shapes.js';
 import { plainText } from './text.js';
 import { deliverOversizedPicture, planOversizedPicture, TEMPLATE_PICTURE_LIMITS, type DeliveredPicture, type OversizedPicture, type TemplatePictureLimits } from './picture-limits.js';
 import { DEFAULT_TABLE_STYLE_ID, frameTable, tableStyleIds } from './tables.js';
+import { templateVocabulary, type TemplateVocabulary } from '../quality/brand.js';
 import { DEFAULT_NOTES_SIZE, minimalNotesMasterXml, minimalThemeXml, notesSlideXml } from './notes.js';
 
 /** One slide of the deck to build. */
@@ -95,6 +96,35 @@ export interface BuildDeckResult {
    * slide-size mismatches, ... (`slide_index` 0-based in the request, -1 for the deck).
    */
   warnings: SlideWarning[];
+  /** One record per slide written, in deck order (what the quality report's `fit` check reads). */
+  slides: DeckSlideRecord[];
+  /** Typefaces and explicit colours of the templates the slides came from (the quality report's `brand` check). */
+  vocabulary: { fonts: string[]; colors: string[] };
+}
+
+/** How one placeholder or text shape of a deck slide was fitted. */
+export interface PlaceholderFitRecord {
+  /** `p:cNvPr/@id` of the filled shape. */
+  shape_id: number;
+  shape_name: string;
+  /** What filled it: title, subtitle, body, textbox, footer, header, column_header or table. */
+  role: string;
+  /** The template's (or `slide_format`'s) largest run size, pt. */
+  template_size_pt: number;
+  /** The largest run size written, pt. */
+  size_pt: number;
+  /** How far the text still runs past its box at that size, pt (0 when it fits). */
+  overflow_pt: number;
+}
+
+/** A slide written to the deck. */
+export interface DeckSlideRecord {
+  /** The deck's slide part. */
+  part_name: string;
+  /** 0-based index of the request slide it was made for (several deck slides share one when a table paginates). */
+  slide_index: number;
+  template_slide_id: string;
+  fits: PlaceholderFitRecord[];
 }
 
 /** Why a slide could not be built; becomes a {@link SlideError}. */
@@ -193,8 +223,11 @@ interface TemplateSource {
   /** `p:sldSz` (EMU). */
   slideSize: { cx: number; cy: number } | undefined;
   tableStylesPart: string | undefined;
-  /** Made on first use and shared by every build reusing the template: the reading model (for measuring text); null when it cannot be read. */
-  lazy: { model?: PmlModel | null };
+  /**
+   * Made on first use and shared by every build reusing the template: the reading model
+   * (for measuring text), null when it cannot be read; the fonts and colours its own parts use.
+   */
+  lazy: { model?: PmlModel | null; vocabulary?: TemplateVocabulary };
   /** What is delivered for the template's pictures past the pixel limits (default limits only), by part name; made on first use, shared like `lazy`. */
   oversized: Map<string, Promise<DeliveredPicture>>;
 }
@@ -278,11 +311,11 @@ export async function buildDeck(input: BuildDeckInput, onProgress?: (fraction: n
   }
   if (writer.slideCount === 0) {
     onProgress?.(1);
-    return { bytes: undefined, pages_generated: 0, errors, warnings: writer.warnings };
+    return { bytes: undefined, pages_generated: 0, errors, warnings: writer.warnings, slides: [], vocabulary: { fonts: [], colors: [] } };
   }
   const bytes = await writer.finish();
   onProgress?.(1);
-  return { bytes, pages_generated: writer.slideCount, errors, warnings: writer.warnings };
+  return { bytes, pages_generated: writer.slideCount, errors, warnings: writer.warnings, slides: writer.slideRecords, vocabulary: writer.vocabulary() };
 }
 
 function toFailure(err: unknown): SlideFailure {
@@ -298,6 +331,8 @@ function toFailure(err: unknown): SlideFailure {
 /** Accumulates the output package slide by slide; each slide is all-or-nothing. */
 class DeckWriter {
   readonly warnings: SlideWarning[] = [];
+  /** The slides written, in deck order, with their fitting outcomes. */
+  readonly slideRecords: DeckSlideRecord[] = [];
   private readonly out = OpcPackage.create();
   private readonly opened = new Map<string, TemplateSource | SlideFailure>();
   private readonly allocated = new Set<string>();
@@ -333,6 +368,19 @@ class DeckWriter {
 
   get slideCount(): number {
     return this.slides.length;
+  }
+
+  /** Typefaces (lower case) and `RRGGBB` colours the templates of the deck use in their slides, layouts, masters and themes. */
+  vocabulary(): { fonts: string[]; colors: string[] } {
+    const fonts = new Set<string>();
+    const colors = new Set<string>();
+    for (const src of this.opened.values()) {
+      if (src instanceof SlideFailure) continue;
+      src.lazy.vocabulary ??= templateVocabulary(src.pkg, [CT.slide, CT.slideLayout, CT.slideMaster, CT.theme].flatMap((ct) => src.pkg.partsOfType(ct)));
+      for (const f of src.lazy.vocabulary.fonts) fonts.add(f);
+      for (const c of src.lazy.vocabulary.colors) colors.add(c);
+    }
+    return { fonts: [...fonts].sort(), colors: [...colors].sort() };
   }
 
   private async template(id: string): Promise<TemplateSource> {
@@ -589,6 +637,8 @@ class DeckWriter {
       }
     }
     const filled: FilledShape[] = [];
+    // ids are read once the slide is final (duplicate ids are renumbered after fitting)
+    const fits: Array<{ shape: Element; fit: Omit<PlaceholderFitRecord, 'shape_id' | 'shape_name'> }> = [];
     const rich = new SlideRichContent(this.richHost(() => rels, (m, code) => warn(code ?? 'content_not_placed', m)));
     this.richPending.push(rich);
     fillSlide({
@@ -619,6 +669,7 @@ class DeckWriter {
         paginate: tablePt === undefined && spec.options.auto_paginate_tables !== false && isTableOnly(spec.slide_data),
         forcedTablePt: tablePt,
         warn,
+        onFit: (f) => fits.push({ shape: f.shape, fit: { role: f.role, template_size_pt: f.templateSizePt, size_pt: f.sizePt, overflow_pt: f.overflowPt } }),
       });
       if (plan) throw new PaginateSignal(plan);
     } else warn('not_fitted', 'the template cannot be read for measuring; text and tables are placed at their template sizes');
@@ -639,6 +690,12 @@ class DeckWriter {
     this.record(() => this.out.removePart(outSlide));
     this.slides.push(outSlide);
     this.record(() => this.slides.pop());
+    const fitRecords = fits.map(({ shape, fit }): PlaceholderFitRecord => {
+      const nv = cNvPrOf(shape);
+      return { shape_id: intAttr(nv, 'id', 0), shape_name: attr(nv, 'name') ?? '', ...fit };
+    });
+    this.slideRecords.push({ part_name: outSlide, slide_index: index, template_slide_id: spec.template_slide_id, fits: fitRecords });
+    this.record(() => this.slideRecords.pop());
   }
 
   /**
