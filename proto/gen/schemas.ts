@@ -1188,6 +1188,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                           "additionalProperties": false
                         },
                         "maxItems": 50
+                      },
+                      "alt_text": {
+                        "description": "Alternative text of the chart (p:cNvPr/@descr); when absent one is generated from\nthe chart type, title and data (\"Column chart: Revenue by quarter, 2 series, 4 categories\").",
+                        "type": [
+                          "string",
+                          "null"
+                        ],
+                        "maxLength": 10000
                       }
                     },
                     "required": [
@@ -1710,6 +1718,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                     "additionalProperties": false
                   },
                   "maxItems": 50
+                },
+                "alt_text": {
+                  "description": "Alternative text of the chart (p:cNvPr/@descr); when absent one is generated from\nthe chart type, title and data (\"Column chart: Revenue by quarter, 2 series, 4 categories\").",
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 10000
                 }
               },
               "required": [
@@ -1937,6 +1953,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               "additionalProperties": false
             },
             "maxItems": 50
+          },
+          "alt_text": {
+            "description": "Alternative text of the chart (p:cNvPr/@descr); when absent one is generated from\nthe chart type, title and data (\"Column chart: Revenue by quarter, 2 series, 4 categories\").",
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 10000
           }
         },
         "required": [
@@ -2223,6 +2247,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           "additionalProperties": false
         },
         "maxItems": 50
+      },
+      "alt_text": {
+        "description": "Alternative text of the chart (p:cNvPr/@descr); when absent one is generated from\nthe chart type, title and data (\"Column chart: Revenue by quarter, 2 series, 4 categories\").",
+        "type": [
+          "string",
+          "null"
+        ],
+        "maxLength": 10000
       }
     },
     "required": [
@@ -2999,6 +3031,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                               "additionalProperties": false
                             },
                             "maxItems": 50
+                          },
+                          "alt_text": {
+                            "description": "Alternative text of the chart (p:cNvPr/@descr); when absent one is generated from\nthe chart type, title and data (\"Column chart: Revenue by quarter, 2 series, 4 categories\").",
+                            "type": [
+                              "string",
+                              "null"
+                            ],
+                            "maxLength": 10000
                           }
                         },
                         "required": [
@@ -4597,6 +4637,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                               "additionalProperties": false
                             },
                             "maxItems": 50
+                          },
+                          "alt_text": {
+                            "description": "Alternative text of the chart (p:cNvPr/@descr); when absent one is generated from\nthe chart type, title and data (\"Column chart: Revenue by quarter, 2 series, 4 categories\").",
+                            "type": [
+                              "string",
+                              "null"
+                            ],
+                            "maxLength": 10000
                           }
                         },
                         "required": [
@@ -5275,6 +5323,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                                     "additionalProperties": false
                                   },
                                   "maxItems": 50
+                                },
+                                "alt_text": {
+                                  "description": "Alternative text of the chart (p:cNvPr/@descr); when absent one is generated from\nthe chart type, title and data (\"Column chart: Revenue by quarter, 2 series, 4 categories\").",
+                                  "type": [
+                                    "string",
+                                    "null"
+                                  ],
+                                  "maxLength": 10000
                                 }
                               },
                               "required": [
@@ -6113,6 +6169,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                               "additionalProperties": false
                             },
                             "maxItems": 50
+                          },
+                          "alt_text": {
+                            "description": "Alternative text of the chart (p:cNvPr/@descr); when absent one is generated from\nthe chart type, title and data (\"Column chart: Revenue by quarter, 2 series, 4 categories\").",
+                            "type": [
+                              "string",
+                              "null"
+                            ],
+                            "maxLength": 10000
                           }
                         },
                         "required": [
@@ -10270,6 +10334,14 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                                 "additionalProperties": false
                               },
                               "maxItems": 50
+                            },
+                            "alt_text": {
+                              "description": "Alternative text of the chart (p:cNvPr/@descr); when absent one is generated from\nthe chart type, title and data (\"Column chart: Revenue by quarter, 2 series, 4 categories\").",
+                              "type": [
+                                "string",
+                                "null"
+                              ],
+                              "maxLength": 10000
                             }
                           },
                           "required": [
@@ -11397,6 +11469,14 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                                       "additionalProperties": false
                                     },
                                     "maxItems": 50
+                                  },
+                                  "alt_text": {
+                                    "description": "Alternative text of the chart (p:cNvPr/@descr); when absent one is generated from\nthe chart type, title and data (\"Column chart: Revenue by quarter, 2 series, 4 categories\").",
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 10000
                                   }
                                 },
                                 "required": [
@@ -12199,6 +12279,14 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                                 "additionalProperties": false
                               },
                               "maxItems": 50
+                            },
+                            "alt_text": {
+                              "description": "Alternative text of the chart (p:cNvPr/@descr); when absent one is generated from\nthe chart type, title and data (\"Column chart: Revenue by quarter, 2 series, 4 categories\").",
+                              "type": [
+                                "string",
+                                "null"
+                              ],
+                              "maxLength": 10000
                             }
                           },
                           "required": [
