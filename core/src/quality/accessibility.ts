@@ -26,6 +26,7 @@ import type { ShapeTreePart, SlidePart } from '../ooxml/pml/parts.js';
 import { effective, type Shape } from '../ooxml/pml/shapes.js';
 import { bodyText, effectiveFont } from '../ooxml/pml/text.js';
 import { graphicKind } from '../ooxml/pml/graphic.js';
+import { deferredParagraphs } from '../ooxml/deferred-paragraphs.js';
 import type { QualityFinding } from './types.js';
 
 /** Options of the accessibility check. */
@@ -52,55 +53,110 @@ const A16 = 'http://schemas.microsoft.com/office/drawing/2014/main';
 const DECORATIVE_URI = '{C183D7F6-B498-43B3-948B-1728B52AA6E4}';
 const WHITE: Rgba = { r: 255, g: 255, b: 255, a: 1 };
 
-/** Runs the accessibility checks over the slides of a deck, in deck order. */
-export function checkAccessibility(slides: readonly SlidePart[], options: AccessibilityOptions = {}): QualityFinding[] {
+/**
+ * The text of a text body, also while generation holds its paragraphs as a model
+ * (ooxml/deferred-paragraphs.ts) rather than as nodes.
+ */
+export function shapeText(txBody: Element | undefined): string {
+  const m = deferredParagraphs(txBody);
+  if (m) return m.lines.map((segments) => segments.join('\n')).join('\n');
+  return bodyText(txBody);
+}
+
+/** The title of a slide as the accessibility checks saw it. */
+export interface SlideTitle {
+  /** Whitespace-collapsed title text; '' when the slide has none. */
+  text: string;
+  shape_id: number | null;
+  shape_name: string;
+}
+
+/**
+ * Findings about one shape and its text (alt text, contrast, size), without a slide
+ * index (-1): a template shape gives the same findings on every slide it is used on.
+ * Group members are visited.
+ */
+export function shapeAccessibility(top: Shape, options: AccessibilityOptions = {}): QualityFinding[] {
   const out: QualityFinding[] = [];
   const minPt = options.minTextPt ?? DEFAULT_MIN_TEXT_PT;
-  const titles = new Map<string, number[]>();
-  const footerSeen = new Set<string>();
-  slides.forEach((slide, index) => {
-    let title = '';
-    for (const top of slide.shapes) {
-      for (const shape of top.walk()) {
-        if (shape.hidden) continue;
-        checkAltText(shape, index, out);
-        if (shape.kind === 'sp' && shape.txBody) {
-          const text = bodyText(shape.txBody).trim();
-          if (!text) continue;
-          if (!title && shape.placeholder && TITLE_TYPES.has(shape.placeholder.type)) title = text.replace(/\s+/g, ' ');
-          checkText(shape, index, minPt, footerSeen, out);
-        }
-      }
-    }
-    if (!title) {
-      out.push(finding(index, undefined, 'missing_title', 'info', 'the slide has no title: screen reader users move between slides by their titles', {}));
-    } else {
-      const key = title.toLowerCase();
-      titles.set(key, [...(titles.get(key) ?? []), index]);
-    }
-    checkReadingOrder(slide, index, out);
-  });
-  const groupOf = options.groupOf ?? ((i: number) => i);
-  for (const [, list] of titles) {
-    const groups = new Set(list.map(groupOf));
-    if (groups.size < 2) continue;
-    const seen = new Set<number>();
-    for (const i of list) {
-      const g = groupOf(i);
-      if (seen.has(g)) continue;
-      seen.add(g);
-      if (seen.size === 1) continue; // the first slide with the title is not the duplicate
-      const first = list[0]!;
-      const title = bodyText(titleShape(slides[i]!)?.txBody).trim();
-      out.push(finding(i, titleShape(slides[i]!), 'duplicate_title', 'info', `slide ${i + 1} has the same title as slide ${first + 1} ("${clip(title)}"): titles tell slides apart`, { same_as_slide_index: first, title: clip(title) }));
-    }
+  for (const shape of top.walk()) {
+    if (shape.hidden) continue;
+    checkAltText(shape, -1, out);
+    if (shape.kind === 'sp' && shape.txBody && shapeText(shape.txBody).trim()) checkText(shape, -1, minPt, out);
   }
   return out;
 }
 
-function titleShape(slide: SlidePart): Shape | undefined {
-  for (const top of slide.shapes) for (const s of top.walk()) if (s.placeholder && TITLE_TYPES.has(s.placeholder.type) && bodyText(s.txBody).trim()) return s;
-  return undefined;
+/** The slide-level findings (no title, reading order) of a slide's top-level shapes, and its title. */
+export function slideAccessibility(shapes: readonly Shape[], index: number): { title: SlideTitle; findings: QualityFinding[] } {
+  const findings: QualityFinding[] = [];
+  let title: SlideTitle = { text: '', shape_id: null, shape_name: '' };
+  outer: for (const top of shapes) {
+    for (const s of top.walk()) {
+      if (s.hidden || !s.placeholder || !TITLE_TYPES.has(s.placeholder.type)) continue;
+      const text = shapeText(s.txBody).trim().replace(/\s+/g, ' ');
+      if (text) {
+        title = { text, shape_id: s.id, shape_name: s.name };
+        break outer;
+      }
+    }
+  }
+  if (!title.text) findings.push(finding(index, undefined, 'missing_title', 'info', 'the slide has no title: screen reader users move between slides by their titles', {}));
+  checkReadingOrder(shapes, index, findings);
+  return { title, findings };
+}
+
+/**
+ * `duplicate_title` findings: every slide whose title an earlier slide of another group
+ * already has (slides of one group, the pages of a paginated table, may share theirs).
+ *
+ * @param groups - per slide, the group it belongs to (default: its own index)
+ */
+export function duplicateTitles(titles: readonly SlideTitle[], groups?: readonly number[]): QualityFinding[] {
+  const out: QualityFinding[] = [];
+  const first = new Map<string, { index: number; group: number }>();
+  titles.forEach((t, i) => {
+    if (!t.text) return;
+    const key = t.text.toLowerCase();
+    const group = groups?.[i] ?? i;
+    const seen = first.get(key);
+    if (!seen) first.set(key, { index: i, group });
+    else if (seen.group !== group) {
+      out.push({ slide_index: i, shape_id: t.shape_id, shape_name: t.shape_name, category: 'accessibility', code: 'duplicate_title', severity: 'info', message: `slide ${i + 1} has the same title as slide ${seen.index + 1} ("${clip(t.text)}"): titles tell slides apart`, details: { same_as_slide_index: seen.index, title: clip(t.text) } });
+    }
+  });
+  return out;
+}
+
+/**
+ * Footer-area contrast findings after the first of each kind: the template's footer
+ * style repeats on every slide (many stock themes write footers in a 3.5:1 grey), so it
+ * is reported once per deck, as info.
+ */
+export function dedupeFooterContrast(findings: readonly QualityFinding[]): QualityFinding[] {
+  const seen = new Set<string>();
+  return findings.filter((f) => {
+    if (f.code !== 'low_contrast' || !f.details.footer_area) return true;
+    const key = `${String(f.details.footer_area)}:${String(f.details.text_color)}:${String(f.details.background_color)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Runs the accessibility checks over the slides of a deck, in deck order. */
+export function checkAccessibility(slides: readonly SlidePart[], options: AccessibilityOptions = {}): QualityFinding[] {
+  const out: QualityFinding[] = [];
+  const titles: SlideTitle[] = [];
+  slides.forEach((slide, index) => {
+    for (const top of slide.shapes) for (const f of shapeAccessibility(top, options)) out.push({ ...f, slide_index: index });
+    const s = slideAccessibility(slide.shapes, index);
+    titles.push(s.title);
+    out.push(...s.findings);
+  });
+  const groupOf = options.groupOf ?? ((i: number) => i);
+  out.push(...duplicateTitles(titles, titles.map((_, i) => groupOf(i))));
+  return dedupeFooterContrast(out);
 }
 
 function clip(s: string, n = 80): string {
@@ -141,12 +197,7 @@ function checkAltText(shape: Shape, index: number, out: QualityFinding[]): void 
 
 // ------------------------------------------------------------------ text
 
-/**
- * @param footerSeen - footer-area contrast already reported (by placeholder type and
- *   colours): the template's footer style repeats on every slide, so it is reported once,
- *   as info (many stock themes write footers in a 3.5:1 grey)
- */
-function checkText(shape: Shape, index: number, minPt: number, footerSeen: Set<string>, out: QualityFinding[]): void {
+function checkText(shape: Shape, index: number, minPt: number, out: QualityFinding[]): void {
   const font = effectiveFont(shape);
   if (!font) return;
   const scale = fontScaleOf(shape);
@@ -162,12 +213,8 @@ function checkText(shape: Shape, index: number, minPt: number, footerSeen: Set<s
   const large = font.sizePt * scale >= 18 || (font.bold && font.sizePt * scale >= 14);
   const need = large ? MIN_CONTRAST_LARGE : MIN_CONTRAST;
   if (ratio + 1e-9 < need) {
+    // footer-area text is reported once per deck, as info (see dedupeFooterContrast)
     const footerType = shape.placeholder && FOOTER_TYPES.has(shape.placeholder.type) ? shape.placeholder.type : undefined;
-    if (footerType) {
-      const key = `${footerType}:${hex(fg)}:${hex(bg)}`;
-      if (footerSeen.has(key)) return;
-      footerSeen.add(key);
-    }
     out.push(
       finding(index, shape, 'low_contrast', footerType ? 'info' : 'warning', `text of "${shape.name}" (#${hex(fg)} on #${hex(bg)}) has a contrast ratio of ${ratio.toFixed(2)}:1; ${large ? 'large ' : ''}text needs ${need}:1 (WCAG 1.4.3)`, {
         ratio: Math.round(ratio * 100) / 100,
@@ -176,6 +223,7 @@ function checkText(shape: Shape, index: number, minPt: number, footerSeen: Set<s
         background_color: hex(bg),
         size_pt: Math.round(font.sizePt * scale * 10) / 10,
         bold: font.bold,
+        ...(footerType ? { footer_area: footerType } : {}),
       }),
     );
   }
@@ -366,12 +414,12 @@ interface Placed {
   bottom: number;
 }
 
-function checkReadingOrder(slide: SlidePart, index: number, out: QualityFinding[]): void {
+function checkReadingOrder(shapes: readonly Shape[], index: number, out: QualityFinding[]): void {
   const placed: Placed[] = [];
-  for (const s of slide.shapes) {
+  for (const s of shapes) {
     if (s.hidden) continue;
     if (s.placeholder && FOOTER_TYPES.has(s.placeholder.type)) continue;
-    const hasContent = s.kind === 'pic' || s.kind === 'graphicFrame' || s.kind === 'grpSp' || (s.kind === 'sp' && bodyText(s.txBody).trim() !== '');
+    const hasContent = s.kind === 'pic' || s.kind === 'graphicFrame' || s.kind === 'grpSp' || (s.kind === 'sp' && shapeText(s.txBody).trim() !== '');
     if (!hasContent) continue;
     const f = s.frame;
     if (!f || f.cx <= 0 || f.cy <= 0) continue;

@@ -15,7 +15,7 @@ import { NS, attr, attrNS, child, children, intAttr, type Element } from '../oox
 import { readPictureHeader } from '../ooxml/image-header.js';
 import type { SlidePart } from '../ooxml/pml/parts.js';
 import type { Shape } from '../ooxml/pml/shapes.js';
-import { THEME_COLOR_NAMES } from '../ooxml/pml/theme.js';
+import { THEME_COLOR_NAMES, type Theme } from '../ooxml/pml/theme.js';
 import type { QualityFinding } from './types.js';
 
 /** Fonts and colours a template uses itself (see {@link templateVocabulary}). */
@@ -55,28 +55,63 @@ export function templateVocabulary(pkg: OpcPackage, parts: readonly string[]): T
   return { fonts, colors };
 }
 
+/** What the brand checks of one slide's shapes compare against. */
+export interface BrandContext {
+  /** The theme's typefaces, lower case. */
+  themeFonts: ReadonlySet<string>;
+  /** The theme's twelve scheme colours, `RRGGBB`. */
+  palette: ReadonlySet<string>;
+  vocabulary: TemplateVocabulary | undefined;
+  /** The bytes of a picture's image (its `a:blip/@r:embed`), undefined when unknown. */
+  imageBytes(shape: Shape, rId: string): Uint8Array | undefined;
+}
+
+const themeBrands = new WeakMap<Theme, { themeFonts: Set<string>; palette: Set<string> }>();
+
+/** The theme's fonts and palette, as {@link BrandContext} takes them (made once per theme). */
+export function themeBrand(theme: Theme): { themeFonts: ReadonlySet<string>; palette: ReadonlySet<string> } {
+  const known = themeBrands.get(theme);
+  if (known) return known;
+  const themeFonts = new Set<string>();
+  for (const c of [theme.major, theme.minor]) {
+    for (const f of [c.latin, c.eastAsian, c.complexScript, ...Object.values(c.scripts)]) if (f) themeFonts.add(f.toLowerCase());
+  }
+  const palette = new Set<string>();
+  for (const n of THEME_COLOR_NAMES) {
+    const c = theme.colors[n];
+    if (c) palette.add(c.toUpperCase());
+  }
+  const made = { themeFonts, palette };
+  themeBrands.set(theme, made);
+  return made;
+}
+
+/** Brand findings of one top-level shape and its group members, without a slide index (-1). */
+export function shapeBrand(top: Shape, ctx: BrandContext): QualityFinding[] {
+  const out: QualityFinding[] = [];
+  for (const shape of top.walk()) {
+    if (shape.hidden) continue;
+    checkFonts(shape, -1, ctx.themeFonts, ctx.vocabulary, out);
+    checkColors(shape, -1, ctx.palette, ctx.vocabulary, out);
+    if (shape.kind === 'pic') checkStretch(shape, -1, ctx, out);
+  }
+  return out;
+}
+
 /** Runs the brand checks over the slides of a deck, in deck order. */
 export function checkBrand(slides: readonly SlidePart[], vocabulary: TemplateVocabulary | undefined): QualityFinding[] {
   const out: QualityFinding[] = [];
   slides.forEach((slide, index) => {
-    const theme = slide.theme;
-    const themeFonts = new Set<string>();
-    for (const c of [theme.major, theme.minor]) {
-      for (const f of [c.latin, c.eastAsian, c.complexScript, ...Object.values(c.scripts)]) if (f) themeFonts.add(f.toLowerCase());
-    }
-    const palette = new Set<string>();
-    for (const n of THEME_COLOR_NAMES) {
-      const c = theme.colors[n];
-      if (c) palette.add(c.toUpperCase());
-    }
-    for (const top of slide.shapes) {
-      for (const shape of top.walk()) {
-        if (shape.hidden) continue;
-        checkFonts(shape, index, themeFonts, vocabulary, out);
-        checkColors(shape, index, palette, vocabulary, out);
-        if (shape.kind === 'pic') checkStretch(slide, shape, index, out);
-      }
-    }
+    const pkg = slide.model.pkg;
+    const ctx: BrandContext = {
+      ...themeBrand(slide.theme),
+      vocabulary,
+      imageBytes: (_shape, rId) => {
+        const rel = pkg.rel(slide.partName, rId);
+        return rel && !rel.external && rel.targetPartName && pkg.hasPart(rel.targetPartName) ? pkg.getBytes(rel.targetPartName) : undefined;
+      },
+    };
+    for (const top of slide.shapes) for (const f of shapeBrand(top, ctx)) out.push({ ...f, slide_index: index });
   });
   return out;
 }
@@ -144,19 +179,18 @@ function checkColors(shape: Shape, index: number, palette: ReadonlySet<string>, 
   out.push(finding(index, shape, 'off_palette_color', `"${shape.name}" uses the colour${list.length > 1 ? 's' : ''} ${list.map((c) => `#${c}`).join(', ')}, outside the theme's palette`, { colors: list.join(', ') }));
 }
 
-function checkStretch(slide: SlidePart, shape: Shape, index: number, out: QualityFinding[]): void {
+function checkStretch(shape: Shape, index: number, ctx: BrandContext, out: QualityFinding[]): void {
   const frame = shape.frame;
   if (!frame || frame.cx <= 0 || frame.cy <= 0) return;
   const blipFill = child(shape.element, NS.p, 'blipFill');
   const embed = attrNS(child(blipFill, NS.a, 'blip'), NS.r, 'embed');
   if (!embed) return;
-  const pkg = slide.model.pkg;
-  const rel = pkg.rel(slide.partName, embed);
-  if (!rel || rel.external || !rel.targetPartName || !pkg.hasPart(rel.targetPartName)) return;
   let w: number;
   let h: number;
   try {
-    const head = readPictureHeader(pkg.getBytes(rel.targetPartName).subarray(0, 64 * 1024));
+    const bytes = ctx.imageBytes(shape, embed);
+    if (!bytes) return;
+    const head = readPictureHeader(bytes.subarray(0, 64 * 1024));
     w = head.width;
     h = head.height;
   } catch {

@@ -32,6 +32,7 @@ export interface CheckedBuildOptions {
  */
 export async function checkedBuild(input: BuildDeckInput, options: CheckedBuildOptions = {}): Promise<CheckedBuildResult> {
   const build = options.build ?? buildDeck;
+  input = { ...input, quality: input.quality ?? { minTextPt: options.minTextPt } };
   let result = await build(input);
   let reportMs = 0;
   const failed: SlideError[] = [];

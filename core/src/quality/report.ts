@@ -10,7 +10,7 @@ import { PmlModel } from '../ooxml/pml/parts.js';
 import type { DeckSlideRecord } from '../generation/build-deck.js';
 import { checkPackage, type PackageProblem } from './package.js';
 import { checkFit } from './fit.js';
-import { checkAccessibility } from './accessibility.js';
+import { checkAccessibility, dedupeFooterContrast, duplicateTitles, type SlideTitle } from './accessibility.js';
 import { checkBrand, type TemplateVocabulary } from './brand.js';
 import { summarize, type QualityCategory, type QualityFinding, type QualityReport } from './types.js';
 
@@ -92,6 +92,15 @@ export function buildReport(input: ReportInput): QualityReport {
     checks.push('fit');
     findings.push(...checkFit(input.slides));
   }
+  const records = input.slides;
+  if (records && records.length > 0 && records.every((r) => r.findings && r.title)) {
+    // the build judged each slide while it had its tree (no second parse of the deck)
+    checks.push('accessibility', 'brand');
+    const perSlide = records.flatMap((r, i) => r.findings!.map((f) => ({ ...f, slide_index: i })));
+    const titles = records.map((r) => r.title as SlideTitle);
+    findings.push(...dedupeFooterContrast([...perSlide, ...duplicateTitles(titles, records.map((r) => r.slide_index))]));
+    return finish(checks, findings);
+  }
   let model: PmlModel | undefined;
   try {
     model = new PmlModel(input.pkg);
@@ -100,13 +109,16 @@ export function buildReport(input: ReportInput): QualityReport {
   }
   if (model) {
     const slides = model.slidesInOrder();
-    const records = input.slides;
     const groupOf = records && records.length === slides.length ? (i: number) => records[i]!.slide_index : undefined;
     checks.push('accessibility');
     findings.push(...checkAccessibility(slides, { minTextPt: input.minTextPt, groupOf }));
     checks.push('brand');
     findings.push(...checkBrand(slides, input.vocabulary));
   }
+  return finish(checks, findings);
+}
+
+function finish(checks: QualityCategory[], findings: QualityFinding[]): QualityReport {
   const rank = { error: 0, warning: 1, info: 2 } as const;
   findings.sort((a, b) => a.slide_index - b.slide_index || rank[a.severity] - rank[b.severity]);
   return { summary: summarize(findings), checks, findings };
