@@ -308,6 +308,13 @@ function checkRelationshipIds(r: Reader, part: string, text: string, prefixes: M
  * with one cell per grid column (§21.1.3.13; merged cells are still present).
  */
 function checkShapeTree(part: string, text: string, prefixes: Map<string, Set<string>>, report: Report): void {
+  // most slides hold neither alternate content nor OLE objects: their ids are read with one
+  // plain pattern, and the tags of tables only inside the tables
+  if (!text.includes('AlternateContent') && !text.includes('oleObj')) {
+    checkShapeIdsPlain(part, text, prefixes, report);
+    checkTablesIn(part, text, prefixes, report);
+    return;
+  }
   // prefixes declared below the root (an mc:AlternateContent declaring its own) are not
   // seen by the scanner: the conventional prefix stands in when the root binds none
   const names = (ns: string, conventional: string): string[] => [...(prefixes.get(ns) ?? [conventional])];
@@ -372,6 +379,52 @@ function checkShapeTree(part: string, text: string, prefixes: Map<string, Set<st
           if (tbl.cols > 0 && tbl.cells !== tbl.cols) report(part, 'table', `table row ${tbl.row} has ${tbl.cells} cells; the grid has ${tbl.cols} columns`);
         }
       } else if (local === 'tc' && !closing) tbl.cells++;
+    }
+  }
+}
+
+function checkShapeIdsPlain(part: string, text: string, prefixes: Map<string, Set<string>>, report: Report): void {
+  const pLike = [...(prefixes.get(NS.p) ?? ['p']), ...(prefixes.get(NS.p14) ?? [])];
+  const re = new RegExp(`<(?:${pLike.map(escapeRe).join('|')}):cNvPr\\b([^>]*)>`, 'g');
+  const ids = new Set<string>();
+  for (const m of text.matchAll(re)) {
+    const at = attributes(m[1]!);
+    const id = at.get('id') ?? '';
+    const name = at.get('name') ?? '';
+    if (!/^\d{1,10}$/.test(id) || Number(id) > MASTER_ID_MAX) report(part, 'shape-id', `shape "${name}" has the id "${id}", not an unsignedInt`);
+    else if (ids.has(id)) report(part, 'shape-id', `the shape id ${id} ("${name}") is used twice`);
+    ids.add(id);
+  }
+}
+
+/** Table grids (§21.1.3.13), scanning only the text of each `a:tbl`. */
+function checkTablesIn(part: string, text: string, prefixes: Map<string, Set<string>>, report: Report): void {
+  for (const a of prefixes.get(NS.a) ?? ['a']) {
+    const open = `<${a}:tbl>`;
+    const close = `</${a}:tbl>`;
+    const tag = new RegExp(`<(\\/?)${escapeRe(a)}:(tr|tc|gridCol)\\b[^>]*?(\\/?)>`, 'g');
+    for (let at = text.indexOf(open); at !== -1; at = text.indexOf(open, at + open.length)) {
+      const end = text.indexOf(close, at);
+      const body = text.slice(at, end === -1 ? text.length : end);
+      let cols = 0;
+      let row = 0;
+      let cells = 0;
+      for (const m of body.matchAll(tag)) {
+        const closing = m[1] === '/';
+        const local = m[2];
+        if (local === 'gridCol') {
+          if (!closing) cols++;
+        } else if (local === 'tc') {
+          if (!closing) cells++;
+        } else {
+          if (!closing) {
+            row++;
+            cells = 0;
+          }
+          if ((closing || m[3] === '/') && cols > 0 && cells !== cols) report(part, 'table', `table row ${row} has ${cells} cells; the grid has ${cols} columns`);
+        }
+      }
+      if (cols === 0) report(part, 'table', 'a table has no grid columns');
     }
   }
 }

@@ -168,3 +168,14 @@ t.test('package rules: content types, shape ids (alternate content may repeat), 
   ac.markDirty(slide);
   t.same(checkPackage(await OpcPackage.open(await ac.toBytes())), [], 'the branches of one mc:AlternateContent may share an id');
 });
+
+t.test('package rules: a table row short of a cell', async (t) => {
+  const r = await buildDeck({ slides: [spec(7, { title: 'Table', content: [{ blocks: [{ type: 'table', table: { table: { rows: [{ cells: [{ value: 'a' }, { value: 'b' }] }, { cells: [{ value: 'c' }, { value: 'd' }] }] } } }] }] })], templates });
+  const pkg = await OpcPackage.open(r.bytes!);
+  t.same(checkPackage(pkg), []);
+  const doc = pkg.getXml('/ppt/slides/slide1.xml');
+  const tc = descendants(doc, NS.a, 'tc')[1]!;
+  tc.parentNode!.removeChild(tc);
+  pkg.markDirty('/ppt/slides/slide1.xml');
+  t.match(checkPackage(await OpcPackage.open(await pkg.toBytes())), [{ part: '/ppt/slides/slide1.xml', check: 'table', message: 'table row 1 has 1 cells; the grid has 2 columns' }]);
+});
