@@ -53,6 +53,7 @@ import { DEFAULT_TABLE_STYLE_ID, frameTable, tableStyleIds } from './tables.js';
 import { shapeBrand, templateVocabulary, themeBrand, type BrandContext, type TemplateVocabulary } from '../quality/brand.js';
 import { shapeAccessibility, slideAccessibility, type SlideTitle } from '../quality/accessibility.js';
 import type { QualityFinding } from '../quality/types.js';
+import { checkSlideText, type PackageProblem } from '../quality/package.js';
 import { deferredParagraphs } from '../ooxml/deferred-paragraphs.js';
 import type { Shape } from '../ooxml/pml/shapes.js';
 import { DEFAULT_NOTES_SIZE, minimalNotesMasterXml, minimalThemeXml, notesSlideXml } from './notes.js';
@@ -138,6 +139,8 @@ export interface DeckSlideRecord {
   findings?: QualityFinding[];
   /** The slide's title as the accessibility check read it. */
   title?: SlideTitle;
+  /** What the package check found in the slide's text as written (core/src/quality/package.ts `checkSlideText`), when the build ran it. */
+  package_problems?: PackageProblem[];
 }
 
 /** Why a slide could not be built; becomes a {@link SlideError}. */
@@ -723,7 +726,10 @@ class DeckWriter {
 
     // written at once: the tree is garbage while young, which keeps large decks cheap; and
     // compressed at once, so a deck's slides wait for the zip in their compressed size
-    this.out.setCompressed(outSlide, compressEntry(utf8(serializeDocument(doc, stubs))), CT.slide);
+    const xml = serializeDocument(doc, stubs);
+    // the text as written is checked here (core/src/quality/package.ts), so the package check need not read it back
+    const packageProblems = this.input.quality === false ? undefined : checkSlideText(outSlide, xml, new Set(rels.map((r) => r.id)));
+    this.out.setCompressed(outSlide, compressEntry(utf8(xml)), CT.slide);
     this.writeRels(outSlide, rels);
     this.record(() => this.out.removePart(outSlide));
     this.slides.push(outSlide);
@@ -733,7 +739,7 @@ class DeckWriter {
       const nv = cNvPrOf(shape);
       return { shape_id: intAttr(nv, 'id', 0), shape_name: attr(nv, 'name') ?? '', ...fit };
     });
-    this.slideRecords.push({ part_name: outSlide, slide_index: index, template_slide_id: spec.template_slide_id, fits: fitRecords, ...quality });
+    this.slideRecords.push({ part_name: outSlide, slide_index: index, template_slide_id: spec.template_slide_id, fits: fitRecords, ...quality, package_problems: packageProblems });
     this.record(() => this.slideRecords.pop());
   }
 

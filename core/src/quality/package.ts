@@ -176,11 +176,43 @@ function escapeRe(s: string): string {
 }
 
 /**
+ * The rules that read a slide's own text (root element, relationship attributes, shape
+ * ids, table grids), for a slide whose XML is at hand: generation checks each slide on the
+ * text it serializes, so the package check need not inflate and read it again.
+ *
+ * @param relIds - the ids of the slide's relationships, as written to its `.rels` part
+ */
+export function checkSlideText(part: string, text: string, relIds: ReadonlySet<string>): PackageProblem[] {
+  const out: PackageProblem[] = [];
+  const report: Report = (p, check, message) => {
+    if (out.length < MAX_PER_CHECK) out.push({ part: p, check, message });
+  };
+  const root = rootOf(text);
+  if (!root) {
+    report(part, 'xml', 'the part has no root element');
+    return out;
+  }
+  if (root.local !== 'sld') report(part, 'part', `the root element is ${root.local}, not sld as its content type requires`);
+  scanRelationshipIds(part, text, root.prefixes, relIds, report);
+  checkShapeTree(part, text, root.prefixes, report);
+  return out;
+}
+
+/** Options of {@link checkPackage}. */
+export interface CheckPackageOptions {
+  /**
+   * Parts whose text was checked already ({@link checkSlideText}), with what that found:
+   * their text is not read again.
+   */
+  checkedText?: ReadonlyMap<string, readonly PackageProblem[]>;
+}
+
+/**
  * Checks a package against the rules above.
  *
  * @returns the problems found, empty for a sound package
  */
-export function checkPackage(pkg: OpcPackage): PackageProblem[] {
+export function checkPackage(pkg: OpcPackage, options: CheckPackageOptions = {}): PackageProblem[] {
   const out: PackageProblem[] = [];
   const perCheck = new Map<string, number>();
   const report: Report = (part, check, message) => {
@@ -195,6 +227,11 @@ export function checkPackage(pkg: OpcPackage): PackageProblem[] {
   for (const name of names) if (name.toLowerCase().endsWith('.rels')) checkRelsPart(r, name, report);
   for (const name of names) {
     if (name.toLowerCase().endsWith('.rels') || !isXmlPart(pkg, name)) continue;
+    const done = options.checkedText?.get(name);
+    if (done) {
+      for (const p of done) report(p.part, p.check, p.message);
+      continue;
+    }
     const text = r.text(name);
     const root = text === undefined ? undefined : rootOf(text);
     if (!text || !root) {
@@ -289,14 +326,18 @@ function shortType(type: string): string {
 
 /** Every attribute in the relationships namespace names a relationship of the part (empty values allowed). */
 function checkRelationshipIds(r: Reader, part: string, text: string, prefixes: Map<string, Set<string>>, report: Report): void {
+  let ids: Set<string> | undefined;
+  scanRelationshipIds(part, text, prefixes, () => (ids ??= new Set(r.rels(part).map((x) => x.id))), report);
+}
+
+function scanRelationshipIds(part: string, text: string, prefixes: Map<string, Set<string>>, relIds: ReadonlySet<string> | (() => ReadonlySet<string>), report: Report): void {
   const rPrefixes = prefixes.get(NS.r);
   if (!rPrefixes) return;
   const re = new RegExp(`\\s(${[...rPrefixes].map(escapeRe).join('|')}):([\\w.-]+)\\s*=\\s*(?:"([^"]*)"|'([^']*)')`, 'g');
-  let ids: Set<string> | undefined;
   for (const m of text.matchAll(re)) {
     const value = decodeEntities(m[3] ?? m[4] ?? '');
     if (value === '') continue;
-    ids ??= new Set(r.rels(part).map((x) => x.id));
+    const ids = typeof relIds === 'function' ? relIds() : relIds;
     if (!ids.has(value)) report(part, 'rid', `${m[1]}:${m[2]}="${value}" names no relationship in ${relsPartName(part)}`);
   }
 }
