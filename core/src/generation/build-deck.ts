@@ -843,6 +843,8 @@ class DeckWriter {
           attr(child(child(s.txBody, NS.a, 'bodyPr'), NS.a, 'normAutofit'), 'fontScale') ?? '',
           options.minTextPt ?? '',
           m.lines.some((segments) => segments.some((x) => x.trim() !== '')) ? 'text' : 'empty',
+          // what lies behind the text depends on where the box is
+          s.frame ? `${s.frame.x},${s.frame.y},${s.frame.cx},${s.frame.cy}` : '',
         ].join('|');
         let known = src.lazy.filledQuality.get(key);
         if (!known) {

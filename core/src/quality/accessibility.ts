@@ -292,12 +292,58 @@ type FillColor = Rgba | 'none' | 'unknown';
 function backgroundBehind(shape: Shape): Rgba | undefined {
   const part = shape.part;
   const ctx: ColorContext = { theme: part.theme, colorMap: part.colorMap };
-  const back = partBackground(part);
-  if (!back) return undefined;
   const own = effective(shape, (s) => fillOfShape(s, ctx));
-  if (own === undefined || own === 'none') return back;
   if (own === 'unknown') return undefined;
+  if (own !== undefined && own !== 'none' && own.a >= 1) return own;
+  // what is drawn behind: the topmost filled shape under the text's centre (the slide's
+  // shapes before this one, the layout's and the master's own shapes), else the background
+  let back: Rgba | undefined;
+  const under = shapeUnder(shape);
+  if (under === 'unknown') return undefined;
+  back = under ?? partBackground(part);
+  if (!back) return undefined;
+  if (own === undefined || own === 'none') return back;
   return over(own, back);
+}
+
+/**
+ * The fill of the topmost shape drawn beneath `shape` that covers the centre of its box:
+ * undefined when none does, 'unknown' when a picture or a fill without one colour does.
+ */
+function shapeUnder(shape: Shape): Rgba | 'unknown' | undefined {
+  const f = shape.frame;
+  if (!f || shape.group) return undefined;
+  const cx = f.x + f.cx / 2;
+  const cy = f.y + f.cy / 2;
+  const slide = shape.part;
+  const layers: Shape[][] = [];
+  const layout = slide.parent;
+  const master = layout?.parent;
+  // p:sldLayout/@showMasterSp (§19.3.1.39): false hides the master's shapes
+  if (master && layout && layout.root.getAttribute('showMasterSp') !== '0' && layout.root.getAttribute('showMasterSp') !== 'false') layers.push(master.shapes);
+  if (layout && slide.kind === 'slide' && slide.root.getAttribute('showMasterSp') !== '0' && slide.root.getAttribute('showMasterSp') !== 'false') layers.push(layout.shapes);
+  const own = slide.shapes;
+  const at = own.indexOf(shape);
+  layers.push(at >= 0 ? own.slice(0, at) : []);
+  let found: Rgba | 'unknown' | undefined;
+  for (const [li, list] of layers.entries()) {
+    const fromSlide = li === layers.length - 1;
+    for (const s of list) {
+      // placeholders of layouts and masters are not drawn on slides
+      if (s.hidden || (!fromSlide && s.placeholder)) continue;
+      const r = s.frame;
+      if (!r || r.rotation || cx < r.x || cx > r.x + r.cx || cy < r.y || cy > r.y + r.cy) continue;
+      if (s.kind === 'pic' || s.kind === 'graphicFrame' || s.kind === 'grpSp') {
+        found = 'unknown';
+        continue;
+      }
+      if (s.kind !== 'sp') continue;
+      const c = fillOfShape(s, { theme: s.part.theme, colorMap: s.part.colorMap });
+      if (c === undefined || c === 'none') continue;
+      found = c === 'unknown' ? 'unknown' : found && found !== 'unknown' ? over(c, found) : c.a >= 1 ? c : 'unknown';
+    }
+  }
+  return found;
 }
 
 function fillOfShape(shape: Shape, ctx: ColorContext): FillColor | undefined {
