@@ -18,6 +18,8 @@ import { checkedBuild } from '../../../core/src/quality/checked-build.js';
 import { contrastRatio } from '../../../core/src/quality/accessibility.js';
 import type { SlideData } from '../../../core/src/domain/content.js';
 import { houseTemplate } from '../../fixtures/house-template.js';
+import { analyzePresentation } from '../../../core/src/analysis/analyze.js';
+import { diagnose } from '../../../core/src/doctor/diagnose.js';
 
 const house = new Uint8Array(await houseTemplate());
 const templates = new Map([['house', house]]);
@@ -178,4 +180,18 @@ t.test('package rules: a table row short of a cell', async (t) => {
   tc.parentNode!.removeChild(tc);
   pkg.markDirty('/ppt/slides/slide1.xml');
   t.match(checkPackage(await OpcPackage.open(await pkg.toBytes())), [{ part: '/ppt/slides/slide1.xml', check: 'table', message: 'table row 1 has 1 cells; the grid has 2 columns' }]);
+});
+
+t.test('templates: the doctor runs the accessibility and brand checks over the template slides', async (t) => {
+  // the faulty deck, analysed as a template would be
+  const pkg = await OpcPackage.open(built.bytes!);
+  const results = analyzePresentation({ pkg, options: {}, idFor: (kind, part) => `${kind}:${part}` });
+  const q = diagnose(results, pkg).quality;
+  t.ok(q, 'results.doctor.quality');
+  t.same(q!.checks, ['accessibility', 'brand']);
+  t.match(q!.findings.find((f) => f.code === 'low_contrast' && f.severity === 'warning'), { slide_index: 0, details: { text_color: 'A3A3A3' } });
+  t.match(q!.findings.find((f) => f.code === 'missing_alt_text'), { slide_index: 1 });
+  t.match(q!.findings.find((f) => f.code === 'duplicate_title'), { slide_index: 1 });
+  t.match(q!.findings.find((f) => f.code === 'off_theme_font'), { slide_index: 0, details: { fonts: 'Comic Sans MS' } });
+  t.equal(q!.summary.warnings, q!.findings.filter((f) => f.severity === 'warning').length);
 });
