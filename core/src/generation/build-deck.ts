@@ -728,13 +728,24 @@ class DeckWriter {
     // compressed at once, so a deck's slides wait for the zip in their compressed size
     const xml = serializeDocument(doc, stubs);
     // the text as written is checked here (core/src/quality/package.ts), so the package check need not read it back
-    const packageProblems = this.input.quality === false ? undefined : checkSlideText(outSlide, xml, new Set(rels.map((r) => r.id)));
+    let packageProblems: PackageProblem[] | undefined;
+    try {
+      packageProblems = this.input.quality === false ? undefined : checkSlideText(outSlide, xml, new Set(rels.map((r) => r.id)));
+    } catch {
+      packageProblems = undefined; // the package check then reads the slide from the deck
+    }
     this.out.setCompressed(outSlide, compressEntry(utf8(xml)), CT.slide);
     this.writeRels(outSlide, rels);
     this.record(() => this.out.removePart(outSlide));
     this.slides.push(outSlide);
     this.record(() => this.slides.pop());
-    const quality = this.input.quality === false || !model ? undefined : this.slideQuality(src, model, layoutPart, doc, stubs, sourceOf, spec.source.kind === 'slide' ? partName : undefined, rels, outSlide);
+    let quality: ReturnType<DeckWriter['slideQuality']>;
+    try {
+      quality = this.input.quality === false || !model ? undefined : this.slideQuality(src, model, layoutPart, doc, stubs, sourceOf, spec.source.kind === 'slide' ? partName : undefined, rels, outSlide);
+    } catch {
+      // a check never costs a slide: without its findings the report reads the slide from the deck
+      quality = undefined;
+    }
     const fitRecords = fits.map(({ shape, fit }): PlaceholderFitRecord => {
       const nv = cNvPrOf(shape);
       return { shape_id: intAttr(nv, 'id', 0), shape_name: attr(nv, 'name') ?? '', ...fit };
