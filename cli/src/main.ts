@@ -11,10 +11,12 @@
  * slidewright match FILE.json                     rank layouts or slides for some slide data
  * slidewright generate DECK.yaml -o out.pptx      generate a deck, wait with a progress bar, download
  * slidewright status ID                           a generation's (gen_) or analysis's (tpl_) status
+ * slidewright report ID [--strict|--fail-on SEV]  a generated deck's quality report (package, fit, accessibility, brand)
  * ```
  *
  * Connection: `SLIDEWRIGHT_URL` (default `http://127.0.0.1:8080`) and `SLIDEWRIGHT_API_KEY`;
- * `--url` and `--api-key` override them. Exit codes: 0 success, 1 API or usage error.
+ * `--url` and `--api-key` override them. Exit codes: 0 success, 1 API or usage error, 2
+ * `report --strict` on a report with errors (`--fail-on warning`: with warnings or errors).
  *
  * Slide numbers are 1-based wherever the CLI prints or takes them; the API's 0-based
  * `slide_index` of generation warnings and errors is printed as `slide N+1`.
@@ -32,6 +34,9 @@ const POTX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.presentat
 const DEFAULT_URL = 'http://127.0.0.1:8080';
 const FINAL_GENERATION = new Set(['completed', 'partial', 'failed']);
 const FINAL_ANALYSIS = new Set(['completed', 'failed', 'cancelled']);
+
+/** `report --strict` found errors: exit status 2, told apart from API and usage errors (1). */
+class StrictReportFailure extends Error {}
 
 /** Where the CLI writes: injectable for tests, the process streams by default. */
 export interface CliIo {
@@ -464,6 +469,44 @@ export function buildProgram(io: CliIo): Command {
       for (const line of describeIssues(st)) out(line);
     });
 
+  // ---- report --------------------------------------------------------------------------
+  program
+    .command('report')
+    .description("show a generated deck's quality report: PowerPoint safety, fit, accessibility, brand")
+    .argument('<id>', 'gen_...')
+    .option('--strict', 'exit with status 2 when the report has errors (same as --fail-on error)')
+    .addOption(new Option('--fail-on <severity>', 'exit with status 2 when the report has findings this severe or more').choices(['error', 'warning', 'info']))
+    .addOption(new Option('--min-severity <severity>', 'list only findings this severe or more').choices(['error', 'warning', 'info']).default('info'))
+    .action(async (id: string, opts: { strict?: boolean; failOn?: 'error' | 'warning' | 'info'; minSeverity: 'error' | 'warning' | 'info' }, cmd: Command) => {
+      const api = client(cmd);
+      const report = await api.json('GET', `/api/v1/presentations/${encodeURIComponent(id)}/report`);
+      const summary = (report['summary'] ?? {}) as Json;
+      const errors = Number(summary['errors'] ?? 0);
+      if (globals(cmd).json) printJson(report);
+      else {
+        const rank: Record<string, number> = { error: 0, warning: 1, info: 2 };
+        const limit = rank[opts.minSeverity] ?? 2;
+        const findings = (Array.isArray(report['findings']) ? report['findings'] : []) as Json[];
+        const shown = findings.filter((f) => (rank[str(f['severity'])] ?? 2) <= limit);
+        out(`${id}: ${errors} errors, ${str(summary['warnings'] ?? 0)} warnings, ${str(summary['info'] ?? 0)} info (checks: ${(Array.isArray(report['checks']) ? report['checks'] : []).join(', ')})`);
+        if (shown.length) {
+          out(
+            table(
+              ['slide', 'severity', 'category', 'code', 'shape', 'message'],
+              // slides are printed 1-based, as everywhere in the CLI
+              shown.map((f) => [Number(f['slide_index']) >= 0 ? Number(f['slide_index']) + 1 : 'deck', f['severity'], f['category'], f['code'], f['shape_name'] ? `${str(f['shape_name'])} (#${str(f['shape_id'])})` : '', f['message']]),
+            ),
+          );
+        }
+      }
+      const failOn = opts.failOn ?? (opts.strict ? 'error' : undefined);
+      if (failOn) {
+        const counts: Array<[string, number]> = [['error', errors], ['warning', Number(summary['warnings'] ?? 0)], ['info', Number(summary['info'] ?? 0)]];
+        const upTo = counts.slice(0, ['error', 'warning', 'info'].indexOf(failOn) + 1).filter(([, n]) => n > 0);
+        if (upTo.length) throw new StrictReportFailure(`${id}: the quality report has ${upTo.map(([sev, n]) => `${n} ${sev === 'info' ? 'info' : `${sev}${n === 1 ? '' : 's'}`}`).join(', ')}`);
+      }
+    });
+
   // Subcommands share the parent's output, error handling and help-after-error.
   for (const c of [templates, ...templates.commands, ...program.commands]) {
     c.configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) }).exitOverride().showHelpAfterError('(run with --help for usage)');
@@ -485,6 +528,10 @@ export async function run(argv: readonly string[], io: CliIo = { stdout: process
     if (e instanceof CommanderError) {
       // Commander has already printed its message (or the help).
       return e.exitCode === 0 || e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : 1;
+    }
+    if (e instanceof StrictReportFailure) {
+      io.stderr.write(`slidewright: ${e.message}\n`);
+      return 2;
     }
     if (e instanceof ApiError || e instanceof UsageError) {
       io.stderr.write(`slidewright: ${e.message}\n`);

@@ -48,6 +48,8 @@ export interface Config {
   publicUrlExplicit: boolean;
   /** Pending or processing generations per organization before 429. */
   maxPendingPerOrg: number;
+  /** Smallest text size the quality report's accessibility check accepts, pt (`SLIDEWRIGHT_REPORT_MIN_TEXT_PT`). */
+  reportMinTextPt: number;
   /** HMAC secret for signed URLs; undefined = generate once and keep in the data directory. */
   signingSecret: string | undefined;
   /** Signed URL lifetime, seconds. */
@@ -121,6 +123,7 @@ interface RawEnv {
   SLIDEWRIGHT_DEV_MODE?: string;
   SLIDEWRIGHT_PUBLIC_URL?: string;
   SLIDEWRIGHT_MAX_PENDING_PER_ORG: number;
+  SLIDEWRIGHT_REPORT_MIN_TEXT_PT: number;
   SLIDEWRIGHT_SIGNING_SECRET?: string;
   SLIDEWRIGHT_URL_TTL: number;
   SLIDEWRIGHT_WEBHOOK_SECRET?: string;
@@ -165,6 +168,7 @@ const schema = {
     SLIDEWRIGHT_DEV_MODE: { type: 'string', enum: ['0', '1', 'true', 'false'] },
     SLIDEWRIGHT_PUBLIC_URL: { type: 'string' },
     SLIDEWRIGHT_MAX_PENDING_PER_ORG: { type: 'integer', minimum: 1, default: 100 },
+    SLIDEWRIGHT_REPORT_MIN_TEXT_PT: { type: 'number', minimum: 1, maximum: 400, default: 10 },
     SLIDEWRIGHT_SIGNING_SECRET: { type: 'string', minLength: 16 },
     SLIDEWRIGHT_URL_TTL: { type: 'integer', minimum: 1, default: 3600 },
     SLIDEWRIGHT_WEBHOOK_SECRET: { type: 'string', minLength: 16 },
@@ -231,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     publicUrl: (raw.SLIDEWRIGHT_PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ''),
     publicUrlExplicit: raw.SLIDEWRIGHT_PUBLIC_URL !== undefined,
     maxPendingPerOrg: raw.SLIDEWRIGHT_MAX_PENDING_PER_ORG,
+    reportMinTextPt: raw.SLIDEWRIGHT_REPORT_MIN_TEXT_PT,
     signingSecret: raw.SLIDEWRIGHT_SIGNING_SECRET,
     urlTtlSeconds: raw.SLIDEWRIGHT_URL_TTL,
     webhookSecret: raw.SLIDEWRIGHT_WEBHOOK_SECRET,

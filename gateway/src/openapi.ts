@@ -73,6 +73,7 @@ const CONFLICT_RPCS: ReadonlySet<string> = new Set([
   'GenerateSlide',
   'UpdateCharts',
   'DownloadPresentation',
+  'GetGenerationReport',
   'GetPresentationSlidePreview',
 ]);
 

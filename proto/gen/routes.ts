@@ -302,6 +302,31 @@ export const ROUTES = [
     "summary": "Returns the generated .pptx file (gen_ ids once completed or partial; pres_ ids)."
   },
   {
+    "id": "slidewright.v1.PresentationService/GetGenerationReport",
+    "method": "GET",
+    "url": "/api/v1/presentations/:generation_id/report",
+    "pathTemplate": "/api/v1/presentations/{generation_id}/report",
+    "service": "slidewright.v1.PresentationService",
+    "rpc": "GetGenerationReport",
+    "grpcMethod": "getGenerationReport",
+    "grpcPath": "/slidewright.v1.PresentationService/GetGenerationReport",
+    "requestType": "slidewright.v1.GetGenerationReportRequest",
+    "responseType": "slidewright.v1.GetGenerationReportResponse",
+    "body": "",
+    "responseBody": "",
+    "responseBodyType": "slidewright.v1.GetGenerationReportResponse",
+    "rawRequestBody": false,
+    "rawResponse": false,
+    "pathParams": [
+      "generation_id"
+    ],
+    "queryParams": [],
+    "successStatus": 200,
+    "emptyStatus": null,
+    "responseHeaders": [],
+    "summary": "Returns the quality report of a generated deck (completed or partial): PowerPoint safety, fit, accessibility, brand."
+  },
+  {
     "id": "slidewright.v1.PresentationService/GetPresentationSlidePreview",
     "method": "GET",
     "url": "/api/v1/presentations/:generation_id/slides/:slide_number/preview",

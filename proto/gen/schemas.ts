@@ -1188,6 +1188,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                           "additionalProperties": false
                         },
                         "maxItems": 50
+                      },
+                      "alt_text": {
+                        "description": "Alternative text of the chart (p:cNvPr/@descr); when absent one is generated from\nthe chart type, title and data (\"Column chart: Revenue by quarter, 2 series, 4 categories\").",
+                        "type": [
+                          "string",
+                          "null"
+                        ],
+                        "maxLength": 10000
                       }
                     },
                     "required": [
@@ -1710,6 +1718,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                     "additionalProperties": false
                   },
                   "maxItems": 50
+                },
+                "alt_text": {
+                  "description": "Alternative text of the chart (p:cNvPr/@descr); when absent one is generated from\nthe chart type, title and data (\"Column chart: Revenue by quarter, 2 series, 4 categories\").",
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 10000
                 }
               },
               "required": [
@@ -1937,6 +1953,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               "additionalProperties": false
             },
             "maxItems": 50
+          },
+          "alt_text": {
+            "description": "Alternative text of the chart (p:cNvPr/@descr); when absent one is generated from\nthe chart type, title and data (\"Column chart: Revenue by quarter, 2 series, 4 categories\").",
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 10000
           }
         },
         "required": [
@@ -2223,6 +2247,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           "additionalProperties": false
         },
         "maxItems": 50
+      },
+      "alt_text": {
+        "description": "Alternative text of the chart (p:cNvPr/@descr); when absent one is generated from\nthe chart type, title and data (\"Column chart: Revenue by quarter, 2 series, 4 categories\").",
+        "type": [
+          "string",
+          "null"
+        ],
+        "maxLength": 10000
       }
     },
     "required": [
@@ -2999,6 +3031,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                               "additionalProperties": false
                             },
                             "maxItems": 50
+                          },
+                          "alt_text": {
+                            "description": "Alternative text of the chart (p:cNvPr/@descr); when absent one is generated from\nthe chart type, title and data (\"Column chart: Revenue by quarter, 2 series, 4 categories\").",
+                            "type": [
+                              "string",
+                              "null"
+                            ],
+                            "maxLength": 10000
                           }
                         },
                         "required": [
@@ -4178,6 +4218,194 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     },
     "additionalProperties": false
   },
+  "slidewright.v1.QualitySummary": {
+    "title": "QualitySummary",
+    "description": "Counts of a quality report's findings by severity.",
+    "type": "object",
+    "x-proto-type": "slidewright.v1.QualitySummary",
+    "properties": {
+      "errors": {
+        "description": "Findings of severity error (a broken package; never in a delivered deck).",
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
+      },
+      "warnings": {
+        "description": "Findings of severity warning (low contrast, missing alternative text, overflowing text).",
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
+      },
+      "info": {
+        "description": "Findings of severity info.",
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
+      }
+    },
+    "additionalProperties": false
+  },
+  "slidewright.v1.QualityFinding": {
+    "title": "QualityFinding",
+    "description": "One finding of a quality report.",
+    "type": "object",
+    "x-proto-type": "slidewright.v1.QualityFinding",
+    "properties": {
+      "slide_index": {
+        "description": "0-based index of the slide in the generated deck; -1 for the deck as a whole.",
+        "type": "integer",
+        "minimum": -2147483648,
+        "maximum": 2147483647
+      },
+      "shape_id": {
+        "description": "p:cNvPr/@id of the shape concerned; absent when the finding is about a slide or part.",
+        "type": [
+          "integer",
+          "null"
+        ],
+        "minimum": -2147483648,
+        "maximum": 2147483647
+      },
+      "shape_name": {
+        "description": "p:cNvPr/@name of the shape; empty when no shape.",
+        "type": "string"
+      },
+      "category": {
+        "description": "package, fit, accessibility or brand.",
+        "type": "string"
+      },
+      "code": {
+        "description": "Machine-readable code, e.g. missing_alt_text, low_contrast, off_theme_font.",
+        "type": "string"
+      },
+      "severity": {
+        "description": "error, warning or info.",
+        "type": "string"
+      },
+      "message": {
+        "description": "Human-readable text.",
+        "type": "string"
+      },
+      "details": {
+        "description": "Measured values (sizes in pt, contrast ratios, colours as RRGGBB, part names).",
+        "type": "object",
+        "additionalProperties": true
+      }
+    },
+    "additionalProperties": false
+  },
+  "slidewright.v1.GetGenerationReportRequest": {
+    "title": "GetGenerationReportRequest",
+    "type": "object",
+    "x-proto-type": "slidewright.v1.GetGenerationReportRequest",
+    "properties": {
+      "generation_id": {
+        "description": "The job id.",
+        "type": "string",
+        "minLength": 1
+      }
+    },
+    "required": [
+      "generation_id"
+    ],
+    "additionalProperties": false
+  },
+  "slidewright.v1.GetGenerationReportResponse": {
+    "title": "GetGenerationReportResponse",
+    "description": "The quality report of a generated deck: PowerPoint safety, fit, accessibility, brand.",
+    "type": "object",
+    "x-proto-type": "slidewright.v1.GetGenerationReportResponse",
+    "properties": {
+      "summary": {
+        "description": "Counts of findings by severity.",
+        "title": "QualitySummary",
+        "type": "object",
+        "x-proto-type": "slidewright.v1.QualitySummary",
+        "properties": {
+          "errors": {
+            "description": "Findings of severity error (a broken package; never in a delivered deck).",
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
+          },
+          "warnings": {
+            "description": "Findings of severity warning (low contrast, missing alternative text, overflowing text).",
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
+          },
+          "info": {
+            "description": "Findings of severity info.",
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
+          }
+        },
+        "additionalProperties": false
+      },
+      "checks": {
+        "description": "The checks that ran: package, fit, accessibility, brand.",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "findings": {
+        "description": "The findings, by slide.",
+        "type": "array",
+        "items": {
+          "title": "QualityFinding",
+          "description": "One finding of a quality report.",
+          "type": "object",
+          "x-proto-type": "slidewright.v1.QualityFinding",
+          "properties": {
+            "slide_index": {
+              "description": "0-based index of the slide in the generated deck; -1 for the deck as a whole.",
+              "type": "integer",
+              "minimum": -2147483648,
+              "maximum": 2147483647
+            },
+            "shape_id": {
+              "description": "p:cNvPr/@id of the shape concerned; absent when the finding is about a slide or part.",
+              "type": [
+                "integer",
+                "null"
+              ],
+              "minimum": -2147483648,
+              "maximum": 2147483647
+            },
+            "shape_name": {
+              "description": "p:cNvPr/@name of the shape; empty when no shape.",
+              "type": "string"
+            },
+            "category": {
+              "description": "package, fit, accessibility or brand.",
+              "type": "string"
+            },
+            "code": {
+              "description": "Machine-readable code, e.g. missing_alt_text, low_contrast, off_theme_font.",
+              "type": "string"
+            },
+            "severity": {
+              "description": "error, warning or info.",
+              "type": "string"
+            },
+            "message": {
+              "description": "Human-readable text.",
+              "type": "string"
+            },
+            "details": {
+              "description": "Measured values (sizes in pt, contrast ratios, colours as RRGGBB, part names).",
+              "type": "object",
+              "additionalProperties": true
+            }
+          },
+          "additionalProperties": false
+        }
+      }
+    },
+    "additionalProperties": false
+  },
   "slidewright.v1.DeckSlideInput": {
     "title": "DeckSlideInput",
     "description": "One slide of a deck request. Unknown fields are rejected.",
@@ -4409,6 +4637,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                               "additionalProperties": false
                             },
                             "maxItems": 50
+                          },
+                          "alt_text": {
+                            "description": "Alternative text of the chart (p:cNvPr/@descr); when absent one is generated from\nthe chart type, title and data (\"Column chart: Revenue by quarter, 2 series, 4 categories\").",
+                            "type": [
+                              "string",
+                              "null"
+                            ],
+                            "maxLength": 10000
                           }
                         },
                         "required": [
@@ -5087,6 +5323,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                                     "additionalProperties": false
                                   },
                                   "maxItems": 50
+                                },
+                                "alt_text": {
+                                  "description": "Alternative text of the chart (p:cNvPr/@descr); when absent one is generated from\nthe chart type, title and data (\"Column chart: Revenue by quarter, 2 series, 4 categories\").",
+                                  "type": [
+                                    "string",
+                                    "null"
+                                  ],
+                                  "maxLength": 10000
                                 }
                               },
                               "required": [
@@ -5925,6 +6169,14 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                               "additionalProperties": false
                             },
                             "maxItems": 50
+                          },
+                          "alt_text": {
+                            "description": "Alternative text of the chart (p:cNvPr/@descr); when absent one is generated from\nthe chart type, title and data (\"Column chart: Revenue by quarter, 2 series, 4 categories\").",
+                            "type": [
+                              "string",
+                              "null"
+                            ],
+                            "maxLength": 10000
                           }
                         },
                         "required": [
@@ -6817,6 +7069,36 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           },
           "additionalProperties": false
         }
+      },
+      "report_summary": {
+        "description": "Counts of the deck's quality report findings by severity (GET .../report); absent until there is a deck.",
+        "title": "QualitySummary",
+        "type": [
+          "object",
+          "null"
+        ],
+        "x-proto-type": "slidewright.v1.QualitySummary",
+        "properties": {
+          "errors": {
+            "description": "Findings of severity error (a broken package; never in a delivered deck).",
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
+          },
+          "warnings": {
+            "description": "Findings of severity warning (low contrast, missing alternative text, overflowing text).",
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
+          },
+          "info": {
+            "description": "Findings of severity info.",
+            "type": "integer",
+            "minimum": -2147483648,
+            "maximum": 2147483647
+          }
+        },
+        "additionalProperties": false
       }
     },
     "additionalProperties": false
@@ -10052,6 +10334,14 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                                 "additionalProperties": false
                               },
                               "maxItems": 50
+                            },
+                            "alt_text": {
+                              "description": "Alternative text of the chart (p:cNvPr/@descr); when absent one is generated from\nthe chart type, title and data (\"Column chart: Revenue by quarter, 2 series, 4 categories\").",
+                              "type": [
+                                "string",
+                                "null"
+                              ],
+                              "maxLength": 10000
                             }
                           },
                           "required": [
@@ -11179,6 +11469,14 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                                       "additionalProperties": false
                                     },
                                     "maxItems": 50
+                                  },
+                                  "alt_text": {
+                                    "description": "Alternative text of the chart (p:cNvPr/@descr); when absent one is generated from\nthe chart type, title and data (\"Column chart: Revenue by quarter, 2 series, 4 categories\").",
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 10000
                                   }
                                 },
                                 "required": [
@@ -11981,6 +12279,14 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                                 "additionalProperties": false
                               },
                               "maxItems": 50
+                            },
+                            "alt_text": {
+                              "description": "Alternative text of the chart (p:cNvPr/@descr); when absent one is generated from\nthe chart type, title and data (\"Column chart: Revenue by quarter, 2 series, 4 categories\").",
+                              "type": [
+                                "string",
+                                "null"
+                              ],
+                              "maxLength": 10000
                             }
                           },
                           "required": [
@@ -12766,6 +13072,36 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
             },
             "additionalProperties": false
           }
+        },
+        "report_summary": {
+          "description": "Counts of the deck's quality report findings by severity (GET .../report); absent until there is a deck.",
+          "title": "QualitySummary",
+          "type": [
+            "object",
+            "null"
+          ],
+          "x-proto-type": "slidewright.v1.QualitySummary",
+          "properties": {
+            "errors": {
+              "description": "Findings of severity error (a broken package; never in a delivered deck).",
+              "type": "integer",
+              "minimum": -2147483648,
+              "maximum": 2147483647
+            },
+            "warnings": {
+              "description": "Findings of severity warning (low contrast, missing alternative text, overflowing text).",
+              "type": "integer",
+              "minimum": -2147483648,
+              "maximum": 2147483647
+            },
+            "info": {
+              "description": "Findings of severity info.",
+              "type": "integer",
+              "minimum": -2147483648,
+              "maximum": 2147483647
+            }
+          },
+          "additionalProperties": false
         }
       },
       "additionalProperties": false
@@ -12786,6 +13122,119 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
       "required": [
         "presentation_id"
       ]
+    }
+  },
+  "slidewright.v1.PresentationService/GetGenerationReport": {
+    "params": {
+      "title": "GetGenerationReportRequest",
+      "type": "object",
+      "x-proto-type": "slidewright.v1.GetGenerationReportRequest",
+      "properties": {
+        "generation_id": {
+          "description": "The job id.",
+          "type": "string",
+          "minLength": 1
+        }
+      },
+      "required": [
+        "generation_id"
+      ]
+    },
+    "response": {
+      "title": "GetGenerationReportResponse",
+      "description": "The quality report of a generated deck: PowerPoint safety, fit, accessibility, brand.",
+      "type": "object",
+      "x-proto-type": "slidewright.v1.GetGenerationReportResponse",
+      "properties": {
+        "summary": {
+          "description": "Counts of findings by severity.",
+          "title": "QualitySummary",
+          "type": "object",
+          "x-proto-type": "slidewright.v1.QualitySummary",
+          "properties": {
+            "errors": {
+              "description": "Findings of severity error (a broken package; never in a delivered deck).",
+              "type": "integer",
+              "minimum": -2147483648,
+              "maximum": 2147483647
+            },
+            "warnings": {
+              "description": "Findings of severity warning (low contrast, missing alternative text, overflowing text).",
+              "type": "integer",
+              "minimum": -2147483648,
+              "maximum": 2147483647
+            },
+            "info": {
+              "description": "Findings of severity info.",
+              "type": "integer",
+              "minimum": -2147483648,
+              "maximum": 2147483647
+            }
+          },
+          "additionalProperties": false
+        },
+        "checks": {
+          "description": "The checks that ran: package, fit, accessibility, brand.",
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "findings": {
+          "description": "The findings, by slide.",
+          "type": "array",
+          "items": {
+            "title": "QualityFinding",
+            "description": "One finding of a quality report.",
+            "type": "object",
+            "x-proto-type": "slidewright.v1.QualityFinding",
+            "properties": {
+              "slide_index": {
+                "description": "0-based index of the slide in the generated deck; -1 for the deck as a whole.",
+                "type": "integer",
+                "minimum": -2147483648,
+                "maximum": 2147483647
+              },
+              "shape_id": {
+                "description": "p:cNvPr/@id of the shape concerned; absent when the finding is about a slide or part.",
+                "type": [
+                  "integer",
+                  "null"
+                ],
+                "minimum": -2147483648,
+                "maximum": 2147483647
+              },
+              "shape_name": {
+                "description": "p:cNvPr/@name of the shape; empty when no shape.",
+                "type": "string"
+              },
+              "category": {
+                "description": "package, fit, accessibility or brand.",
+                "type": "string"
+              },
+              "code": {
+                "description": "Machine-readable code, e.g. missing_alt_text, low_contrast, off_theme_font.",
+                "type": "string"
+              },
+              "severity": {
+                "description": "error, warning or info.",
+                "type": "string"
+              },
+              "message": {
+                "description": "Human-readable text.",
+                "type": "string"
+              },
+              "details": {
+                "description": "Measured values (sizes in pt, contrast ratios, colours as RRGGBB, part names).",
+                "type": "object",
+                "additionalProperties": true
+              }
+            },
+            "additionalProperties": false
+          }
+        }
+      },
+      "additionalProperties": false
     }
   },
   "slidewright.v1.PresentationService/GetPresentationSlidePreview": {

@@ -7,11 +7,14 @@
 import type { AnalysisResults, AnalyzedLayout, AnalyzedShape } from '../analysis/types.js';
 import { NEAREST_CLASS, resolveFace } from '../text/font-metrics.js';
 import { DEFAULT_TABLE_FONT_PT, MIN_FONT_SIZE_PT, newTextCapacity, tableRowCapacity, textCapacity, type NewTextCapacity } from './capacity.js';
-import { PmlModel } from '../ooxml/pml/parts.js';
 import type { Shape } from '../ooxml/pml/shapes.js';
 import type { OpcPackage } from '../ooxml/opc/package.js';
 import { oversizedPictures } from './pictures.js';
 import { repairFindings } from './repairs.js';
+import { PmlModel, type SlidePart } from '../ooxml/pml/parts.js';
+import { checkAccessibility } from '../quality/accessibility.js';
+import { checkBrand } from '../quality/brand.js';
+import { summarize, type QualityReport } from '../quality/types.js';
 import type {
   ContentAreaKind,
   DoctorCapacity,
@@ -392,5 +395,24 @@ export function diagnose(results: AnalysisResults, pkg?: OpcPackage): TemplateDo
     unfillable_count: layouts.reduce((n, e) => n + e.unfillable.length, 0) + slides.reduce((n, e) => n + e.unfillable.length, 0),
     oversized_pictures: pkg ? oversizedPictures(pkg, results) : [],
     repairs: repairFindings(results),
+    ...(pkg ? { quality: templateQuality(pkg) } : {}),
   };
+}
+
+/**
+ * The quality report's accessibility and brand checks over a template's slides (the
+ * package is checked when the template is accepted, fitting only happens in decks).
+ * Brand compares with the theme alone: every font and colour of a template is in its own text.
+ */
+function templateQuality(pkg: OpcPackage): QualityReport | undefined {
+  let slides: SlidePart[];
+  try {
+    slides = new PmlModel(pkg).slidesInOrder();
+  } catch {
+    return undefined;
+  }
+  const findings = [...checkAccessibility(slides), ...checkBrand(slides, undefined)];
+  const rank = { error: 0, warning: 1, info: 2 } as const;
+  findings.sort((a, b) => a.slide_index - b.slide_index || rank[a.severity] - rank[b.severity]);
+  return { summary: summarize(findings), checks: ['accessibility', 'brand'], findings };
 }

@@ -6,6 +6,7 @@
  * JSON names are snake_case like the rest of the analysis results. Lengths are points unless
  * a name says EMU; line and row counts are whole numbers.
  */
+import type { QualityReport } from '../quality/types.js';
 
 /**
  * What a layout or slide is for, read from its placeholders (types, idx, geometry) and
@@ -248,4 +249,10 @@ export interface TemplateDoctorReport {
   oversized_pictures: OversizedPictureFinding[];
   /** Repairs made to the template as it was read (`results.repairs`), with the slide or layout each touched; empty for a sound template. */
   repairs: DoctorRepairFinding[];
+  /**
+   * The accessibility and brand checks of the quality report (core/src/quality) over the
+   * template's slides (`slide_index` 0-based in the template; brand against the theme
+   * alone); absent when the report is made without the package.
+   */
+  quality?: QualityReport;
 }

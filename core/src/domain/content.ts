@@ -37,6 +37,8 @@ export interface ChartBlock {
   title?: string;
   categories: string[];
   series: ChartSeries[];
+  /** Alternative text (`p:cNvPr/@descr`); generated from type, title and data when absent. */
+  alt_text?: string;
 }
 
 /** A picture to place in a picture placeholder: base64 data or an uploaded asset id. */

@@ -126,6 +126,10 @@ export interface GenerationRecord {
   request_key: string;
   /** Blob key of the generated deck, once written. */
   output_key?: string;
+  /** Blob key of the deck's quality report (JSON, core/src/quality), once written. */
+  report_key?: string;
+  /** Counts of the report's findings by severity; the status record carries them. */
+  report_summary?: { errors: number; warnings: number; info: number };
   request_id?: string;
   /** Notified when the generation ends. */
   webhook_url?: string;
@@ -159,4 +163,5 @@ export const blobKeys = {
   analysisResults: (org: string, templateId: string, analysisId: string) => `orgs/${org}/templates/${templateId}/analyses/${analysisId}.json`,
   generationRequest: (org: string, id: string) => `orgs/${org}/generations/${id}/request.json`,
   generationOutput: (org: string, id: string) => `orgs/${org}/generations/${id}/deck.pptx`,
+  generationReport: (org: string, id: string) => `orgs/${org}/generations/${id}/report.json`,
 } as const;

@@ -36,7 +36,7 @@ import { CT, RT } from '../ooxml/opc/constants.js';
 import { OpcPackage, RELS_CONTENT_TYPE, type Relationship } from '../ooxml/opc/package.js';
 import { compressEntry } from '../ooxml/opc/zip-codec.js';
 import { extensionOf, partFolder, relativeTarget, relsPartName } from '../ooxml/opc/part-names.js';
-import { NS, attr, child, children, createElement, decodeXmlBytes, insertInOrder, intAttr, parseXml, type Document, type Element } from '../ooxml/xml.js';
+import { NS, attr, child, children, createElement, decodeXmlBytes, descendants, insertInOrder, intAttr, parseXml, type Document, type Element } from '../ooxml/xml.js';
 import { fillSlide, newSlideFromLayout, sortByPosition } from './fill-slide.js';
 import { blockFailure, hasChartBlocks, isChartFrame, SlideRichContent, type BlockErrorCode, type RichHost } from './charts/blocks.js';
 import { PmlModel } from '../ooxml/pml/parts.js';
@@ -46,10 +46,16 @@ import { isTableOnly, pageSlideData } from './paginate.js';
 import { cloneDocument, cloneInto, cloneRootWithStubs, cloneWithStubs } from './draft/clone.js';
 import { serializeDocument } from './draft/serialize.js';
 import { TemplateCache } from './template-cache.js';
-import { placeholderElement, placeholders, renumberDuplicateShapeIds, shapeIdStats, shapeTree, type PlaceholderShape } from './shapes.js';
-import { plainText } from './text.js';
+import { cNvPr as cNvPrOf, placeholderElement, placeholders, renumberDuplicateShapeIds, shapeIdStats, shapeTree, type PlaceholderShape } from './shapes.js';
+import { materializeParagraphs, plainText } from './text.js';
 import { deliverOversizedPicture, planOversizedPicture, TEMPLATE_PICTURE_LIMITS, type DeliveredPicture, type OversizedPicture, type TemplatePictureLimits } from './picture-limits.js';
 import { DEFAULT_TABLE_STYLE_ID, frameTable, tableStyleIds } from './tables.js';
+import { shapeBrand, templateVocabulary, themeBrand, type BrandContext, type TemplateVocabulary } from '../quality/brand.js';
+import { shapeAccessibility, slideAccessibility, type SlideTitle } from '../quality/accessibility.js';
+import type { QualityFinding } from '../quality/types.js';
+import { checkSlideText, type PackageProblem } from '../quality/package.js';
+import { deferredParagraphs } from './draft/deferred-paragraphs.js';
+import type { Shape } from '../ooxml/pml/shapes.js';
 import { DEFAULT_NOTES_SIZE, minimalNotesMasterXml, minimalThemeXml, notesSlideXml } from './notes.js';
 
 /** One slide of the deck to build. */
@@ -76,6 +82,11 @@ export interface BuildDeckInput {
    */
   reuseOpenedTemplates?: boolean;
   /**
+   * The quality report's per-slide checks (accessibility, brand; core/src/quality), run on
+   * each slide's tree while it is built (default on; `false` skips them).
+   */
+  quality?: { minTextPt?: number } | false;
+  /**
    * What template pictures are held to (default {@link TEMPLATE_PICTURE_LIMITS}: 50
    * megapixels, 32767 px a side); tests pass smaller limits. Builds with other limits
    * neither reuse nor keep opened templates' downsampled pictures.
@@ -95,6 +106,41 @@ export interface BuildDeckResult {
    * slide-size mismatches, ... (`slide_index` 0-based in the request, -1 for the deck).
    */
   warnings: SlideWarning[];
+  /** One record per slide written, in deck order (what the quality report's `fit` check reads). */
+  slides: DeckSlideRecord[];
+  /** Typefaces and explicit colours of the templates the slides came from (the quality report's `brand` check). */
+  vocabulary: { fonts: string[]; colors: string[] };
+}
+
+/** How one placeholder or text shape of a deck slide was fitted. */
+export interface PlaceholderFitRecord {
+  /** `p:cNvPr/@id` of the filled shape. */
+  shape_id: number;
+  shape_name: string;
+  /** What filled it: title, subtitle, body, textbox, footer, header, column_header or table. */
+  role: string;
+  /** The template's (or `slide_format`'s) largest run size, pt. */
+  template_size_pt: number;
+  /** The largest run size written, pt. */
+  size_pt: number;
+  /** How far the text still runs past its box at that size, pt (0 when it fits). */
+  overflow_pt: number;
+}
+
+/** A slide written to the deck. */
+export interface DeckSlideRecord {
+  /** The deck's slide part. */
+  part_name: string;
+  /** 0-based index of the request slide it was made for (several deck slides share one when a table paginates). */
+  slide_index: number;
+  template_slide_id: string;
+  fits: PlaceholderFitRecord[];
+  /** The slide's accessibility and brand findings (`slide_index` -1: the report sets it), when the build ran them. */
+  findings?: QualityFinding[];
+  /** The slide's title as the accessibility check read it. */
+  title?: SlideTitle;
+  /** What the package check found in the slide's text as written (core/src/quality/package.ts `checkSlideText`), when the build ran it. */
+  package_problems?: PackageProblem[];
 }
 
 /** Why a slide could not be built; becomes a {@link SlideError}. */
@@ -193,8 +239,11 @@ interface TemplateSource {
   /** `p:sldSz` (EMU). */
   slideSize: { cx: number; cy: number } | undefined;
   tableStylesPart: string | undefined;
-  /** Made on first use and shared by every build reusing the template: the reading model (for measuring text); null when it cannot be read. */
-  lazy: { model?: PmlModel | null };
+  /**
+   * Made on first use and shared by every build reusing the template: the reading model
+   * (for measuring text), null when it cannot be read; the fonts and colours its own parts use.
+   */
+  lazy: { model?: PmlModel | null; vocabulary?: TemplateVocabulary; quality?: Map<string, TemplateSlideQuality>; filledQuality?: Map<string, QualityFinding[]> };
   /** What is delivered for the template's pictures past the pixel limits (default limits only), by part name; made on first use, shared like `lazy`. */
   oversized: Map<string, Promise<DeliveredPicture>>;
 }
@@ -233,6 +282,13 @@ function oncePerCause(warnings: readonly SlideWarning[], pageOf: readonly number
     const where = pages.length === last - first + 1 ? `pages ${first}–${last}` : `pages ${pages.map((p) => p + 1).join(', ')}`;
     return { ...warning, message: `${warning.message} (on ${where} of ${pageCount})` };
   });
+}
+
+/** The quality findings of a template slide's shapes, made once: a shape written from the template gives the same findings on every slide. */
+interface TemplateSlideQuality {
+  /** The template slide's reading-model shapes by the top-level element of its shape tree that holds them. */
+  byTop: Map<Element, Shape[]>;
+  findings: Map<Shape, QualityFinding[]>;
 }
 
 /** Thrown inside a slide's build when its table must be split: the slide is undone and built page by page. */
@@ -285,7 +341,7 @@ interface MasterRecord {
  * @param onProgress - called with the fraction done (0–1) after each slide and at the end
  */
 export async function buildDeck(input: BuildDeckInput, onProgress?: (fraction: number) => void): Promise<BuildDeckResult> {
-  const writer = new DeckWriter(input.templates, input.reuseOpenedTemplates ?? true, input.pictureLimits ?? TEMPLATE_PICTURE_LIMITS);
+  const writer = new DeckWriter(input.templates, input.reuseOpenedTemplates ?? true, input.pictureLimits ?? TEMPLATE_PICTURE_LIMITS, input);
   const errors: SlideError[] = [];
   const n = input.slides.length;
   // the first slide's template gives the deck its presentation part, even if that slide fails
@@ -302,11 +358,28 @@ export async function buildDeck(input: BuildDeckInput, onProgress?: (fraction: n
   }
   if (writer.slideCount === 0) {
     onProgress?.(1);
-    return { bytes: undefined, pages_generated: 0, errors, warnings: writer.warnings };
+    return { bytes: undefined, pages_generated: 0, errors, warnings: writer.warnings, slides: [], vocabulary: { fonts: [], colors: [] } };
   }
   const bytes = await writer.finish();
   onProgress?.(1);
-  return { bytes, pages_generated: writer.slideCount, errors, warnings: writer.warnings };
+  return { bytes, pages_generated: writer.slideCount, errors, warnings: writer.warnings, slides: writer.slideRecords, vocabulary: writer.vocabulary() };
+}
+
+const objectIds = new WeakMap<object, number>();
+let nextObjectId = 1;
+
+/** A number naming an object for cache keys ('' for none). */
+function objectId(o: object | undefined): string {
+  if (!o) return '';
+  let id = objectIds.get(o);
+  if (id === undefined) objectIds.set(o, (id = nextObjectId++));
+  return String(id);
+}
+
+/** The child of `tree` that holds `el` (itself when it is one). */
+function topLevelOf(el: Element, tree: Element | undefined): Element | undefined {
+  for (let n: Element | null = el; n; n = n.parentNode as Element | null) if (n.parentNode === tree) return n;
+  return undefined;
 }
 
 function toFailure(err: unknown): SlideFailure {
@@ -322,6 +395,8 @@ function toFailure(err: unknown): SlideFailure {
 /** Accumulates the output package slide by slide; each slide is all-or-nothing. */
 class DeckWriter {
   readonly warnings: SlideWarning[] = [];
+  /** The slides written, in deck order, with their fitting outcomes. */
+  readonly slideRecords: DeckSlideRecord[] = [];
   private readonly out = OpcPackage.create();
   private readonly opened = new Map<string, TemplateSource | SlideFailure>();
   private readonly allocated = new Set<string>();
@@ -351,12 +426,26 @@ class DeckWriter {
     private readonly templates: ReadonlyMap<string, Uint8Array>,
     private readonly reuseOpened: boolean,
     private readonly pictureLimits: TemplatePictureLimits,
+    private readonly input: Pick<BuildDeckInput, 'quality'> = {},
   ) {
     for (const n of ['/ppt/presentation.xml', '/ppt/presProps.xml', '/ppt/viewProps.xml', '/ppt/tableStyles.xml']) this.allocated.add(n.toLowerCase());
   }
 
   get slideCount(): number {
     return this.slides.length;
+  }
+
+  /** Typefaces (lower case) and `RRGGBB` colours the templates of the deck use in their slides, layouts, masters and themes. */
+  vocabulary(): { fonts: string[]; colors: string[] } {
+    const fonts = new Set<string>();
+    const colors = new Set<string>();
+    for (const src of this.opened.values()) {
+      if (src instanceof SlideFailure) continue;
+      src.lazy.vocabulary ??= templateVocabulary(src.pkg, [CT.slide, CT.slideLayout, CT.slideMaster, CT.theme].flatMap((ct) => src.pkg.partsOfType(ct)));
+      for (const f of src.lazy.vocabulary.fonts) fonts.add(f);
+      for (const c of src.lazy.vocabulary.colors) colors.add(c);
+    }
+    return { fonts: [...fonts].sort(), colors: [...colors].sort() };
   }
 
   private async template(id: string): Promise<TemplateSource> {
@@ -616,6 +705,8 @@ class DeckWriter {
       }
     }
     const filled: FilledShape[] = [];
+    // ids are read once the slide is final (duplicate ids are renumbered after fitting)
+    const fits: Array<{ shape: Element; fit: Omit<PlaceholderFitRecord, 'shape_id' | 'shape_name'> }> = [];
     const rich = new SlideRichContent(this.richHost(() => rels, (m, code) => warn(code ?? 'content_not_placed', m)));
     this.richPending.push(rich);
     fillSlide({
@@ -646,6 +737,7 @@ class DeckWriter {
         paginate: tablePt === undefined && spec.options.auto_paginate_tables !== false && isTableOnly(spec.slide_data),
         forcedTablePt: tablePt,
         warn,
+        onFit: (f) => fits.push({ shape: f.shape, fit: { role: f.role, template_size_pt: f.templateSizePt, size_pt: f.sizePt, overflow_pt: f.overflowPt } }),
       });
       if (plan) throw new PaginateSignal(plan);
     } else warn('not_fitted', 'the template cannot be read for measuring; text and tables are placed at their template sizes');
@@ -661,11 +753,150 @@ class DeckWriter {
 
     // written at once: the tree is garbage while young, which keeps large decks cheap; and
     // compressed at once, so a deck's slides wait for the zip in their compressed size
-    this.out.setCompressed(outSlide, compressEntry(utf8(serializeDocument(doc, stubs))), CT.slide);
+    const xml = serializeDocument(doc, stubs);
+    // the text as written is checked here (core/src/quality/package.ts), so the package check need not read it back
+    let packageProblems: PackageProblem[] | undefined;
+    try {
+      packageProblems = this.input.quality === false ? undefined : checkSlideText(outSlide, xml, new Set(rels.map((r) => r.id)));
+    } catch {
+      packageProblems = undefined; // the package check then reads the slide from the deck
+    }
+    this.out.setCompressed(outSlide, compressEntry(utf8(xml)), CT.slide);
     this.writeRels(outSlide, rels);
     this.record(() => this.out.removePart(outSlide));
     this.slides.push(outSlide);
     this.record(() => this.slides.pop());
+    let quality: ReturnType<DeckWriter['slideQuality']>;
+    try {
+      quality = this.input.quality === false || !model ? undefined : this.slideQuality(src, model, layoutPart, doc, stubs, sourceOf, spec.source.kind === 'slide' ? partName : undefined, rels, outSlide);
+    } catch {
+      // a check never costs a slide: without its findings the report reads the slide from the deck
+      quality = undefined;
+    }
+    const fitRecords = fits.map(({ shape, fit }): PlaceholderFitRecord => {
+      const nv = cNvPrOf(shape);
+      return { shape_id: intAttr(nv, 'id', 0), shape_name: attr(nv, 'name') ?? '', ...fit };
+    });
+    this.slideRecords.push({ part_name: outSlide, slide_index: index, template_slide_id: spec.template_slide_id, fits: fitRecords, ...quality, package_problems: packageProblems });
+    this.record(() => this.slideRecords.pop());
+  }
+
+  /**
+   * The accessibility and brand findings of a slide as built (core/src/quality), read from
+   * its tree before it is written: shapes written from the template (stand-ins) are judged
+   * once per template slide, the others on every slide.
+   *
+   * @param sourcePart - the template slide copied, undefined for a slide made from a layout
+   */
+  private slideQuality(
+    src: TemplateSource,
+    model: PmlModel,
+    layoutPart: string,
+    doc: Document,
+    stubs: Map<Element, Element> | undefined,
+    sourceOf: ReadonlyMap<Element, Element> | undefined,
+    sourcePart: string | undefined,
+    rels: readonly RelOut[],
+    outSlide: string,
+  ): { findings: QualityFinding[]; title: SlideTitle } | undefined {
+    const tree = shapeTree(doc);
+    if (!tree) return undefined;
+    let gen: GeneratedSlidePart;
+    try {
+      gen = new GeneratedSlidePart(model.layout(layoutPart), doc.documentElement!, outSlide);
+    } catch {
+      return undefined;
+    }
+    const options = this.input.quality || {};
+    src.lazy.vocabulary ??= templateVocabulary(src.pkg, [CT.slide, CT.slideLayout, CT.slideMaster, CT.theme].flatMap((ct) => src.pkg.partsOfType(ct)));
+    const brand = { ...themeBrand(gen.theme), vocabulary: src.lazy.vocabulary };
+    const outCtx: BrandContext = {
+      ...brand,
+      imageBytes: (_shape, rId) => {
+        const target = rels.find((r) => r.id === rId && !r.external)?.targetPartName;
+        return target && this.out.hasPart(target) ? this.out.getBytes(target) : undefined;
+      },
+    };
+    let tpl: TemplateSlideQuality | undefined;
+    if (stubs && sourcePart) {
+      src.lazy.quality ??= new Map();
+      tpl = src.lazy.quality.get(sourcePart);
+      if (!tpl) {
+        const byTop = new Map<Element, Shape[]>();
+        const srcTree = shapeTree(src.pkg.getXml(sourcePart));
+        for (const s of model.slide(sourcePart).shapes) {
+          const top = topLevelOf(s.element, srcTree);
+          if (top) byTop.set(top, [...(byTop.get(top) ?? []), s]);
+        }
+        tpl = { byTop, findings: new Map() };
+        src.lazy.quality.set(sourcePart, tpl);
+      }
+    }
+    const tplCtx: BrandContext = {
+      ...brand,
+      imageBytes: (shape, rId) => {
+        const rel = src.pkg.rel(shape.part.partName, rId);
+        return rel && !rel.external && rel.targetPartName && src.pkg.hasPart(rel.targetPartName) ? src.pkg.getBytes(rel.targetPartName) : undefined;
+      },
+    };
+    const genByTop = new Map<Element, Shape[]>();
+    for (const s of gen.shapes) {
+      const top = topLevelOf(s.element, tree);
+      if (top) genByTop.set(top, [...(genByTop.get(top) ?? []), s]);
+    }
+    const shapes: Shape[] = [];
+    const findings: QualityFinding[] = [];
+    for (const el of children(tree)) {
+      const source = stubs?.get(el);
+      if (source && tpl) {
+        for (const s of tpl.byTop.get(source) ?? []) {
+          shapes.push(s);
+          let cached = tpl.findings.get(s);
+          if (!cached) {
+            cached = [...shapeAccessibility(s, options), ...shapeBrand(s, tplCtx)];
+            tpl.findings.set(s, cached);
+          }
+          findings.push(...cached);
+        }
+        continue;
+      }
+      for (const s of genByTop.get(el) ?? []) {
+        shapes.push(s);
+        const m = s.kind === 'sp' && s.group === undefined ? deferredParagraphs(s.txBody) : undefined;
+        if (!m || !s.txBody) {
+          // (the slide is written already: deferred paragraphs elsewhere may become nodes the reading model reads)
+          for (const txBody of descendants(s.element, NS.p, 'txBody')) materializeParagraphs(doc, txBody);
+          findings.push(...shapeAccessibility(s, options), ...shapeBrand(s, outCtx));
+          continue;
+        }
+        // a filled text shape: what is judged (colours, fonts, sizes) is its template's formatting
+        // and the fitted sizes, the same on every slide filled from that shape
+        src.lazy.filledQuality ??= new Map();
+        const key = [
+          objectId(sourceOf?.get(el) ?? s.basePlaceholder?.element),
+          layoutPart,
+          objectId(m.runProps),
+          objectId(m.paraProps),
+          m.sizes?.map((p) => p.runs.join(',')).join(';') ?? '',
+          attr(child(child(s.txBody, NS.a, 'bodyPr'), NS.a, 'normAutofit'), 'fontScale') ?? '',
+          options.minTextPt ?? '',
+          m.lines.some((segments) => segments.some((x) => x.trim() !== '')) ? 'text' : 'empty',
+          // what lies behind the text depends on where the box is
+          s.frame ? `${s.frame.x},${s.frame.y},${s.frame.cx},${s.frame.cy}` : '',
+        ].join('|');
+        let known = src.lazy.filledQuality.get(key);
+        if (!known) {
+          materializeParagraphs(doc, s.txBody);
+          known = [...shapeAccessibility(s, options), ...shapeBrand(s, outCtx)];
+          // bounded: one entry per formatting and fitted sizes seen (cleared if a template somehow sees thousands)
+          if (src.lazy.filledQuality.size >= 4096) src.lazy.filledQuality.clear();
+          src.lazy.filledQuality.set(key, known);
+        }
+        for (const f of known) findings.push({ ...f, shape_id: s.id, shape_name: s.name });
+      }
+    }
+    const slide = slideAccessibility(shapes, -1);
+    return { findings: [...findings, ...slide.findings], title: slide.title };
   }
 
   /**

@@ -51,6 +51,20 @@ export interface FinishSlideInput {
   /** Cell size to write on the table (a page of a paginated table), pt. */
   forcedTablePt?: number;
   warn(code: string, message: string): void;
+  /** Told the outcome of every fitted shape (the quality report's `fit` check reads them); fitting does not depend on it. */
+  onFit?(fit: ShapeFit): void;
+}
+
+/** How one filled shape was fitted: the size the template gave it and the size written. */
+export interface ShapeFit {
+  shape: Element;
+  role: TextRole | 'table';
+  /** The template's (or the format's) largest run size, pt. */
+  templateSizePt: number;
+  /** The largest run size written, pt. */
+  sizePt: number;
+  /** How far the text still runs past its box (the rows past their area for a table), pt; 0 when it fits. */
+  overflowPt: number;
 }
 
 /** A split decided by {@link finishSlide}: the data rows of each page (header rows included). */
@@ -105,6 +119,7 @@ export function finishSlide(input: FinishSlideInput): PaginationPlan | undefined
     }
     const m = measureTable(part, tbl);
     const fit = fitTable(m, avail, tableMin, input.forcedTablePt);
+    input.onFit?.({ shape: f.shape, role: 'table', templateSizePt: m.baseSizePt, sizePt: fit.sizePt, overflowPt: fit.overflowPt });
     const xfrm = xfrmElement(f.shape);
     if (xfrm) setRect(input.doc, xfrm, { ...frameRect, y: area.y, cy: fit.heightEmu });
     const grow = fit.heightEmu - area.cy;
@@ -140,6 +155,7 @@ export function finishSlide(input: FinishSlideInput): PaginationPlan | undefined
     // shapes inside groups keep their text as it is (their frame is in group space)
     if (f.shape.parentNode !== shapeTree(input.doc)) continue;
     const out = fitShapeText(part, f.shape, { minPt: min });
+    if (out) input.onFit?.({ shape: f.shape, role, templateSizePt: out.templateSizePt, sizePt: out.sizePt, overflowPt: out.overflowPt });
     // a footer-area line a point or two taller than its box is how templates draw them
     // (nothing is clipped): not worth a warning
     const footerArea = role === 'footer' || role === 'header';

@@ -8,6 +8,7 @@ import * as contentMessages from '../../../proto/gen/ts/slidewright/v1/content.j
 import * as errorMessages from '../../../proto/gen/ts/slidewright/v1/errors.js';
 import * as matchService from '../../../proto/gen/ts/slidewright/v1/match_service.js';
 import * as presentationService from '../../../proto/gen/ts/slidewright/v1/presentation_service.js';
+import * as qualityMessages from '../../../proto/gen/ts/slidewright/v1/quality.js';
 import * as templateMessages from '../../../proto/gen/ts/slidewright/v1/template.js';
 import * as templateService from '../../../proto/gen/ts/slidewright/v1/template_service.js';
 
@@ -25,7 +26,7 @@ function isCodec(v: unknown): v is MessageCodec {
 }
 
 const registry = new Map<string, MessageCodec>();
-for (const mod of [analysisMessages, analysisService, contentMessages, errorMessages, matchService, presentationService, templateMessages, templateService]) {
+for (const mod of [analysisMessages, analysisService, contentMessages, errorMessages, matchService, presentationService, qualityMessages, templateMessages, templateService]) {
   for (const [name, value] of Object.entries(mod)) if (isCodec(value)) registry.set(`slidewright.v1.${name}`, value);
 }
 

@@ -155,6 +155,10 @@ function implementations(core: CoreRuntime): Implementations {
         const f = await generations.download(caller, req.presentation_id);
         return { file: { content_type: f.contentType, data: Buffer.from(f.bytes), extensions: [] }, filename: f.filename };
       },
+      getGenerationReport: async (ctx, req) => {
+        const r = await generations.report(ctx.caller(), req.generation_id);
+        return { ...r, findings: r.findings.map((f) => ({ ...f, shape_id: f.shape_id ?? undefined })) };
+      },
       getPresentationSlidePreview: async (ctx, req) => previewResponse(await previews.generatedSlide(ctx.caller(), req.generation_id, req.slide_number, req.width ?? DEFAULT_PREVIEW_WIDTH)),
     },
     'slidewright.v1.MatchService': {

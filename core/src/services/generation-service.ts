@@ -15,6 +15,7 @@ import type { ChartUpdateSpec } from '../generation/charts/deck-update.js';
 import type { Caller, ServiceDeps } from './deps.js';
 import { checkOrgName } from './template-service.js';
 import { downloadPath, generationStatusPath } from '../protocol/index.js';
+import type { QualityReport } from '../quality/types.js';
 
 export interface DeckSlideRequest {
   template_slide_id: string;
@@ -175,7 +176,23 @@ export class GenerationService {
       completed_at: r.completed_at ?? null,
       errors: r.errors,
       warnings: r.warnings,
+      report_summary: r.report_summary ?? null,
     };
+  }
+
+  /**
+   * The quality report of a generated deck (package, fit, accessibility, brand; see
+   * core/src/quality).
+   * @throws ServiceError 404 (unknown id), 409 (no deck yet, or a deck made before reports or by update-charts)
+   */
+  async report(caller: Caller, id: string): Promise<QualityReport> {
+    const r = await this.requireRecord(caller, id);
+    if (r.status !== 'completed' && r.status !== 'partial') {
+      throw new ServiceError('conflict', `generation ${id} is ${r.status}; its report exists once it is completed or partial`);
+    }
+    const bytes = r.report_key ? await this.deps.blobs.get(r.report_key) : undefined;
+    if (!bytes) throw new ServiceError('conflict', `generation ${id} has no quality report (chart updates and decks generated before reports have none)`);
+    return JSON.parse(new TextDecoder().decode(bytes)) as QualityReport;
   }
 
   /**
@@ -245,14 +262,17 @@ export class GenerationService {
 
     let bytes: Uint8Array | undefined;
     let pages = 0;
+    let report: QualityReport | undefined;
     const warnings: GenerationErrorEntry[] = [];
     if (specs.length > 0) {
-      const built = await cpu.build([...templates], specs);
+      const built = await cpu.build([...templates], specs, this.deps.config.reportMinTextPt);
       if (ctx.signal.aborted) throw new Error('shutting down');
       if (!built.ok) throw new PermanentJobError(`deck assembly failed: ${built.error.message}`, { cause: built.error });
       if (built.bytes) void this.rememberTemplates(job.org, templateRecords);
       bytes = built.bytes;
       pages = built.pages_generated;
+      report = built.report;
+      log.debug({ job_id: job.id, generation_id: job.subject, report_ms: Math.round(built.report_ms) }, 'deck checked and reported');
       // map slide indexes back to the request, as for errors (-1 stays: a deck-level warning)
       for (const w of built.warnings) warnings.push({ ...w, slide_index: w.slide_index < 0 ? -1 : (specIndex[w.slide_index] ?? w.slide_index) });
       // The engine numbers slides within the specs it got; map back to request indexes.
@@ -262,9 +282,15 @@ export class GenerationService {
     const t2 = performance.now();
 
     let outputKey: string | undefined;
+    let reportKey: string | undefined;
     if (bytes) {
       outputKey = blobKeys.generationOutput(job.org, job.subject);
       await blobs.put(outputKey, bytes);
+      if (report) {
+        // report slide indexes are deck positions; the request index of each finding's slide is in its details where it matters
+        reportKey = blobKeys.generationReport(job.org, job.subject);
+        await blobs.put(reportKey, new TextEncoder().encode(JSON.stringify(report)));
+      }
     }
     const status: GenerationRecord['status'] = !bytes ? 'failed' : errors.length > 0 ? 'partial' : 'completed';
     const message =
@@ -273,7 +299,7 @@ export class GenerationService {
         : status === 'partial'
           ? `generated ${pages} slides; ${errors.length} of ${req.slides.length} requested slides failed`
           : 'no slide could be generated';
-    await this.finish(job.org, job.subject, { status, message, progress: 1, total_pages_generated: pages, errors, warnings, output_key: outputKey });
+    await this.finish(job.org, job.subject, { status, message, progress: 1, total_pages_generated: pages, errors, warnings, output_key: outputKey, report_key: reportKey, report_summary: report?.summary });
     // where the job's time went, ms: reading the request and the templates, the build in a CPU thread, storing the deck
     const timing = { prepare_ms: Math.round(t1 - t0), build_ms: Math.round(t2 - t1), store_ms: Math.round(performance.now() - t2) };
     log.info({ job_id: job.id, generation_id: job.subject, status, pages, ...timing }, 'generation finished');

@@ -51,8 +51,12 @@ export class CpuPool {
     return this.run<AnalyzeResult>({ op: 'analyze', bytes, templateId, options });
   }
 
-  build(templates: Array<[string, Uint8Array]>, slides: DeckSlideSpec[]): Promise<BuildResult> {
-    return this.run<BuildResult>({ op: 'build', templates, slides });
+  /**
+   * Builds a deck, checks its package and makes its quality report (core/src/quality).
+   * @param minTextPt - smallest text size the report's accessibility check accepts, pt
+   */
+  build(templates: Array<[string, Uint8Array]>, slides: DeckSlideSpec[], minTextPt?: number): Promise<BuildResult> {
+    return this.run<BuildResult>({ op: 'build', templates, slides, minTextPt });
   }
 
   /**

@@ -10,7 +10,9 @@ import { CT } from '../ooxml/opc/constants.js';
 import { checkPresentationPackage } from '../ooxml/pml/presentation.js';
 import { analyzePresentation, type AnalysisOptions } from '../analysis/analyze.js';
 import type { AnalysisResults } from '../analysis/types.js';
-import { buildDeck, type DeckSlideSpec } from '../generation/build-deck.js';
+import type { DeckSlideSpec } from '../generation/build-deck.js';
+import { checkedBuild } from '../quality/checked-build.js';
+import type { QualityReport } from '../quality/types.js';
 import { templateSlideId } from '../domain/ids.js';
 import { checkPresentationIntegrity, DEFAULT_TEMPLATE_LIMITS } from '../ooxml/integrity.js';
 import { repairTemplate } from '../ooxml/repair.js';
@@ -87,7 +89,7 @@ export type CpuTask =
   | { op: 'analyze'; bytes: Uint8Array; templateId: string; options: AnalysisOptions }
   | { op: 'chartInventory'; bytes: Uint8Array }
   | { op: 'updateCharts'; bytes: Uint8Array; charts: ChartUpdateSpec[] }
-  | { op: 'build'; templates: Array<[string, Uint8Array]>; slides: DeckSlideSpec[] }
+  | { op: 'build'; templates: Array<[string, Uint8Array]>; slides: DeckSlideSpec[]; minTextPt?: number }
   | { op: 'render'; bytes: Uint8Array; cacheKey: string; slides: RenderTarget[]; widthPx: number }
   | { op: 'warmUp'; rounds: number; templates: Array<[string, Uint8Array]> };
 
@@ -116,7 +118,17 @@ export type UpdateChartsResult = ({ ok: true } & DeckChartsResult) | TaskFailure
 /** A thread's warm-up: which thread, and each synthetic deck's build time, ms. */
 export type WarmUpTaskResult = { ok: true; threadId: number; roundsMs: number[]; templatesOpened: number; templatesMs: number } | TaskFailure;
 export type BuildResult =
-  | { ok: true; bytes: Uint8Array | undefined; pages_generated: number; errors: SlideError[]; warnings: SlideWarning[] }
+  | {
+      ok: true;
+      bytes: Uint8Array | undefined;
+      pages_generated: number;
+      errors: SlideError[];
+      warnings: SlideWarning[];
+      /** The quality report of the deck (undefined when no slide was built). */
+      report: QualityReport | undefined;
+      /** Time the package check and the report took, ms. */
+      report_ms: number;
+    }
   | TaskFailure;
 
 function failure(err: unknown): TaskFailure {
@@ -176,8 +188,10 @@ export default async function run(task: CpuTask): Promise<InspectResult | Analyz
         return { ok: true, ...(await updateDeckCharts(task.bytes, task.charts)) };
       }
       case 'build': {
-        const r = await buildDeck({ slides: task.slides, templates: new Map(task.templates) });
-        return { ok: true, ...r };
+        // checked before it leaves the thread: a deck PowerPoint would refuse is never delivered
+        const r = await checkedBuild({ slides: task.slides, templates: new Map(task.templates) }, { minTextPt: task.minTextPt });
+        if (!r.ok) return r;
+        return { ok: true, bytes: r.bytes, pages_generated: r.pages_generated, errors: r.errors, warnings: r.warnings, report: r.report, report_ms: r.report_ms };
       }
       case 'warmUp': {
         const r = await warmUpThread(task.rounds, task.templates);

@@ -162,7 +162,7 @@ export class SlideRichContent {
       const partName = this.host.newPartName('/ppt/charts/chart1.xml');
       const rId = this.host.addSlideRel(RT.chart, partName);
       const id = a.newId();
-      const frame = chartFrame(a.doc, { id, name: `Chart ${id - 1}`, rId, rect: holder.rect, ph: holder.ph.ph, descr: block.title });
+      const frame = chartFrame(a.doc, { id, name: `Chart ${id - 1}`, rId, rect: holder.rect, ph: holder.ph.ph, descr: chartAltText(block) });
       a.tree.replaceChild(frame, holder.ph.shape);
       a.used.add(holder.ph.shape);
       a.filled.add(frame);
@@ -206,6 +206,25 @@ export class SlideRichContent {
 }
 
 /** A graphic frame (§19.3.1.21) showing the chart part of relationship `rId`. */
+/**
+ * A chart block's alternative text: its `alt_text`, else a description made from its type,
+ * title and data, e.g. "Column chart: Revenue by quarter, 2 series, 4 categories" (so a
+ * screen reader says what the chart is; WCAG 1.1.1).
+ */
+export function chartAltText(block: ChartBlock): string {
+  const given = block.alt_text?.trim();
+  if (given) return given;
+  const type = (block.chart_type ?? '').toLowerCase();
+  const stacked = type.endsWith('_stacked');
+  const base = stacked ? type.slice(0, -'_stacked'.length) : type;
+  const kind = `${stacked ? 'Stacked ' : ''}${base || 'chart'}`;
+  const name = `${kind.charAt(0).toUpperCase()}${kind.slice(1)}${base ? ' chart' : ''}`;
+  const series = block.series?.length ?? 0;
+  const categories = block.categories?.length ?? 0;
+  const title = block.title?.trim();
+  return `${name}${title ? `: ${title}` : ''}, ${series} series, ${categories} categor${categories === 1 ? 'y' : 'ies'}`;
+}
+
 export function chartFrame(doc: Document, spec: { id: number; name: string; rId: string; rect: Rect; ph?: Element; descr?: string }): Element {
   const frame = createElement(doc, NS.p, 'p:graphicFrame');
   const nv = createElement(doc, NS.p, 'p:nvGraphicFramePr');

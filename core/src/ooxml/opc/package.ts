@@ -309,6 +309,14 @@ export class OpcPackage {
     this.overrides.set(partName.toLowerCase(), contentType);
   }
 
+  /**
+   * The `Override` entries of `[Content_Types].xml` as read or set: lower-cased part name
+   * → content type (entries naming parts the package lacks included, for checkers).
+   */
+  contentTypeOverrides(): ReadonlyMap<string, string> {
+    return this.overrides;
+  }
+
   /** The Default content type registered for an extension. */
   defaultContentType(ext: string): string | undefined {
     return this.defaults.get(ext.toLowerCase());

@@ -27,6 +27,8 @@ type PresentationServiceClient interface {
 	GetGenerationStatus(ctx context.Context, in *GetGenerationStatusRequest, opts ...grpc.CallOption) (*GetGenerationStatusResponse, error)
 	// Returns the generated .pptx file (gen_ ids once completed or partial; pres_ ids).
 	DownloadPresentation(ctx context.Context, in *DownloadPresentationRequest, opts ...grpc.CallOption) (*DownloadPresentationResponse, error)
+	// Returns the quality report of a generated deck (completed or partial): PowerPoint safety, fit, accessibility, brand.
+	GetGenerationReport(ctx context.Context, in *GetGenerationReportRequest, opts ...grpc.CallOption) (*GetGenerationReportResponse, error)
 	// Renders a slide of a generated presentation as PNG; dimensions travel in headers.
 	GetPresentationSlidePreview(ctx context.Context, in *GetPresentationSlidePreviewRequest, opts ...grpc.CallOption) (*GetPresentationSlidePreviewResponse, error)
 }
@@ -84,6 +86,15 @@ func (c *presentationServiceClient) DownloadPresentation(ctx context.Context, in
 	return out, nil
 }
 
+func (c *presentationServiceClient) GetGenerationReport(ctx context.Context, in *GetGenerationReportRequest, opts ...grpc.CallOption) (*GetGenerationReportResponse, error) {
+	out := new(GetGenerationReportResponse)
+	err := c.cc.Invoke(ctx, "/slidewright.v1.PresentationService/GetGenerationReport", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *presentationServiceClient) GetPresentationSlidePreview(ctx context.Context, in *GetPresentationSlidePreviewRequest, opts ...grpc.CallOption) (*GetPresentationSlidePreviewResponse, error) {
 	out := new(GetPresentationSlidePreviewResponse)
 	err := c.cc.Invoke(ctx, "/slidewright.v1.PresentationService/GetPresentationSlidePreview", in, out, opts...)
@@ -107,6 +118,8 @@ type PresentationServiceServer interface {
 	GetGenerationStatus(context.Context, *GetGenerationStatusRequest) (*GetGenerationStatusResponse, error)
 	// Returns the generated .pptx file (gen_ ids once completed or partial; pres_ ids).
 	DownloadPresentation(context.Context, *DownloadPresentationRequest) (*DownloadPresentationResponse, error)
+	// Returns the quality report of a generated deck (completed or partial): PowerPoint safety, fit, accessibility, brand.
+	GetGenerationReport(context.Context, *GetGenerationReportRequest) (*GetGenerationReportResponse, error)
 	// Renders a slide of a generated presentation as PNG; dimensions travel in headers.
 	GetPresentationSlidePreview(context.Context, *GetPresentationSlidePreviewRequest) (*GetPresentationSlidePreviewResponse, error)
 	mustEmbedUnimplementedPresentationServiceServer()
@@ -130,6 +143,9 @@ func (UnimplementedPresentationServiceServer) GetGenerationStatus(context.Contex
 }
 func (UnimplementedPresentationServiceServer) DownloadPresentation(context.Context, *DownloadPresentationRequest) (*DownloadPresentationResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method DownloadPresentation not implemented")
+}
+func (UnimplementedPresentationServiceServer) GetGenerationReport(context.Context, *GetGenerationReportRequest) (*GetGenerationReportResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method GetGenerationReport not implemented")
 }
 func (UnimplementedPresentationServiceServer) GetPresentationSlidePreview(context.Context, *GetPresentationSlidePreviewRequest) (*GetPresentationSlidePreviewResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method GetPresentationSlidePreview not implemented")
@@ -237,6 +253,24 @@ func _PresentationService_DownloadPresentation_Handler(srv interface{}, ctx cont
 	return interceptor(ctx, in, info, handler)
 }
 
+func _PresentationService_GetGenerationReport_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetGenerationReportRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(PresentationServiceServer).GetGenerationReport(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/slidewright.v1.PresentationService/GetGenerationReport",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(PresentationServiceServer).GetGenerationReport(ctx, req.(*GetGenerationReportRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _PresentationService_GetPresentationSlidePreview_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(GetPresentationSlidePreviewRequest)
 	if err := dec(in); err != nil {
@@ -278,6 +312,10 @@ var _PresentationService_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "DownloadPresentation",
 			Handler:    _PresentationService_DownloadPresentation_Handler,
+		},
+		{
+			MethodName: "GetGenerationReport",
+			Handler:    _PresentationService_GetGenerationReport_Handler,
 		},
 		{
 			MethodName: "GetPresentationSlidePreview",

@@ -21,16 +21,18 @@ class Block(_message.Message):
     def __init__(self, type: _Optional[str] = ..., text: _Optional[_Union[TextBlock, _Mapping]] = ..., table: _Optional[_Union[TableBlock, _Mapping]] = ..., chart: _Optional[_Union[ChartBlock, _Mapping]] = ..., image: _Optional[_Union[ImageBlock, _Mapping]] = ...) -> None: ...
 
 class ChartBlock(_message.Message):
-    __slots__ = ["categories", "chart_type", "series", "title"]
+    __slots__ = ["alt_text", "categories", "chart_type", "series", "title"]
+    ALT_TEXT_FIELD_NUMBER: _ClassVar[int]
     CATEGORIES_FIELD_NUMBER: _ClassVar[int]
     CHART_TYPE_FIELD_NUMBER: _ClassVar[int]
     SERIES_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
+    alt_text: str
     categories: _containers.RepeatedScalarFieldContainer[str]
     chart_type: str
     series: _containers.RepeatedCompositeFieldContainer[ChartSeries]
     title: str
-    def __init__(self, chart_type: _Optional[str] = ..., title: _Optional[str] = ..., categories: _Optional[_Iterable[str]] = ..., series: _Optional[_Iterable[_Union[ChartSeries, _Mapping]]] = ...) -> None: ...
+    def __init__(self, chart_type: _Optional[str] = ..., title: _Optional[str] = ..., categories: _Optional[_Iterable[str]] = ..., series: _Optional[_Iterable[_Union[ChartSeries, _Mapping]]] = ..., alt_text: _Optional[str] = ...) -> None: ...
 
 class ChartSeries(_message.Message):
     __slots__ = ["name", "values"]

@@ -1,6 +1,7 @@
 from google.api import annotations_pb2 as _annotations_pb2
 from google.api import httpbody_pb2 as _httpbody_pb2
 from slidewright.v1 import content_pb2 as _content_pb2
+from slidewright.v1 import quality_pb2 as _quality_pb2
 from slidewright.v1 import rules_pb2 as _rules_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
@@ -120,7 +121,7 @@ class GetGenerationStatusRequest(_message.Message):
     def __init__(self, generation_id: _Optional[str] = ...) -> None: ...
 
 class GetGenerationStatusResponse(_message.Message):
-    __slots__ = ["completed_at", "created_at", "download_url", "download_url_expires_in", "errors", "generation_id", "message", "progress", "status", "total_pages_generated", "total_slides_requested", "updated_at", "warnings"]
+    __slots__ = ["completed_at", "created_at", "download_url", "download_url_expires_in", "errors", "generation_id", "message", "progress", "report_summary", "status", "total_pages_generated", "total_slides_requested", "updated_at", "warnings"]
     COMPLETED_AT_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     DOWNLOAD_URL_EXPIRES_IN_FIELD_NUMBER: _ClassVar[int]
@@ -129,6 +130,7 @@ class GetGenerationStatusResponse(_message.Message):
     GENERATION_ID_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
     PROGRESS_FIELD_NUMBER: _ClassVar[int]
+    REPORT_SUMMARY_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     TOTAL_PAGES_GENERATED_FIELD_NUMBER: _ClassVar[int]
     TOTAL_SLIDES_REQUESTED_FIELD_NUMBER: _ClassVar[int]
@@ -142,12 +144,13 @@ class GetGenerationStatusResponse(_message.Message):
     generation_id: str
     message: str
     progress: float
+    report_summary: _quality_pb2.QualitySummary
     status: str
     total_pages_generated: int
     total_slides_requested: int
     updated_at: str
     warnings: _containers.RepeatedCompositeFieldContainer[GenerationIssue]
-    def __init__(self, generation_id: _Optional[str] = ..., status: _Optional[str] = ..., message: _Optional[str] = ..., progress: _Optional[float] = ..., total_slides_requested: _Optional[int] = ..., total_pages_generated: _Optional[int] = ..., download_url: _Optional[str] = ..., download_url_expires_in: _Optional[int] = ..., created_at: _Optional[str] = ..., updated_at: _Optional[str] = ..., completed_at: _Optional[str] = ..., errors: _Optional[_Iterable[_Union[GenerationIssue, _Mapping]]] = ..., warnings: _Optional[_Iterable[_Union[GenerationIssue, _Mapping]]] = ...) -> None: ...
+    def __init__(self, generation_id: _Optional[str] = ..., status: _Optional[str] = ..., message: _Optional[str] = ..., progress: _Optional[float] = ..., total_slides_requested: _Optional[int] = ..., total_pages_generated: _Optional[int] = ..., download_url: _Optional[str] = ..., download_url_expires_in: _Optional[int] = ..., created_at: _Optional[str] = ..., updated_at: _Optional[str] = ..., completed_at: _Optional[str] = ..., errors: _Optional[_Iterable[_Union[GenerationIssue, _Mapping]]] = ..., warnings: _Optional[_Iterable[_Union[GenerationIssue, _Mapping]]] = ..., report_summary: _Optional[_Union[_quality_pb2.QualitySummary, _Mapping]] = ...) -> None: ...
 
 class GetPresentationSlidePreviewRequest(_message.Message):
     __slots__ = ["generation_id", "slide_number", "width"]

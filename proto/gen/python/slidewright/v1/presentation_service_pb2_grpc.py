@@ -3,6 +3,7 @@
 import grpc
 
 from slidewright.v1 import presentation_service_pb2 as slidewright_dot_v1_dot_presentation__service__pb2
+from slidewright.v1 import quality_pb2 as slidewright_dot_v1_dot_quality__pb2
 
 
 class PresentationServiceStub(object):
@@ -39,6 +40,11 @@ class PresentationServiceStub(object):
                 '/slidewright.v1.PresentationService/DownloadPresentation',
                 request_serializer=slidewright_dot_v1_dot_presentation__service__pb2.DownloadPresentationRequest.SerializeToString,
                 response_deserializer=slidewright_dot_v1_dot_presentation__service__pb2.DownloadPresentationResponse.FromString,
+                )
+        self.GetGenerationReport = channel.unary_unary(
+                '/slidewright.v1.PresentationService/GetGenerationReport',
+                request_serializer=slidewright_dot_v1_dot_quality__pb2.GetGenerationReportRequest.SerializeToString,
+                response_deserializer=slidewright_dot_v1_dot_quality__pb2.GetGenerationReportResponse.FromString,
                 )
         self.GetPresentationSlidePreview = channel.unary_unary(
                 '/slidewright.v1.PresentationService/GetPresentationSlidePreview',
@@ -86,6 +92,13 @@ class PresentationServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetGenerationReport(self, request, context):
+        """Returns the quality report of a generated deck (completed or partial): PowerPoint safety, fit, accessibility, brand.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def GetPresentationSlidePreview(self, request, context):
         """Renders a slide of a generated presentation as PNG; dimensions travel in headers.
         """
@@ -120,6 +133,11 @@ def add_PresentationServiceServicer_to_server(servicer, server):
                     servicer.DownloadPresentation,
                     request_deserializer=slidewright_dot_v1_dot_presentation__service__pb2.DownloadPresentationRequest.FromString,
                     response_serializer=slidewright_dot_v1_dot_presentation__service__pb2.DownloadPresentationResponse.SerializeToString,
+            ),
+            'GetGenerationReport': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetGenerationReport,
+                    request_deserializer=slidewright_dot_v1_dot_quality__pb2.GetGenerationReportRequest.FromString,
+                    response_serializer=slidewright_dot_v1_dot_quality__pb2.GetGenerationReportResponse.SerializeToString,
             ),
             'GetPresentationSlidePreview': grpc.unary_unary_rpc_method_handler(
                     servicer.GetPresentationSlidePreview,
@@ -219,6 +237,23 @@ class PresentationService(object):
         return grpc.experimental.unary_unary(request, target, '/slidewright.v1.PresentationService/DownloadPresentation',
             slidewright_dot_v1_dot_presentation__service__pb2.DownloadPresentationRequest.SerializeToString,
             slidewright_dot_v1_dot_presentation__service__pb2.DownloadPresentationResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def GetGenerationReport(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/slidewright.v1.PresentationService/GetGenerationReport',
+            slidewright_dot_v1_dot_quality__pb2.GetGenerationReportRequest.SerializeToString,
+            slidewright_dot_v1_dot_quality__pb2.GetGenerationReportResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
 

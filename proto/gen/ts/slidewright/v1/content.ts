@@ -124,6 +124,11 @@ export interface ChartBlock {
   categories: string[];
   /** Data series; each has one value per category. */
   series: ChartSeries[];
+  /**
+   * Alternative text of the chart (p:cNvPr/@descr); when absent one is generated from
+   * the chart type, title and data ("Column chart: Revenue by quarter, 2 series, 4 categories").
+   */
+  alt_text?: string | undefined;
 }
 
 /** One data series of a chart. */
@@ -1002,7 +1007,7 @@ export const TableCell: MessageFns<TableCell> = {
 };
 
 function createBaseChartBlock(): ChartBlock {
-  return { chart_type: "", title: undefined, categories: [], series: [] };
+  return { chart_type: "", title: undefined, categories: [], series: [], alt_text: undefined };
 }
 
 export const ChartBlock: MessageFns<ChartBlock> = {
@@ -1018,6 +1023,9 @@ export const ChartBlock: MessageFns<ChartBlock> = {
     }
     for (const v of message.series) {
       ChartSeries.encode(v!, writer.uint32(34).fork()).join();
+    }
+    if (message.alt_text !== undefined) {
+      writer.uint32(42).string(message.alt_text);
     }
     return writer;
   },
@@ -1067,6 +1075,14 @@ export const ChartBlock: MessageFns<ChartBlock> = {
             message.series.push(ChartSeries.decode(reader, reader.uint32()));
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.alt_text = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1087,6 +1103,7 @@ export const ChartBlock: MessageFns<ChartBlock> = {
         ? object.categories.map((e: any) => globalThis.String(e))
         : [],
       series: globalThis.Array.isArray(object?.series) ? object.series.map((e: any) => ChartSeries.fromJSON(e)) : [],
+      alt_text: isSet(object.alt_text) ? globalThis.String(object.alt_text) : undefined,
     };
   },
 
@@ -1104,6 +1121,9 @@ export const ChartBlock: MessageFns<ChartBlock> = {
     if (message.series?.length) {
       obj.series = message.series.map((e) => ChartSeries.toJSON(e));
     }
+    if (message.alt_text !== undefined) {
+      obj.alt_text = message.alt_text;
+    }
     return obj;
   },
 
@@ -1116,6 +1136,7 @@ export const ChartBlock: MessageFns<ChartBlock> = {
     message.title = object.title ?? undefined;
     message.categories = object.categories?.map((e) => e) || [];
     message.series = object.series?.map((e) => ChartSeries.fromPartial(e)) || [];
+    message.alt_text = object.alt_text ?? undefined;
     return message;
   },
 };

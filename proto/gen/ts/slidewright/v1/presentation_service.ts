@@ -20,6 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { HttpBody } from "../../google/api/httpbody.js";
 import { ChartSeries, GenerationOptions, SlideDataInput } from "./content.js";
+import { GetGenerationReportRequest, GetGenerationReportResponse, QualitySummary } from "./quality.js";
 
 export const protobufPackage = "slidewright.v1";
 
@@ -188,6 +189,8 @@ export interface GetGenerationStatusResponse {
   errors: GenerationIssue[];
   /** Slides produced with a caveat (e.g. text still overflowing at the minimum font size). */
   warnings: GenerationIssue[];
+  /** Counts of the deck's quality report findings by severity (GET .../report); absent until there is a deck. */
+  report_summary?: QualitySummary | undefined;
 }
 
 export interface DownloadPresentationRequest {
@@ -1407,6 +1410,7 @@ function createBaseGetGenerationStatusResponse(): GetGenerationStatusResponse {
     completed_at: undefined,
     errors: [],
     warnings: [],
+    report_summary: undefined,
   };
 }
 
@@ -1450,6 +1454,9 @@ export const GetGenerationStatusResponse: MessageFns<GetGenerationStatusResponse
     }
     for (const v of message.warnings) {
       GenerationIssue.encode(v!, writer.uint32(106).fork()).join();
+    }
+    if (message.report_summary !== undefined) {
+      QualitySummary.encode(message.report_summary, writer.uint32(114).fork()).join();
     }
     return writer;
   },
@@ -1571,6 +1578,14 @@ export const GetGenerationStatusResponse: MessageFns<GetGenerationStatusResponse
             message.warnings.push(GenerationIssue.decode(reader, reader.uint32()));
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.report_summary = QualitySummary.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1606,6 +1621,7 @@ export const GetGenerationStatusResponse: MessageFns<GetGenerationStatusResponse
       warnings: globalThis.Array.isArray(object?.warnings)
         ? object.warnings.map((e: any) => GenerationIssue.fromJSON(e))
         : [],
+      report_summary: isSet(object.report_summary) ? QualitySummary.fromJSON(object.report_summary) : undefined,
     };
   },
 
@@ -1650,6 +1666,9 @@ export const GetGenerationStatusResponse: MessageFns<GetGenerationStatusResponse
     if (message.warnings?.length) {
       obj.warnings = message.warnings.map((e) => GenerationIssue.toJSON(e));
     }
+    if (message.report_summary !== undefined) {
+      obj.report_summary = QualitySummary.toJSON(message.report_summary);
+    }
     return obj;
   },
 
@@ -1671,6 +1690,9 @@ export const GetGenerationStatusResponse: MessageFns<GetGenerationStatusResponse
     message.completed_at = object.completed_at ?? undefined;
     message.errors = object.errors?.map((e) => GenerationIssue.fromPartial(e)) || [];
     message.warnings = object.warnings?.map((e) => GenerationIssue.fromPartial(e)) || [];
+    message.report_summary = (object.report_summary !== undefined && object.report_summary !== null)
+      ? QualitySummary.fromPartial(object.report_summary)
+      : undefined;
     return message;
   },
 };
@@ -2163,6 +2185,18 @@ export const PresentationServiceService = {
       Buffer.from(DownloadPresentationResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DownloadPresentationResponse => DownloadPresentationResponse.decode(value),
   },
+  /** Returns the quality report of a generated deck (completed or partial): PowerPoint safety, fit, accessibility, brand. */
+  getGenerationReport: {
+    path: "/slidewright.v1.PresentationService/GetGenerationReport" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetGenerationReportRequest): Buffer =>
+      Buffer.from(GetGenerationReportRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetGenerationReportRequest => GetGenerationReportRequest.decode(value),
+    responseSerialize: (value: GetGenerationReportResponse): Buffer =>
+      Buffer.from(GetGenerationReportResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetGenerationReportResponse => GetGenerationReportResponse.decode(value),
+  },
   /** Renders a slide of a generated presentation as PNG; dimensions travel in headers. */
   getPresentationSlidePreview: {
     path: "/slidewright.v1.PresentationService/GetPresentationSlidePreview" as const,
@@ -2190,6 +2224,8 @@ export interface PresentationServiceServer extends UntypedServiceImplementation 
   getGenerationStatus: handleUnaryCall<GetGenerationStatusRequest, GetGenerationStatusResponse>;
   /** Returns the generated .pptx file (gen_ ids once completed or partial; pres_ ids). */
   downloadPresentation: handleUnaryCall<DownloadPresentationRequest, DownloadPresentationResponse>;
+  /** Returns the quality report of a generated deck (completed or partial): PowerPoint safety, fit, accessibility, brand. */
+  getGenerationReport: handleUnaryCall<GetGenerationReportRequest, GetGenerationReportResponse>;
   /** Renders a slide of a generated presentation as PNG; dimensions travel in headers. */
   getPresentationSlidePreview: handleUnaryCall<GetPresentationSlidePreviewRequest, GetPresentationSlidePreviewResponse>;
 }
@@ -2274,6 +2310,22 @@ export interface PresentationServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DownloadPresentationResponse) => void,
+  ): ClientUnaryCall;
+  /** Returns the quality report of a generated deck (completed or partial): PowerPoint safety, fit, accessibility, brand. */
+  getGenerationReport(
+    request: GetGenerationReportRequest,
+    callback: (error: ServiceError | null, response: GetGenerationReportResponse) => void,
+  ): ClientUnaryCall;
+  getGenerationReport(
+    request: GetGenerationReportRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetGenerationReportResponse) => void,
+  ): ClientUnaryCall;
+  getGenerationReport(
+    request: GetGenerationReportRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetGenerationReportResponse) => void,
   ): ClientUnaryCall;
   /** Renders a slide of a generated presentation as PNG; dimensions travel in headers. */
   getPresentationSlidePreview(

@@ -1,0 +1,621 @@
+/**
+ * PowerPoint safety of a package (issue 23, item 2): the structural rules whose violation
+ * makes PowerPoint refuse a file or offer to repair it, checked on every generated deck
+ * before it is stored. The rules are those of the project's referee linter
+ * (shared/tools/ooxml-lint.py: OPC content types and relationships, PresentationML id
+ * lists, layout/master/notes links, shape ids, tables), written for the engine's own
+ * package model so the check runs in-process on the deck the build just wrote.
+ *
+ * - Relationships (OPC, ECMA-376 Part 2 §9.3): every `.rels` part belongs to a part; ids
+ *   unique; internal targets exist; absolute URIs are `External`; structural relationship
+ *   types (slide, slideLayout, slideMaster, notesSlide, notesMaster, handoutMaster, theme)
+ *   point at parts of the matching content type; every `r:*` attribute of an XML part
+ *   names one of its relationships (empty values allowed: PowerPoint writes `r:id=""`).
+ * - Content types (Part 2 §10.1): every part has one; no Override for a missing part.
+ * - Part names (Part 2 §9.1.1): absolute, no empty, `.` or `..` segments, no segment ending
+ *   in a dot, no percent-encoded `/` or `\`.
+ * - Required parts: `_rels/.rels` with exactly one officeDocument relationship to a
+ *   presentation main part; that part's root element matches its content type.
+ * - Presentation (Part 1 §19.2.1): `p:sldId/@id` unique in [256, 2^31−1]; master and
+ *   layout ids unique across the package in [2^31, 2^32−1]; every id list entry names a
+ *   relationship of the right type; no slide listed twice, every related slide listed;
+ *   `p:sldMasterIdLst` non-empty; `p:notesSz` present.
+ * - Each master has one theme; each slide one layout; each layout one master, which lists
+ *   it; each notes slide one slide that points back and one notes master.
+ * - Shape ids (`p:cNvPr/@id`) unique per slide and notes slide (branches of one
+ *   `mc:AlternateContent` may share; an OLE object's fallback picture is not a shape).
+ * - Tables: every row has as many cells as the grid has columns.
+ *
+ * Speed: a deck is checked on every generation, so parts are read as text, not as trees
+ * (the engine's XML trees cost ~5 ms per slide to build; a scan of its tags ~50 µs):
+ * relationships parts, relationship attributes, root elements, shape ids and table grids
+ * are found with a tag scanner that knows the parts' namespace prefixes from their root
+ * element; only the presentation part is parsed. Well-formedness is not re-checked: the
+ * engine writes every part with its own serializer.
+ */
+import type { OpcPackage } from '../ooxml/opc/package.js';
+import { CT, PRESENTATION_MAIN_TYPES, RT } from '../ooxml/opc/constants.js';
+import { relsPartName, resolveTarget, sourceOfRelsPart } from '../ooxml/opc/part-names.js';
+import { NS, attr, attrNS, child, children, type Element } from '../ooxml/xml.js';
+
+/** One rule a package breaks. */
+export interface PackageProblem {
+  /** The part at fault (its absolute name; `/` for the package). */
+  part: string;
+  /** The rule's tag, as the referee linter names it (`rels`, `rid`, `content-types`, `pres-ids`, `shape-id`, ...). */
+  check: string;
+  message: string;
+}
+
+const SLIDE_ID_MIN = 256;
+const SLIDE_ID_MAX = 2_147_483_647;
+const MASTER_ID_MIN = 2_147_483_648;
+const MASTER_ID_MAX = 4_294_967_295;
+
+/** Root element (local name) each PresentationML content type must have. */
+const ROOTS: ReadonlyMap<string, string> = new Map([
+  [CT.slide, 'sld'],
+  [CT.slideLayout, 'sldLayout'],
+  [CT.slideMaster, 'sldMaster'],
+  [CT.notesSlide, 'notes'],
+  [CT.notesMaster, 'notesMaster'],
+  [CT.presentationMain, 'presentation'],
+  [CT.templateMain, 'presentation'],
+  [CT.slideshowMain, 'presentation'],
+  [CT.theme, 'theme'],
+]);
+
+/** Content type a structural relationship's target must have. */
+const REL_TARGET_TYPES: ReadonlyMap<string, string> = new Map([
+  [RT.slide, CT.slide],
+  [RT.slideLayout, CT.slideLayout],
+  [RT.slideMaster, CT.slideMaster],
+  [RT.notesSlide, CT.notesSlide],
+  [RT.notesMaster, CT.notesMaster],
+  [RT.theme, CT.theme],
+  [RT.handoutMaster, 'application/vnd.openxmlformats-officedocument.presentationml.handoutMaster+xml'],
+]);
+
+/** At most this many problems are listed per rule (the count of a broken deck says enough). */
+const MAX_PER_CHECK = 50;
+
+type Report = (part: string, check: string, message: string) => void;
+
+/** A relationship as read from a relationships part. */
+interface Rel {
+  id: string;
+  type: string;
+  target: string;
+  external: boolean;
+  /** Resolved absolute part name (internal targets). */
+  targetPart: string | undefined;
+}
+
+/** What the checks share: part texts and relationships, each read once. */
+class Reader {
+  private readonly texts = new Map<string, string | null>();
+  private readonly relsBySource = new Map<string, Rel[]>();
+  private readonly decoder = new TextDecoder();
+  constructor(readonly pkg: OpcPackage) {}
+
+  text(part: string): string | undefined {
+    let t = this.texts.get(part);
+    if (t === undefined) {
+      try {
+        t = this.decoder.decode(this.pkg.getBytes(part));
+      } catch {
+        t = null;
+      }
+      this.texts.set(part, t);
+    }
+    return t ?? undefined;
+  }
+
+  /** Relationships of `source` (`/` for the package), from its relationships part; [] without one. */
+  rels(source: string): Rel[] {
+    let list = this.relsBySource.get(source);
+    if (!list) {
+      list = [];
+      const relsName = relsPartName(source);
+      const text = this.pkg.hasPart(relsName) ? this.text(relsName) : undefined;
+      if (text) {
+        for (const m of text.matchAll(/<(?:[\w.-]+:)?Relationship\b([^>]*)>/g)) {
+          const a = attributes(m[1]!);
+          const id = a.get('Id');
+          const type = a.get('Type');
+          const target = a.get('Target');
+          if (!id || !type || target === undefined) continue;
+          const external = a.get('TargetMode') === 'External';
+          list.push({ id, type, target, external, targetPart: external ? undefined : resolveTarget(source, target) });
+        }
+      }
+      this.relsBySource.set(source, list);
+    }
+    return list;
+  }
+
+  has(part: string | undefined): part is string {
+    return part !== undefined && this.pkg.hasPart(part);
+  }
+}
+
+const ATTR_RE = /([\w.:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+
+/** The attributes of a start tag's text (after its name), entities decoded. */
+function attributes(tagRest: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of tagRest.matchAll(ATTR_RE)) out.set(m[1]!, decodeEntities(m[2] ?? m[3] ?? ''));
+  return out;
+}
+
+function decodeEntities(s: string): string {
+  if (!s.includes('&')) return s;
+  return s.replace(/&(?:#x([0-9a-fA-F]+)|#(\d+)|(amp|lt|gt|quot|apos));/g, (_, hex: string | undefined, dec: string | undefined, named: string | undefined) => {
+    if (hex) return String.fromCodePoint(Number.parseInt(hex, 16));
+    if (dec) return String.fromCodePoint(Number(dec));
+    return { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }[named as 'amp'];
+  });
+}
+
+/** The root element's local name and the prefixes its namespace declarations bind, by namespace. */
+function rootOf(text: string): { local: string; prefixes: Map<string, Set<string>> } | undefined {
+  const m = /^(?:\uFEFF)?(?:\s|<\?[\s\S]*?\?>|<!--[\s\S]*?-->)*<(?:([\w.-]+):)?([\w.-]+)([^>]*)>/.exec(text);
+  if (!m) return undefined;
+  const prefixes = new Map<string, Set<string>>();
+  for (const d of m[3]!.matchAll(/xmlns:([\w.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
+    const uri = d[2] ?? d[3] ?? '';
+    let set = prefixes.get(uri);
+    if (!set) prefixes.set(uri, (set = new Set()));
+    set.add(d[1]!);
+  }
+  return { local: m[2]!, prefixes };
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+}
+
+/**
+ * The rules that read a slide's own text (root element, relationship attributes, shape
+ * ids, table grids), for a slide whose XML is at hand: generation checks each slide on the
+ * text it serializes, so the package check need not inflate and read it again.
+ *
+ * @param relIds - the ids of the slide's relationships, as written to its `.rels` part
+ */
+export function checkSlideText(part: string, text: string, relIds: ReadonlySet<string>): PackageProblem[] {
+  const out: PackageProblem[] = [];
+  const report: Report = (p, check, message) => {
+    if (out.length < MAX_PER_CHECK) out.push({ part: p, check, message });
+  };
+  const root = rootOf(text);
+  if (!root) {
+    report(part, 'xml', 'the part has no root element');
+    return out;
+  }
+  if (root.local !== 'sld') report(part, 'part', `the root element is ${root.local}, not sld as its content type requires`);
+  scanRelationshipIds(part, text, root.prefixes, relIds, report);
+  checkShapeTree(part, text, root.prefixes, report);
+  return out;
+}
+
+/** Options of {@link checkPackage}. */
+export interface CheckPackageOptions {
+  /**
+   * Parts whose text was checked already ({@link checkSlideText}), with what that found:
+   * their text is not read again.
+   */
+  checkedText?: ReadonlyMap<string, readonly PackageProblem[]>;
+}
+
+/**
+ * Checks a package against the rules above.
+ *
+ * @returns the problems found, empty for a sound package
+ */
+export function checkPackage(pkg: OpcPackage, options: CheckPackageOptions = {}): PackageProblem[] {
+  const out: PackageProblem[] = [];
+  const perCheck = new Map<string, number>();
+  const report: Report = (part, check, message) => {
+    const n = (perCheck.get(check) ?? 0) + 1;
+    perCheck.set(check, n);
+    if (n <= MAX_PER_CHECK) out.push({ part, check, message });
+  };
+  const r = new Reader(pkg);
+  const names = pkg.partNames();
+
+  checkNamesAndTypes(pkg, names, report);
+  for (const name of names) if (name.toLowerCase().endsWith('.rels')) checkRelsPart(r, name, report);
+  for (const name of names) {
+    if (name.toLowerCase().endsWith('.rels') || !isXmlPart(pkg, name)) continue;
+    const done = options.checkedText?.get(name);
+    if (done) {
+      for (const p of done) report(p.part, p.check, p.message);
+      continue;
+    }
+    const text = r.text(name);
+    const root = text === undefined ? undefined : rootOf(text);
+    if (!text || !root) {
+      report(name, 'xml', 'the part has no root element');
+      continue;
+    }
+    const ct = pkg.contentType(name) ?? '';
+    const want = ROOTS.get(ct);
+    if (want && root.local !== want) report(name, 'part', `the root element is ${root.local}, not ${want} as its content type requires`);
+    checkRelationshipIds(r, name, text, root.prefixes, report);
+    if (ct === CT.slide || ct === CT.notesSlide) checkShapeTree(name, text, root.prefixes, report);
+  }
+  const main = mainPart(r, report);
+  if (main) checkPresentation(r, main, report);
+  checkLinks(r, report);
+  return out;
+}
+
+function isXmlPart(pkg: OpcPackage, name: string): boolean {
+  const ct = pkg.contentType(name) ?? '';
+  return ct.endsWith('+xml') || ct === 'application/xml' || ct === 'text/xml';
+}
+
+/** Part names (Part 2 §9.1.1.1) and content types (§10.1.2). */
+function checkNamesAndTypes(pkg: OpcPackage, names: string[], report: Report): void {
+  const present = new Set(names.map((n) => n.toLowerCase()));
+  for (const name of names) {
+    const why = illegalPartName(name);
+    if (why) report(name, 'part-name', `the part name is not legal: ${why}`);
+    if (!pkg.contentType(name)) report(name, 'content-types', 'the part has no content type (no Override and no Default for its extension)');
+  }
+  for (const lower of pkg.contentTypeOverrides().keys()) {
+    if (!present.has(lower)) report(lower, 'content-types-orphan', `[Content_Types].xml has an Override for ${lower}, which is not in the package`);
+  }
+}
+
+/** Why a part name breaks §9.1.1.1, or undefined when it is legal. */
+export function illegalPartName(name: string): string | undefined {
+  if (!name.startsWith('/')) return 'it does not start with /';
+  if (name.endsWith('/')) return 'it ends with /';
+  for (const seg of name.slice(1).split('/')) {
+    if (seg === '') return 'it has an empty segment';
+    if (seg === '.' || seg === '..') return `it has a "${seg}" segment`;
+    if (seg.endsWith('.')) return `the segment "${seg}" ends with a dot`;
+    if (/%(2f|5c)/i.test(seg)) return `the segment "${seg}" holds a percent-encoded / or \\`;
+    if (/[\\\u0000-\u001f]/.test(seg)) return `the segment "${seg}" holds a backslash or control character`;
+  }
+  return undefined;
+}
+
+/** One `.rels` part: it belongs to a part, ids unique, targets resolve, structural types target the right content type. */
+function checkRelsPart(r: Reader, relsName: string, report: Report): void {
+  const source = sourceOfRelsPart(relsName);
+  if (source === undefined) {
+    report(relsName, 'rels', 'a .rels part outside a _rels folder');
+    return;
+  }
+  if (source !== '/' && !r.has(source)) report(relsName, 'rels', `the relationships part belongs to ${source}, which is not in the package`);
+  const text = r.text(relsName);
+  const root = text === undefined ? undefined : rootOf(text);
+  if (!root || root.local !== 'Relationships') {
+    report(relsName, 'rels', `the root element is ${root?.local ?? 'missing'}, not Relationships`);
+    return;
+  }
+  const ids = new Set<string>();
+  for (const m of text!.matchAll(/<(?:[\w.-]+:)?Relationship\b([^>]*)>/g)) {
+    const a = attributes(m[1]!);
+    const id = a.get('Id');
+    if (!id || !a.get('Type') || a.get('Target') === undefined) report(relsName, 'rels', `a relationship lacks its Id, Type or Target (Id="${id ?? ''}")`);
+    else if (ids.has(id)) report(relsName, 'rels', `the relationship id ${id} is used twice`);
+    if (id) ids.add(id);
+  }
+  for (const rel of r.rels(source)) {
+    if (rel.external) continue;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(rel.target)) {
+      report(relsName, 'rels', `${rel.id} targets the absolute URI ${rel.target} without TargetMode="External"`);
+      continue;
+    }
+    if (!r.has(rel.targetPart)) {
+      report(relsName, 'rels', `${rel.id} (${shortType(rel.type)}) targets ${rel.targetPart ?? rel.target}, which is not in the package`);
+      continue;
+    }
+    const want = REL_TARGET_TYPES.get(rel.type);
+    const got = r.pkg.contentType(rel.targetPart);
+    if (want && got !== want) report(relsName, 'rels', `${rel.id} is a ${shortType(rel.type)} relationship but targets ${rel.targetPart}, a ${got ?? 'part without content type'}`);
+  }
+}
+
+function shortType(type: string): string {
+  return type.slice(type.lastIndexOf('/') + 1);
+}
+
+/** Every attribute in the relationships namespace names a relationship of the part (empty values allowed). */
+function checkRelationshipIds(r: Reader, part: string, text: string, prefixes: Map<string, Set<string>>, report: Report): void {
+  let ids: Set<string> | undefined;
+  scanRelationshipIds(part, text, prefixes, () => (ids ??= new Set(r.rels(part).map((x) => x.id))), report);
+}
+
+function scanRelationshipIds(part: string, text: string, prefixes: Map<string, Set<string>>, relIds: ReadonlySet<string> | (() => ReadonlySet<string>), report: Report): void {
+  const rPrefixes = prefixes.get(NS.r);
+  if (!rPrefixes) return;
+  const re = new RegExp(`\\s(${[...rPrefixes].map(escapeRe).join('|')}):([\\w.-]+)\\s*=\\s*(?:"([^"]*)"|'([^']*)')`, 'g');
+  for (const m of text.matchAll(re)) {
+    const value = decodeEntities(m[3] ?? m[4] ?? '');
+    if (value === '') continue;
+    const ids = typeof relIds === 'function' ? relIds() : relIds;
+    if (!ids.has(value)) report(part, 'rid', `${m[1]}:${m[2]}="${value}" names no relationship in ${relsPartName(part)}`);
+  }
+}
+
+/**
+ * Shape ids (`p:cNvPr/@id`) unique within a slide or notes slide — the branches of an
+ * `mc:AlternateContent` are alternatives (one is read), so they may repeat each other's
+ * ids; an OLE object's fallback picture is not a shape of the tree — and every table row
+ * with one cell per grid column (§21.1.3.13; merged cells are still present).
+ */
+function checkShapeTree(part: string, text: string, prefixes: Map<string, Set<string>>, report: Report): void {
+  // most slides hold neither alternate content nor OLE objects: their ids are read with one
+  // plain pattern, and the tags of tables only inside the tables
+  if (!text.includes('AlternateContent') && !text.includes('oleObj')) {
+    checkShapeIdsPlain(part, text, prefixes, report);
+    checkTablesIn(part, text, prefixes, report);
+    return;
+  }
+  // prefixes declared below the root (an mc:AlternateContent declaring its own) are not
+  // seen by the scanner: the conventional prefix stands in when the root binds none
+  const names = (ns: string, conventional: string): string[] => [...(prefixes.get(ns) ?? [conventional])];
+  const pLike = new Set([...names(NS.p, 'p'), ...names(NS.p14, 'p14')]);
+  const mc = new Set(names(NS.mc, 'mc'));
+  const a = new Set(names(NS.a, 'a'));
+  const tag = /<(\/?)(?:([\w.-]+):)?(AlternateContent|Choice|Fallback|oleObj|cNvPr|tbl|tr|tc|gridCol)\b([^>]*?)(\/?)>/g;
+  let ids = new Set<string>();
+  const acStack: Array<{ base: Set<string>; union: Set<string> }> = [];
+  let oleDepth = 0;
+  const tables: Array<{ cols: number; row: number; cells: number }> = [];
+  for (const m of text.matchAll(tag)) {
+    const closing = m[1] === '/';
+    const prefix = m[2] ?? '';
+    const local = m[3]!;
+    const selfClosing = m[5] === '/';
+    if (mc.has(prefix) && local === 'AlternateContent') {
+      if (!closing) {
+        if (!selfClosing) acStack.push({ base: ids, union: new Set() });
+      } else {
+        const frame = acStack.pop();
+        if (frame) {
+          ids = frame.base;
+          for (const id of frame.union) ids.add(id);
+        }
+      }
+    } else if (mc.has(prefix) && (local === 'Choice' || local === 'Fallback')) {
+      const frame = acStack[acStack.length - 1];
+      if (!frame || selfClosing) continue;
+      if (!closing) ids = new Set(frame.base);
+      else {
+        for (const id of ids) if (!frame.base.has(id)) frame.union.add(id);
+        ids = frame.base;
+      }
+    } else if (pLike.has(prefix) && local === 'oleObj') {
+      if (!closing && !selfClosing) oleDepth++;
+      else if (closing) oleDepth = Math.max(0, oleDepth - 1);
+    } else if (pLike.has(prefix) && local === 'cNvPr') {
+      if (closing || oleDepth > 0) continue;
+      const at = attributes(m[4]!);
+      const id = at.get('id') ?? '';
+      const name = at.get('name') ?? '';
+      if (!/^\d{1,10}$/.test(id) || Number(id) > MASTER_ID_MAX) report(part, 'shape-id', `shape "${name}" has the id "${id}", not an unsignedInt`);
+      else if (ids.has(id)) report(part, 'shape-id', `the shape id ${id} ("${name}") is used twice`);
+      ids.add(id);
+    } else if (a.has(prefix)) {
+      const tbl = tables[tables.length - 1];
+      if (local === 'tbl') {
+        if (!closing && !selfClosing) tables.push({ cols: 0, row: 0, cells: 0 });
+        else if (closing) {
+          tables.pop();
+          if (tbl && tbl.cols === 0) report(part, 'table', 'a table has no grid columns');
+        }
+      } else if (!tbl) continue;
+      else if (local === 'gridCol' && !closing) tbl.cols++;
+      else if (local === 'tr') {
+        if (!closing) {
+          tbl.row++;
+          tbl.cells = 0;
+        }
+        if (closing || selfClosing) {
+          if (tbl.cols > 0 && tbl.cells !== tbl.cols) report(part, 'table', `table row ${tbl.row} has ${tbl.cells} cells; the grid has ${tbl.cols} columns`);
+        }
+      } else if (local === 'tc' && !closing) tbl.cells++;
+    }
+  }
+}
+
+function checkShapeIdsPlain(part: string, text: string, prefixes: Map<string, Set<string>>, report: Report): void {
+  const pLike = [...(prefixes.get(NS.p) ?? ['p']), ...(prefixes.get(NS.p14) ?? [])];
+  const re = new RegExp(`<(?:${pLike.map(escapeRe).join('|')}):cNvPr\\b([^>]*)>`, 'g');
+  const ids = new Set<string>();
+  for (const m of text.matchAll(re)) {
+    const at = attributes(m[1]!);
+    const id = at.get('id') ?? '';
+    const name = at.get('name') ?? '';
+    if (!/^\d{1,10}$/.test(id) || Number(id) > MASTER_ID_MAX) report(part, 'shape-id', `shape "${name}" has the id "${id}", not an unsignedInt`);
+    else if (ids.has(id)) report(part, 'shape-id', `the shape id ${id} ("${name}") is used twice`);
+    ids.add(id);
+  }
+}
+
+/** Table grids (§21.1.3.13), scanning only the text of each `a:tbl`. */
+function checkTablesIn(part: string, text: string, prefixes: Map<string, Set<string>>, report: Report): void {
+  for (const a of prefixes.get(NS.a) ?? ['a']) {
+    const open = `<${a}:tbl>`;
+    const close = `</${a}:tbl>`;
+    const tag = new RegExp(`<(\\/?)${escapeRe(a)}:(tr|tc|gridCol)\\b[^>]*?(\\/?)>`, 'g');
+    for (let at = text.indexOf(open); at !== -1; at = text.indexOf(open, at + open.length)) {
+      const end = text.indexOf(close, at);
+      const body = text.slice(at, end === -1 ? text.length : end);
+      let cols = 0;
+      let row = 0;
+      let cells = 0;
+      for (const m of body.matchAll(tag)) {
+        const closing = m[1] === '/';
+        const local = m[2];
+        if (local === 'gridCol') {
+          if (!closing) cols++;
+        } else if (local === 'tc') {
+          if (!closing) cells++;
+        } else {
+          if (!closing) {
+            row++;
+            cells = 0;
+          }
+          if ((closing || m[3] === '/') && cols > 0 && cells !== cols) report(part, 'table', `table row ${row} has ${cells} cells; the grid has ${cols} columns`);
+        }
+      }
+      if (cols === 0) report(part, 'table', 'a table has no grid columns');
+    }
+  }
+}
+
+/** The presentation main part, from the package relationships. */
+function mainPart(r: Reader, report: Report): string | undefined {
+  if (!r.pkg.hasPart('/_rels/.rels')) {
+    report('/', 'main-part', 'the package has no /_rels/.rels');
+    return undefined;
+  }
+  const docs = r.rels('/').filter((x) => x.type === RT.officeDocument && !x.external);
+  if (docs.length !== 1) {
+    report('/_rels/.rels', 'main-part', `the package has ${docs.length} officeDocument relationships; exactly one is required`);
+    if (docs.length === 0) return undefined;
+  }
+  const main = docs[0]!.targetPart;
+  if (!r.has(main)) return undefined;
+  if (!PRESENTATION_MAIN_TYPES.has(r.pkg.contentType(main) ?? '')) {
+    report(main, 'main-part', `the main part is a ${r.pkg.contentType(main) ?? 'part without content type'}, not a presentation`);
+    return undefined;
+  }
+  return main;
+}
+
+/** Child elements of an element that may be missing. */
+function kids(parent: Element | undefined, ns: string, local: string): Element[] {
+  return parent ? children(parent, ns, local) : [];
+}
+
+/** `p:presentation`'s id lists (§19.2.1.33/.35/.36/.38) and the masters' layout id lists (§19.3.1.41). */
+function checkPresentation(r: Reader, main: string, report: Report): void {
+  let pres: Element | undefined;
+  try {
+    pres = r.pkg.getXml(main).documentElement ?? undefined;
+  } catch (err) {
+    report(main, 'xml', `the presentation part cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (!pres) return;
+  const rels = new Map(r.rels(main).map((x) => [x.id, x]));
+  const listed = new Set<string>();
+  const slideIds = new Set<number>();
+  for (const el of kids(child(pres, NS.p, 'sldIdLst'), NS.p, 'sldId')) {
+    const id = Number(attr(el, 'id'));
+    if (!Number.isInteger(id) || id < SLIDE_ID_MIN || id > SLIDE_ID_MAX) report(main, 'pres-ids', `p:sldId id="${attr(el, 'id') ?? ''}" is outside ${SLIDE_ID_MIN}–${SLIDE_ID_MAX}`);
+    else if (slideIds.has(id)) report(main, 'pres-ids', `p:sldId id="${id}" is used twice`);
+    slideIds.add(id);
+    const rel = rels.get(attrNS(el, NS.r, 'id') ?? '');
+    if (!rel || rel.type !== RT.slide) {
+      report(main, 'pres-ids', `p:sldId id="${attr(el, 'id') ?? ''}" names no slide relationship`);
+      continue;
+    }
+    const target = (rel.targetPart ?? '').toLowerCase();
+    if (listed.has(target)) report(main, 'pres-ids', `${rel.targetPart} is listed twice in p:sldIdLst`);
+    listed.add(target);
+  }
+  for (const rel of rels.values()) {
+    if (rel.type === RT.slide && rel.targetPart && !listed.has(rel.targetPart.toLowerCase())) report(main, 'pres-ids', `${rel.targetPart} is related from the presentation but not listed in p:sldIdLst`);
+  }
+  const masters = kids(child(pres, NS.p, 'sldMasterIdLst'), NS.p, 'sldMasterId');
+  if (masters.length === 0) report(main, 'pres-ids', 'p:sldMasterIdLst is missing or empty');
+  if (!child(pres, NS.p, 'notesSz')) report(main, 'pres-ids', 'p:notesSz is missing');
+  // master and layout ids share one range and must be unique across the package
+  const wideIds = new Map<number, string>();
+  const wide = (raw: string | undefined, part: string, what: string): void => {
+    if (raw === undefined) return;
+    const id = Number(raw);
+    if (!Number.isInteger(id) || id < MASTER_ID_MIN || id > MASTER_ID_MAX) {
+      report(part, 'pres-ids', `${what} id="${raw}" is outside ${MASTER_ID_MIN}–${MASTER_ID_MAX}`);
+      return;
+    }
+    const other = wideIds.get(id);
+    if (other !== undefined) report(part, 'pres-ids', `${what} id="${id}" is also used in ${other}`);
+    else wideIds.set(id, part);
+  };
+  for (const el of masters) {
+    wide(attr(el, 'id'), main, 'p:sldMasterId');
+    const rel = rels.get(attrNS(el, NS.r, 'id') ?? '');
+    if (!rel || rel.type !== RT.slideMaster) report(main, 'pres-ids', `p:sldMasterId id="${attr(el, 'id') ?? ''}" names no slideMaster relationship`);
+  }
+  for (const master of r.pkg.partsOfType(CT.slideMaster)) {
+    const mrels = new Map(r.rels(master).map((x) => [x.id, x]));
+    for (const entry of layoutIdList(r, master)) {
+      wide(entry.id, master, 'p:sldLayoutId');
+      const rel = mrels.get(entry.rId);
+      if (!rel || rel.type !== RT.slideLayout) report(master, 'pres-ids', `p:sldLayoutId id="${entry.id ?? ''}" names no slideLayout relationship`);
+    }
+  }
+}
+
+/** The `p:sldLayoutId` entries of a master (`id`, `r:id`), read from its text. */
+function layoutIdList(r: Reader, master: string): Array<{ id: string | undefined; rId: string }> {
+  const text = r.text(master);
+  const root = text === undefined ? undefined : rootOf(text);
+  if (!text || !root) return [];
+  const rPrefixes = root.prefixes.get(NS.r) ?? new Set<string>();
+  const out: Array<{ id: string | undefined; rId: string }> = [];
+  for (const m of text.matchAll(/<(?:[\w.-]+:)?sldLayoutId\b([^>]*)>/g)) {
+    const a = attributes(m[1]!);
+    let rId = '';
+    for (const p of rPrefixes) rId ||= a.get(`${p}:id`) ?? '';
+    out.push({ id: a.get('id'), rId });
+  }
+  return out;
+}
+
+/** Master → theme, slide → layout → master (listed), notes ↔ slide. */
+function checkLinks(r: Reader, report: Report): void {
+  const pkg = r.pkg;
+  const of = (part: string, type: string): Rel[] => r.rels(part).filter((x) => x.type === type && !x.external);
+  for (const master of pkg.partsOfType(CT.slideMaster)) {
+    const n = of(master, RT.theme).length;
+    if (n !== 1) report(master, 'master', `the slide master has ${n} theme relationships; exactly one is required`);
+  }
+  for (const slide of pkg.partsOfType(CT.slide)) {
+    const n = of(slide, RT.slideLayout).length;
+    if (n !== 1) report(slide, 'layout', `the slide has ${n} slideLayout relationships; exactly one is required`);
+    const notes = of(slide, RT.notesSlide);
+    if (notes.length > 1) report(slide, 'notes', `the slide has ${notes.length} notes slides; at most one is allowed`);
+  }
+  const listedByMaster = new Map<string, Set<string>>();
+  for (const layout of pkg.partsOfType(CT.slideLayout)) {
+    const masters = of(layout, RT.slideMaster);
+    if (masters.length !== 1) {
+      report(layout, 'layout', `the slide layout has ${masters.length} slideMaster relationships; exactly one is required`);
+      continue;
+    }
+    const master = masters[0]!.targetPart;
+    if (!r.has(master)) continue;
+    let listed = listedByMaster.get(master);
+    if (!listed) {
+      const ids = new Set(layoutIdList(r, master).map((e) => e.rId));
+      listed = new Set(r.rels(master).filter((x) => x.type === RT.slideLayout && ids.has(x.id)).map((x) => (x.targetPart ?? '').toLowerCase()));
+      listedByMaster.set(master, listed);
+    }
+    if (!listed.has(layout.toLowerCase())) report(layout, 'layout', `the slide layout is not listed in p:sldLayoutIdLst of its master ${master}`);
+  }
+  const claimed = new Map<string, string>();
+  for (const notes of pkg.partsOfType(CT.notesSlide)) {
+    const slides = of(notes, RT.slide);
+    if (slides.length !== 1) {
+      report(notes, 'notes', `the notes slide has ${slides.length} slide relationships; exactly one is required`);
+    } else {
+      const slide = slides[0]!.targetPart ?? '';
+      const back = r.has(slide) && r.rels(slide).some((x) => x.type === RT.notesSlide && x.targetPart?.toLowerCase() === notes.toLowerCase());
+      if (!back) report(notes, 'notes', `the notes slide's slide ${slide} does not point back to it`);
+      const other = claimed.get(slide.toLowerCase());
+      if (other) report(notes, 'notes', `${other} and this notes slide both claim ${slide}`);
+      claimed.set(slide.toLowerCase(), notes);
+    }
+    const nm = of(notes, RT.notesMaster).length;
+    if (nm !== 1) report(notes, 'notes', `the notes slide has ${nm} notesMaster relationships; exactly one is required`);
+  }
+}
