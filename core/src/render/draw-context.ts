@@ -27,6 +27,22 @@ export interface RectPt {
   h: number;
 }
 
+/**
+ * The surface a render draws on, in device units: a raster canvas (pixels) or a PDF page
+ * (points). Raster-only effects (shadows) are clipped to it and drawn at `oversample`
+ * device pixels per device unit.
+ */
+export interface DrawSurface {
+  /** Width, device units (px for a canvas, pt for a PDF page). */
+  width: number;
+  /** Height, device units. */
+  height: number;
+  /** Raster pixels per device unit for effects drawn as pictures (1 on a canvas; more on a PDF page, whose unit is the point). */
+  oversample: number;
+  /** True on a PDF page: hyperlinks become link annotations. */
+  pdf: boolean;
+}
+
 /** Decoded pictures per package (released with the package object). */
 const IMAGE_CACHE = new WeakMap<OpcPackage, Map<string, Promise<Image | ImageRefusal>>>();
 
@@ -34,6 +50,11 @@ const IMAGE_CACHE = new WeakMap<OpcPackage, Map<string, Promise<Image | ImageRef
 export class DrawContext {
   readonly fontSubstitutions: Record<string, string> = {};
   readonly warnings: string[] = [];
+  /**
+   * The part whose relationships resolve the hyperlinks (`a:hlinkClick/@r:id`) of the text
+   * drawn next; set by the shape renderer before each text body.
+   */
+  linkPart: string | undefined;
   private readonly images: Map<string, Promise<Image | ImageRefusal>>;
   private fmt: { fill: Element[]; line: Element[]; bg: Element[]; effect: Element[] } | undefined;
 
@@ -44,6 +65,7 @@ export class DrawContext {
     readonly theme: Theme,
     readonly colors: ColorContext,
     readonly maxImagePixels: number = MAX_IMAGE_PIXELS,
+    readonly surface: DrawSurface = { width: ctx.canvas.width, height: ctx.canvas.height, oversample: 1, pdf: false },
   ) {
     // Decoded pictures are shared by every slide rendered from the same package object.
     let cache = IMAGE_CACHE.get(pkg);
@@ -403,9 +425,12 @@ export interface ShadowCaster {
  * device space (`rotWithShape` off: shadows do not turn with the shape); a blur radius maps to
  * the canvas blur (twice the Gaussian σ).
  */
-export function drawShadow(ctx: SKRSContext2D, sh: OuterShadow, casters: ShadowCaster[]): void {
+export function drawShadow(ctx: SKRSContext2D, surface: DrawSurface, sh: OuterShadow, casters: ShadowCaster[]): void {
   if (!casters.length) return;
-  const m = ctx.getTransform();
+  // On a PDF page the device unit is the point: the shadow picture is drawn `os` times finer.
+  const os = surface.oversample;
+  const m0 = ctx.getTransform();
+  const m = os === 1 ? m0 : { a: m0.a * os, b: m0.b * os, c: m0.c * os, d: m0.d * os, e: m0.e * os, f: m0.f * os };
   const k = Math.hypot(m.a, m.b) || 1;
   const dx = sh.dxPt * k;
   const dy = sh.dyPt * k;
@@ -424,8 +449,8 @@ export function drawShadow(ctx: SKRSContext2D, sh: OuterShadow, casters: ShadowC
   const margin = blur * 1.5 + 2;
   l = Math.max(0, Math.floor(l - margin));
   t = Math.max(0, Math.floor(t - margin));
-  r = Math.min(ctx.canvas.width, Math.ceil(r + margin));
-  b = Math.min(ctx.canvas.height, Math.ceil(b + margin));
+  r = Math.min(Math.ceil(surface.width * os), Math.ceil(r + margin));
+  b = Math.min(Math.ceil(surface.height * os), Math.ceil(b + margin));
   if (!(r > l && b > t)) return;
   const q = blur >= 3 ? 0.5 : 1;
   const w = Math.max(1, Math.ceil((r - l) * q));
@@ -450,7 +475,8 @@ export function drawShadow(ctx: SKRSContext2D, sh: OuterShadow, casters: ShadowC
   }
   ctx.save();
   ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.drawImage(off, l, t, w / q, h / q);
+  if (os === 1) ctx.drawImage(off, l, t, w / q, h / q);
+  else ctx.drawImage(off, l / os, t / os, w / q / os, h / q / os);
   ctx.restore();
 }
 
@@ -693,6 +719,7 @@ export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt
       const x = rect.x + f.x_pt;
       const y = rect.y + line.baseline_pt - f.rise_pt;
       ctx.fillText(f.text, x, y);
+      if (f.link_rid && dc.surface.pdf) annotateLink(dc, f.link_rid, x, y - f.font.size_pt, x + f.width_pt, y + f.font.size_pt * 0.25);
       if (f.underline || f.strike) {
         const th = Math.max(f.font.size_pt / 18, 0.5);
         if (f.underline) ctx.fillRect(x, y + f.font.size_pt * 0.1, f.width_pt, th);
@@ -702,4 +729,27 @@ export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt
   }
   ctx.restore();
   return true;
+}
+
+/** Name of the PDF destination at the top of a slide's page (internal links jump there). */
+export function slideDestination(slidePartName: string): string {
+  return `slide:${slidePartName}`;
+}
+
+/**
+ * A link annotation over a rectangle (points, current transform) for the hyperlink
+ * `rId` of {@link DrawContext.linkPart}: an external target becomes a URI link, a jump to
+ * another slide of the deck (`ppaction://hlinksldjump`, an internal slide target) a link to
+ * that slide's page. Other actions (first/next slide, programs, macros) have no PDF link.
+ */
+export function annotateLink(dc: DrawContext, rId: string, left: number, top: number, right: number, bottom: number): void {
+  if (!dc.linkPart) return;
+  const rel = dc.pkg.rel(dc.linkPart, rId);
+  if (!rel) return;
+  if (rel.external) {
+    // Only schemes a reader opens as documents: no javascript:, file: or relative targets.
+    if (/^(https?|mailto|ftp):/i.test(rel.target.trim())) dc.ctx.annotateLinkUrl(left, top, right, bottom, rel.target.trim());
+    return;
+  }
+  if (rel.targetPartName && /\/slides\/slide\d+\.xml$/.test(rel.targetPartName)) dc.ctx.annotateLinkToDestination(left, top, right, bottom, slideDestination(rel.targetPartName));
 }

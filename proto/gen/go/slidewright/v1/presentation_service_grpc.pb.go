@@ -25,7 +25,8 @@ type PresentationServiceClient interface {
 	UpdateCharts(ctx context.Context, in *UpdateChartsRequest, opts ...grpc.CallOption) (*UpdateChartsResponse, error)
 	// Returns the status record of a generation job.
 	GetGenerationStatus(ctx context.Context, in *GetGenerationStatusRequest, opts ...grpc.CallOption) (*GetGenerationStatusResponse, error)
-	// Returns the generated .pptx file (gen_ ids once completed or partial; pres_ ids).
+	// Returns the generated .pptx file, or with format=pdf the deck as PDF (gen_ ids once
+	// completed or partial; pres_ ids).
 	DownloadPresentation(ctx context.Context, in *DownloadPresentationRequest, opts ...grpc.CallOption) (*DownloadPresentationResponse, error)
 	// Renders a slide of a generated presentation as PNG; dimensions travel in headers.
 	GetPresentationSlidePreview(ctx context.Context, in *GetPresentationSlidePreviewRequest, opts ...grpc.CallOption) (*GetPresentationSlidePreviewResponse, error)
@@ -105,7 +106,8 @@ type PresentationServiceServer interface {
 	UpdateCharts(context.Context, *UpdateChartsRequest) (*UpdateChartsResponse, error)
 	// Returns the status record of a generation job.
 	GetGenerationStatus(context.Context, *GetGenerationStatusRequest) (*GetGenerationStatusResponse, error)
-	// Returns the generated .pptx file (gen_ ids once completed or partial; pres_ ids).
+	// Returns the generated .pptx file, or with format=pdf the deck as PDF (gen_ ids once
+	// completed or partial; pres_ ids).
 	DownloadPresentation(context.Context, *DownloadPresentationRequest) (*DownloadPresentationResponse, error)
 	// Renders a slide of a generated presentation as PNG; dimensions travel in headers.
 	GetPresentationSlidePreview(context.Context, *GetPresentationSlidePreviewRequest) (*GetPresentationSlidePreviewResponse, error)

