@@ -11,7 +11,7 @@ import type { Theme } from '../ooxml/pml/theme.js';
 import { NS, attr, attrNS, child, children, intAttr, type Element } from '../ooxml/xml.js';
 import { isVerticalText, layoutText, type TextBodyInput, type TextBox, type TextLayout } from '../text/layout.js';
 import { colorIn, css, resolveRgba, type ColorContext, type Rgba } from '../ooxml/pml/color.js';
-import { cssFont, drawFamily } from './fonts.js';
+import { cssFont, drawFamily, pdfFallbackFamilies } from './fonts.js';
 import type { FontShape } from '../text/font-class.js';
 import type { EvaluatedGeometry } from './geometry.js';
 import { decodeImage, MAX_IMAGE_PIXELS, type ImageRefusal } from './images.js';
@@ -41,6 +41,11 @@ export interface DrawSurface {
   oversample: number;
   /** True on a PDF page: hyperlinks become link annotations. */
   pdf: boolean;
+  /**
+   * Shadow pictures already drawn in this document, by what they show: drawing the same
+   * canvas again makes Skia's PDF writer reuse one image object (PDF documents only).
+   */
+  shadowPictures?: Map<string, Canvas>;
 }
 
 /** Decoded pictures per package (released with the package object). */
@@ -55,6 +60,8 @@ export class DrawContext {
    * drawn next; set by the shape renderer before each text body.
    */
   linkPart: string | undefined;
+  /** Families that draw characters a face lacks (PDF pages only; see {@link pdfFallbackFamilies}). */
+  readonly fallbackFamilies: readonly string[];
   private readonly images: Map<string, Promise<Image | ImageRefusal>>;
   private fmt: { fill: Element[]; line: Element[]; bg: Element[]; effect: Element[] } | undefined;
 
@@ -74,6 +81,7 @@ export class DrawContext {
       IMAGE_CACHE.set(pkg, cache);
     }
     this.images = cache;
+    this.fallbackFamilies = surface.pdf ? pdfFallbackFamilies() : [];
   }
 
   /** The theme's format scheme lists (§20.1.4.1.14 `a:fmtScheme`). */
@@ -283,7 +291,23 @@ export async function paintFill(dc: DrawContext, f: ResolvedFill, path: SkPath2D
         // Tiles are at the picture's size at 96 dpi (0.75 pt per pixel), scaled.
         const tw = img.width * 0.75 * sx;
         const th = img.height * 0.75 * sy;
-        if (tw > 0.5 && th > 0.5) {
+        if (tw > 0.5 && th > 0.5 && dc.surface.pdf) {
+          // Tiled once into one picture at the tile's own resolution (at most
+          // PDF_TILED_MAX_PX a side): tiles drawn one by one, or as a PDF tiling pattern,
+          // leave hairline seams where a viewer antialiases each tile's edges.
+          const k = Math.min(pic.width / tw, PDF_TILED_MAX_PX / Math.max(box.w, box.h));
+          const cw = Math.max(1, Math.ceil(box.w * k));
+          const ch = Math.max(1, Math.ceil(box.h * k));
+          const tiled = createCanvas(cw, ch);
+          const tc = tiled.getContext('2d');
+          const pattern = tc.createPattern(pic, 'repeat');
+          const ox = (intAttr(tile, 'tx', 0) / EMU_PT) * k;
+          const oy = (intAttr(tile, 'ty', 0) / EMU_PT) * k;
+          pattern.setTransform({ a: (tw * k) / pic.width, b: 0, c: 0, d: (th * k) / pic.height, e: ox, f: oy });
+          tc.fillStyle = pattern;
+          tc.fillRect(0, 0, cw, ch);
+          ctx.drawImage(tiled, box.x, box.y, cw / k, ch / k);
+        } else if (tw > 0.5 && th > 0.5) {
           for (let ty = box.y + intAttr(tile, 'ty', 0) / EMU_PT; ty < box.y + box.h; ty += th) {
             for (let tx = box.x + intAttr(tile, 'tx', 0) / EMU_PT; tx < box.x + box.w; tx += tw) ctx.drawImage(pic, tx, ty, tw, th);
             if (th <= 0) break;
@@ -299,6 +323,9 @@ export async function paintFill(dc: DrawContext, f: ResolvedFill, path: SkPath2D
       return;
   }
 }
+
+/** Largest side of a tiled picture fill composed for a PDF page, px. */
+const PDF_TILED_MAX_PX = 4096;
 
 const RECOLORED = new WeakMap<Image, Map<string, Canvas>>();
 
@@ -455,7 +482,39 @@ export function drawShadow(ctx: SKRSContext2D, surface: DrawSurface, sh: OuterSh
   const q = blur >= 3 ? 0.5 : 1;
   const w = Math.max(1, Math.ceil((r - l) * q));
   const h = Math.max(1, Math.ceil((b - t) * q));
-  const off = createCanvas(w, h);
+  // On PDF pages the same shadow (a master's shape on every slide) is one picture, drawn from one canvas.
+  const key = surface.shadowPictures ? shadowKey(sh, m, l, t, w, h, casters) : '';
+  const kept = surface.shadowPictures?.get(key);
+  const off = kept ?? createCanvas(w, h);
+  if (!kept) {
+    surface.shadowPictures?.set(key, off);
+    drawShadowPicture(off, sh, m, l, t, q, dx, dy, blur, casters);
+  }
+  ctx.save();
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  if (os === 1) ctx.drawImage(off, l, t, w / q, h / q);
+  else ctx.drawImage(off, l / os, t / os, w / q / os, h / q / os);
+  ctx.restore();
+}
+
+/** What makes a shadow picture what it is (for {@link DrawSurface.shadowPictures}). */
+function shadowKey(sh: OuterShadow, m: Matrix, l: number, t: number, w: number, h: number, casters: ShadowCaster[]): string {
+  const shape = casters.map((c) => `${c.fill ? 'f' : ''}${c.strokePt}:${c.path.toSVGString()}`).join('|');
+  return `${css(sh.color)} ${sh.blurPt} ${sh.dxPt} ${sh.dyPt} ${m.a} ${m.b} ${m.c} ${m.d} ${m.e} ${m.f} ${l} ${t} ${w} ${h} ${shape}`;
+}
+
+/** A 2D affine transform (the fields of DOMMatrix used here). */
+interface Matrix {
+  a: number;
+  b: number;
+  c: number;
+  d: number;
+  e: number;
+  f: number;
+}
+
+/** Draws the shadow the casters cast onto `off`, whose top left is device pixel (l, t), at `q` pixels per device pixel. */
+function drawShadowPicture(off: Canvas, sh: OuterShadow, m: Matrix, l: number, t: number, q: number, dx: number, dy: number, blur: number, casters: ShadowCaster[]): void {
   const o = off.getContext('2d');
   const away = 1 << 14;
   o.setTransform(q * m.a, q * m.b, q * m.c, q * m.d, q * (m.e - l) + away, q * (m.f - t));
@@ -473,11 +532,6 @@ export function drawShadow(ctx: SKRSContext2D, surface: DrawSurface, sh: OuterSh
       o.stroke(c.path);
     }
   }
-  ctx.save();
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
-  if (os === 1) ctx.drawImage(off, l, t, w / q, h / q);
-  else ctx.drawImage(off, l / os, t / os, w / q / os, h / q / os);
-  ctx.restore();
 }
 
 /** An outline resolved from `a:ln` and the style's line reference. */
@@ -709,7 +763,7 @@ export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt
       if (!f.text.trim()) continue;
       const alpha = f.alpha ?? 1;
       if (alpha <= 0) continue;
-      const nextFont = cssFont(dc.family(f.font.name, f.font.shapeHint), f.font.size_pt, !!f.font.bold, !!f.font.italic);
+      const nextFont = cssFont(dc.family(f.font.name, f.font.shapeHint), f.font.size_pt, !!f.font.bold, !!f.font.italic, dc.fallbackFamilies);
       if (nextFont !== font) ctx.font = font = nextFont;
       const n = Number.parseInt(f.color ?? '000000', 16);
       const nextFill = css({ r: (n >> 16) & 255, g: (n >> 8) & 255, b: n & 255, a: alpha });
