@@ -232,6 +232,7 @@ export interface PdfCheck {
 export async function checkPdf(bytes: Uint8Array, label: string, opts: { ssimPages?: number } = {}): Promise<PdfCheck> {
   const pkg = await OpcPackage.open(bytes);
   const visible = visibleSlideParts(pkg);
+  if (visible.length === 0) return { pages: 0, visibleSlides: 0, pageSizeMatches: true, fonts: 0, fontsNotEmbedded: [], bytes: 0, renderMs: 0, rows: [] };
   const t0 = performance.now();
   const { pdf } = await renderPdf(pkg);
   const renderMs = performance.now() - t0;

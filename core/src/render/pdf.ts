@@ -4,7 +4,7 @@
  * (@napi-rs/canvas `PDFDocument`), so shapes, fills and outlines are vector paths, text is
  * text (subset TrueType fonts embedded as CID fonts with a ToUnicode map, so it can be
  * selected and searched), pictures are embedded at their own resolution (no resampling;
- * a crop is a clip; opaque ones as JPEG, see {@link PICTURE_JPEG_QUALITY}), and hyperlinks
+ * a crop is a clip; see {@link PHOTO_JPEG_QUALITY} for their encoding), and hyperlinks
  * become link annotations.
  *
  * One page per slide not hidden (`p:sld/@show="0"`, §19.3.1.38), in deck order, at the
@@ -46,13 +46,38 @@ export interface RenderedPdf {
 }
 
 /**
- * JPEG quality of opaque pictures in the PDF (pictures with transparency stay lossless).
- * @napi-rs/canvas hands Skia decoded pictures only, so Skia cannot copy a JPEG's own bytes
- * into the file: losslessly (Flate) a deck of photos grows about tenfold (the 8 JPEGs of
- * onlyoffice-sample-en, 1.1 MB, made a 10.4 MB PDF). At 95 pictures keep their full
- * resolution and look the same (LibreOffice's export defaults to JPEG 90 at most 300 dpi).
+ * JPEG quality of opaque pictures when most of a deck's picture bytes are JPEG; otherwise
+ * pictures stay lossless (Flate). @napi-rs/canvas hands Skia decoded pictures only, so
+ * Skia cannot copy a JPEG's own bytes into the file, and one setting holds for the whole
+ * document: losslessly, photos grow about tenfold (the 8 JPEGs of onlyoffice-sample-en,
+ * 1.1 MB, made a 10.4 MB PDF; 1.2 MB at 95), while line art and screenshots (PNG) grow as
+ * JPEG (the 48-slide corpus template, mostly PNG: 1.0 MB lossless, 1.8 MB at 95). Either
+ * way pictures keep their full resolution; pictures with transparency are always lossless.
+ * (LibreOffice's export re-encodes at JPEG 90, at most 300 dpi.)
  */
-const PICTURE_JPEG_QUALITY = 95;
+const PHOTO_JPEG_QUALITY = 95;
+/** Skia's value for lossless pictures. */
+const LOSSLESS = 101;
+
+/** The picture encoding for a package: {@link PHOTO_JPEG_QUALITY} when JPEG holds most of its picture bytes, else lossless. */
+function pictureQuality(pkg: OpcPackage): number {
+  let jpeg = 0;
+  let other = 0;
+  for (const name of pkg.partNames()) {
+    const type = pkg.contentType(name) ?? '';
+    if (!type.startsWith('image/')) continue;
+    const size = pkg.getBytes(name).length;
+    if (type === 'image/jpeg' || type === 'image/jpg') jpeg += size;
+    else other += size;
+  }
+  return jpeg > other ? PHOTO_JPEG_QUALITY : LOSSLESS;
+}
+
+/**
+ * Flate level of Skia's PDF streams: its "average" (6). "High but slow" (9) made the 48-slide
+ * corpus template 3 % smaller (964 vs 992 KiB) for twice the CPU time (≈1.2 vs 0.6 s).
+ */
+const PDF_COMPRESSION_LEVEL = 6;
 
 /** Producer written in the document information. */
 const PRODUCER = 'Slidewright';
@@ -73,14 +98,17 @@ export function visibleSlideParts(pkg: OpcPackage): string[] {
 /**
  * Renders the visible slides of a presentation package to one PDF document.
  *
- * @throws PackageError when the package cannot be read as a presentation
+ * @throws PackageError when the package cannot be read as a presentation; RangeError when
+ *   there is no slide to draw (every slide hidden, or none)
  */
 export async function renderPdf(pkg: OpcPackage, opts: RenderPdfOptions = {}): Promise<RenderedPdf> {
   const parts = opts.slidePartNames ? [...opts.slidePartNames] : visibleSlideParts(pkg);
+  // A PDF without pages is not a document readers open.
+  if (parts.length === 0) throw new RangeError('no slide to draw: a PDF needs at least one page');
   const { widthEmu, heightEmu } = slideSizeEmu(pkg);
   const widthPt = widthEmu / EMU_PT;
   const heightPt = heightEmu / EMU_PT;
-  const doc = new PDFDocument({ ...documentInfo(pkg), producer: PRODUCER, creator: PRODUCER, pdfa: !!opts.pdfa, encodingQuality: 101, compressionLevel: 9 });
+  const doc = new PDFDocument({ ...documentInfo(pkg), producer: PRODUCER, creator: PRODUCER, pdfa: !!opts.pdfa, encodingQuality: pictureQuality(pkg), compressionLevel: PDF_COMPRESSION_LEVEL });
   const fontSubstitutions: Record<string, string> = {};
   const warnings: string[] = [];
   const shadowPictures = new Map<string, Canvas>();

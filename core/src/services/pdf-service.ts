@@ -40,7 +40,8 @@ export class PdfService {
 
   /**
    * A generated deck as PDF, one page per visible slide.
-   * @throws ServiceError 404, 409 before the generation is `completed` or `partial`
+   * @throws ServiceError 404, 409 before the generation is `completed` or `partial` (or
+   *   when no slide is visible)
    */
   async generation(caller: Caller, generationId: string, opts: PdfOptions = {}): Promise<DownloadFile> {
     const deck = await this.generations.download(caller, generationId);
@@ -50,7 +51,7 @@ export class PdfService {
 
   /**
    * A template's slides as PDF (the file as uploaded, as previews draw it).
-   * @throws ServiceError 404, 409 before a file was uploaded
+   * @throws ServiceError 404, 409 before a file was uploaded or when no slide is visible
    */
   async template(caller: Caller, templateId: string, opts: PdfOptions = {}): Promise<DownloadFile> {
     const file = await this.templates.download(caller, templateId);
@@ -76,6 +77,7 @@ export class PdfService {
   private async render(key: string, bytes: Uint8Array, hash: string, pdfa: boolean): Promise<Uint8Array> {
     const r = await this.deps.cpu.pdf(bytes, hash, pdfa);
     if (!r.ok) {
+      if (r.error.code === 'no_slides') throw new ServiceError('conflict', `${r.error.message} (every slide is hidden, or there is none)`);
       this.deps.log.warn({ err: r.error.message, code: r.error.code }, 'PDF export failed');
       throw new ServiceError('internal', `the presentation cannot be rendered to PDF: ${r.error.message}`);
     }

@@ -16,7 +16,7 @@ import { checkPresentationIntegrity, DEFAULT_TEMPLATE_LIMITS } from '../ooxml/in
 import { repairTemplate } from '../ooxml/repair.js';
 import type { SlideError, SlideWarning } from '../domain/content.js';
 import { renderSlide, type RenderedSlide } from '../render/render-slide.js';
-import { renderPdf } from '../render/pdf.js';
+import { renderPdf, visibleSlideParts } from '../render/pdf.js';
 import { diagnose, type TemplateDoctorReport } from '../doctor/index.js';
 import { chartInventory, updateDeckCharts, type ChartUpdateSpec, type DeckChartInventory, type DeckChartsResult } from '../generation/charts/deck-update.js';
 import { readPresentation } from '../ooxml/pml/presentation.js';
@@ -170,7 +170,9 @@ export default async function run(task: CpuTask): Promise<InspectResult | Analyz
       case 'pdf': {
         // Opened through the same per-thread cache as previews: the package is often just previewed.
         const pkg = await openCached(task.cacheKey, task.bytes);
-        const r = await renderPdf(pkg, { pdfa: task.pdfa });
+        const parts = visibleSlideParts(pkg);
+        if (parts.length === 0) return { ok: false, error: { code: 'no_slides', message: 'the presentation has no visible slide to put on a PDF page' } };
+        const r = await renderPdf(pkg, { pdfa: task.pdfa, slidePartNames: parts });
         return { ok: true, pdf: r.pdf, pages: r.slide_part_names.length, font_substitutions: r.font_substitutions };
       }
       case 'chartInventory': {
