@@ -217,6 +217,7 @@ export interface PageRow {
 export interface PdfCheck {
   pages: number;
   visibleSlides: number;
+  /** Pages at the slide size, to the whole point (Skia rounds page sizes). */
   pageSizeMatches: boolean;
   fonts: number;
   fontsNotEmbedded: string[];
@@ -241,7 +242,7 @@ export async function checkPdf(bytes: Uint8Array, label: string, opts: { ssimPag
   const wPt = model.presentation.slideWidthEmu / 12700;
   const hPt = model.presentation.slideHeightEmu / 12700;
   const size = /^([\d.]+) x ([\d.]+) pts/.exec(info['Page size'] ?? '');
-  const pageSizeMatches = visible.length === 0 || (!!size && Math.abs(Number(size[1]) - wPt) < 0.01 && Math.abs(Number(size[2]) - hPt) < 0.01);
+  const pageSizeMatches = visible.length === 0 || (!!size && Math.abs(Number(size[1]) - wPt) <= 0.5 && Math.abs(Number(size[2]) - hPt) <= 0.5);
   const fonts = visible.length ? pdfFonts(pdf) : [];
   const rows: PageRow[] = [];
   if (visible.length) {

@@ -8,7 +8,7 @@
  * become link annotations.
  *
  * One page per slide not hidden (`p:sld/@show="0"`, §19.3.1.38), in deck order, at the
- * slide's size (`p:sldSz`, EMU → pt). The document information (title, author, subject,
+ * slide's size (`p:sldSz`, EMU → pt, rounded to whole points as Skia writes page sizes). The document information (title, author, subject,
  * keywords) comes from the package's core properties (`docProps/core.xml`, ECMA-376 Part 2,
  * §11). With `pdfa` the file declares PDF/A-2b conformance (XMP metadata with `pdfaid`,
  * an sRGB output intent), as Skia writes it.
@@ -36,7 +36,7 @@ export interface RenderedPdf {
   pdf: Uint8Array;
   /** Slide parts drawn, one per page, in page order. */
   slide_part_names: string[];
-  /** Page size, pt (every page has the slide size). */
+  /** Page size, pt (every page has the slide size, rounded to whole points). */
   width_pt: number;
   height_pt: number;
   /** Template font name → the family drawn in its place (only names that were substituted). */
@@ -106,8 +106,10 @@ export async function renderPdf(pkg: OpcPackage, opts: RenderPdfOptions = {}): P
   // A PDF without pages is not a document readers open.
   if (parts.length === 0) throw new RangeError('no slide to draw: a PDF needs at least one page');
   const { widthEmu, heightEmu } = slideSizeEmu(pkg);
-  const widthPt = widthEmu / EMU_PT;
-  const heightPt = heightEmu / EMU_PT;
+  // Skia writes whole-point page sizes (MediaBox); the slide is stretched by at most half a
+  // point to fill the page exactly rather than leave a hairline of paper at two edges.
+  const widthPt = Math.max(1, Math.round(widthEmu / EMU_PT));
+  const heightPt = Math.max(1, Math.round(heightEmu / EMU_PT));
   const doc = new PDFDocument({ ...documentInfo(pkg), producer: PRODUCER, creator: PRODUCER, pdfa: !!opts.pdfa, encodingQuality: pictureQuality(pkg), compressionLevel: PDF_COMPRESSION_LEVEL });
   const fontSubstitutions: Record<string, string> = {};
   const warnings: string[] = [];
@@ -124,7 +126,8 @@ export async function renderPdf(pkg: OpcPackage, opts: RenderPdfOptions = {}): P
       // "Objectives" would extract as "Objec ves". Kerning stays.
       ctx.textRendering = 'optimizeSpeed';
       const drawn = await drawSlide(ctx, pkg, part, {
-        scale: 1,
+        scale: widthPt / (widthEmu / EMU_PT),
+        scaleY: heightPt / (heightEmu / EMU_PT),
         // Shadows are pictures: 2 px per pt (144 dpi; a blurred one half that, as on a canvas), finer than a 1280 px preview.
         surface: { width: widthPt, height: heightPt, oversample: 2, pdf: true, shadowPictures },
         maxImagePixels: opts.maxImagePixels ?? MAX_IMAGE_PIXELS,

@@ -115,8 +115,10 @@ export function slideSizeEmu(pkg: OpcPackage): { widthEmu: number; heightEmu: nu
 
 /** Options of {@link drawSlide}. */
 export interface DrawSlideOptions {
-  /** Device units per point (px per pt on a canvas; 1 on a PDF page, whose unit is the point). */
+  /** Device units per point (px per pt on a canvas; about 1 on a PDF page, whose unit is the point). */
   scale: number;
+  /** Device units per point vertically, when not {@link scale} (a PDF page rounded to whole points). */
+  scaleY?: number;
   /** The surface drawn on, device units. */
   surface: DrawSurface;
   /** Largest picture decoded, pixels (default 50 megapixels); larger ones draw as a grey box. */
@@ -146,7 +148,7 @@ export async function drawSlide(ctx: SKRSContext2D, pkg: OpcPackage, slidePartNa
   const part: ShapeTreePart = root?.localName === 'sldLayout' ? model.layout(slidePartName) : model.slide(slidePartName);
   const wEmu = model.presentation.slideWidthEmu;
   const hEmu = model.presentation.slideHeightEmu;
-  ctx.scale(opts.scale, opts.scale);
+  ctx.scale(opts.scale, opts.scaleY ?? opts.scale);
   const colorCtx: ColorContext = { theme: part.theme, colorMap: part.colorMap };
   const dc = new DrawContext(ctx, pkg, model, part.theme, colorCtx, opts.maxImagePixels ?? MAX_IMAGE_PIXELS, opts.surface);
   const slideRect: RectPt = { x: 0, y: 0, w: wEmu / EMU_PT, h: hEmu / EMU_PT };

@@ -13,13 +13,14 @@ import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { PmlModel } from '../../../core/src/ooxml/pml/parts.js';
 import { buildDeck, type DeckSlideSpec } from '../../../core/src/generation/build-deck.js';
 import type { SlideData } from '../../../core/src/domain/content.js';
-import { corpusFilesOfFor, corpusPath, strictTests } from '../../helpers/corpus.js';
-import { checkPdf, havePoppler, MIN_SSIM_VS_PNG, MIN_WORD_COVERAGE, type PageRow } from '../../helpers/pdf-tools.js';
+import { corpusFilesOfFor, corpusPath, needsCorpus, strictTests } from '../../helpers/corpus.js';
+import { renderPdf } from '../../../core/src/render/pdf.js';
+import { checkPdf, havePoppler, MIN_SSIM_VS_PNG, MIN_WORD_COVERAGE, pdfInfo, type PageRow } from '../../helpers/pdf-tools.js';
 
 t.setTimeout(1_800_000);
 
-/** Pages of each document compared with the previews by SSIM (drawn 1600 px wide, so the first few only; text and fonts are checked on every page). */
-const SSIM_PAGES = 2;
+/** Pages of each document compared with the previews by SSIM (drawn 1600 px wide, so the first only; text and fonts are checked on every page). */
+const SSIM_PAGES = 1;
 
 const skipPoppler = !havePoppler() && !strictTests ? 'poppler-utils (pdftotext, pdffonts, pdftoppm) not installed' : false;
 
@@ -47,7 +48,7 @@ function contentFor(i: number, types: string[]): SlideData {
 async function deckOf(name: string, bytes: Uint8Array): Promise<Uint8Array | undefined> {
   const pkg = await OpcPackage.open(bytes);
   const model = new PmlModel(pkg);
-  const slides: DeckSlideSpec[] = model.layoutsInOrder().slice(0, 8).map((layout, i) => ({
+  const slides: DeckSlideSpec[] = model.layoutsInOrder().slice(0, 6).map((layout, i) => ({
     template_id: name,
     template_slide_id: `${name}#${layout.partName}`,
     source: { kind: 'layout', part_name: layout.partName },
@@ -68,7 +69,7 @@ t.test('every corpus template and a deck generated from it export to PDF: pages,
       if (!doc) continue;
       const c = await checkPdf(doc, label, { ssimPages: SSIM_PAGES });
       t.equal(c.pages, c.visibleSlides, `${label}: one page per visible slide (${c.visibleSlides})`);
-      t.ok(c.pageSizeMatches, `${label}: pages at the slide size`);
+      t.ok(c.pageSizeMatches, `${label}: pages at the slide size (to the whole point)`);
       t.same(c.fontsNotEmbedded, [], `${label}: every font embedded with a Unicode map (${c.fonts} fonts)`);
       rows.push(...c.rows);
     }
@@ -90,4 +91,36 @@ t.test('every corpus template and a deck generated from it export to PDF: pages,
   t.ok(rows.length >= 100, `at least 100 pages checked (${rows.length})`);
   t.same(lowText.map((r) => `${r.doc} p${r.page}`), [], `every page holds ≥ ${MIN_WORD_COVERAGE * 100} % of its slide's words`);
   t.same(lowLook.map((r) => `${r.doc} p${r.page}`), [], `every page is within SSIM ${MIN_SSIM_VS_PNG} of its PNG preview`);
+});
+
+t.test('document information, hidden slides, hyperlinks and PDF/A', { skip: skipPoppler || needsCorpus('templates/poi-customgeo-48slides.pptx', 'incoming/templates/poi-60810-sections-hidden.pptx', 'incoming/templates/poi-stress022-arabic-slideshow-type.pptx', 'incoming/templates/aspose-java-javascript-link.pptx').skip }, async (t) => {
+  const open = async (rel: string): Promise<OpcPackage> => OpcPackage.open(readFileSync(corpusPath(rel)));
+  const text = (pdf: Uint8Array): string => Buffer.from(pdf).toString('latin1');
+
+  const geo = await open('templates/poi-customgeo-48slides.pptx');
+  const geoPdf = (await renderPdf(geo)).pdf;
+  const info = pdfInfo(geoPdf);
+  t.equal(info.Title, 'Slide 1', 'title from docProps/core.xml');
+  t.equal(info.Author, 'virginia.ressa', 'author (dc:creator)');
+  t.equal(info.Producer, 'Slidewright');
+  t.match(text(geoPdf), /\/URI \(http:\/\/ohio\.gov\/\)/, 'a text hyperlink is a URI link annotation');
+  t.notMatch(text(geoPdf), /pdfaid:part/, 'no PDF/A claim unless asked');
+
+  const archival = text((await renderPdf(geo, { pdfa: true })).pdf);
+  t.match(archival, /<pdfaid:part>2<\/pdfaid:part>/, 'PDF/A-2b: part 2 …');
+  t.match(archival, /<pdfaid:conformance>B<\/pdfaid:conformance>/, '… conformance B');
+  t.match(archival, /\/OutputIntents/, 'with an output intent');
+
+  const hidden = await open('incoming/templates/poi-60810-sections-hidden.pptx');
+  const all = new PmlModel(hidden).presentation.slides.length;
+  const hiddenPdf = await renderPdf(hidden);
+  t.equal(Number(pdfInfo(hiddenPdf.pdf).Pages), all - 3, `hidden slides are left out (${all} slides, 3 hidden)`);
+  t.equal(hiddenPdf.slide_part_names.length, all - 3);
+
+  const jumps = text((await renderPdf(await open('incoming/templates/poi-stress022-arabic-slideshow-type.pptx'))).pdf);
+  t.match(jumps, /\/Dest \/slide:#2Fppt#2Fslides#2Fslide2\.xml/, "a jump to another slide links to that slide's page");
+  t.match(jumps, /\/URI \(https:\/\/progres\.mesrs\.dz\/webetrangers\)/);
+
+  const js = text((await renderPdf(await open('incoming/templates/aspose-java-javascript-link.pptx'))).pdf);
+  t.notMatch(js, /javascript:/i, 'a javascript: hyperlink is not carried into the PDF');
 });
