@@ -15,6 +15,8 @@ import { buildDeck, type DeckSlideSpec } from '../../../core/src/generation/buil
 import type { SlideData } from '../../../core/src/domain/content.js';
 import { corpusFilesOfFor, corpusPath, needsCorpus, strictTests } from '../../helpers/corpus.js';
 import { renderPdf } from '../../../core/src/render/pdf.js';
+import runCpuTask from '../../../core/src/threads/cpu-task.js';
+import { hostileSamples } from '../../hostile/samples.js';
 import { checkPdf, havePoppler, MIN_SSIM_VS_PNG, MIN_WORD_COVERAGE, pdfInfo, type PageRow } from '../../helpers/pdf-tools.js';
 
 t.setTimeout(1_800_000);
@@ -134,4 +136,15 @@ t.test('document information, hidden slides, hyperlinks and PDF/A', { skip: skip
 
   const js = text((await renderPdf(await open('incoming/templates/aspose-java-javascript-link.pptx'))).pdf);
   t.notMatch(js, /javascript:/i, 'a javascript: hyperlink is not carried into the PDF');
+});
+
+t.test('the hostile samples a template upload may accept export to PDF (or a no-slides refusal) within the preview limits', async (t) => {
+  for (const s of hostileSamples().filter((x) => x.answer !== 'refused' && x.answer !== 'rejected')) {
+    const t0 = performance.now();
+    const r = await runCpuTask({ op: 'pdf', bytes: s.build(), cacheKey: `hostile-${s.name}`, pdfa: false });
+    const ms = performance.now() - t0;
+    if (s.name === 'no-slides.pptx') t.match(r, { ok: false, error: { code: 'no_slides' } }, `${s.name}: no page to make, refused as such`);
+    else t.match(r, { ok: true }, `${s.name}: a PDF (${r.ok ? '' : JSON.stringify(r.error)})`);
+    t.ok(ms < 10_000, `${s.name}: ${ms.toFixed(0)} ms`);
+  }
 });
