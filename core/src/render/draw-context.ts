@@ -41,11 +41,34 @@ export interface DrawSurface {
   oversample: number;
   /** True on a PDF page: hyperlinks become link annotations. */
   pdf: boolean;
-  /**
-   * Shadow pictures already drawn in this document, by what they show: drawing the same
-   * canvas again makes Skia's PDF writer reuse one image object (PDF documents only).
-   */
-  shadowPictures?: Map<string, Canvas>;
+  /** Shadow pictures already drawn in this document, to draw again (PDF documents only). */
+  shadowPictures?: ShadowPictures;
+}
+
+/**
+ * Shadow pictures of one PDF document by what they show: drawing the same canvas again
+ * makes Skia's PDF writer reuse one image object (a master's shape casts the same shadow on
+ * every slide). Kept up to {@link ShadowPictures.maxPixels} pixels together; past that,
+ * shadows are drawn afresh (a deck of hundreds of slides must not hold all its shadows).
+ */
+export class ShadowPictures {
+  private readonly pictures = new Map<string, Canvas>();
+  private pixels = 0;
+
+  /** @param maxPixels - most pixels kept together (default 32 megapixels, about 128 MB) */
+  constructor(readonly maxPixels = 32_000_000) {}
+
+  get(key: string): Canvas | undefined {
+    return this.pictures.get(key);
+  }
+
+  /** Keeps a picture while the budget allows. */
+  keep(key: string, picture: Canvas): void {
+    const size = picture.width * picture.height;
+    if (this.pixels + size > this.maxPixels) return;
+    this.pixels += size;
+    this.pictures.set(key, picture);
+  }
 }
 
 /** Decoded pictures per package (released with the package object). */
@@ -295,17 +318,26 @@ export async function paintFill(dc: DrawContext, f: ResolvedFill, path: SkPath2D
           // Tiled once into one picture at the tile's own resolution (at most
           // PDF_TILED_MAX_PX a side): tiles drawn one by one, or as a PDF tiling pattern,
           // leave hairline seams where a viewer antialiases each tile's edges.
+          // The same fill on every slide is one canvas, so one image object in the PDF.
           const k = Math.min(pic.width / tw, PDF_TILED_MAX_PX / Math.max(box.w, box.h));
           const cw = Math.max(1, Math.ceil(box.w * k));
           const ch = Math.max(1, Math.ceil(box.h * k));
-          const tiled = createCanvas(cw, ch);
-          const tc = tiled.getContext('2d');
-          const pattern = tc.createPattern(pic, 'repeat');
-          const ox = (intAttr(tile, 'tx', 0) / EMU_PT) * k;
-          const oy = (intAttr(tile, 'ty', 0) / EMU_PT) * k;
-          pattern.setTransform({ a: (tw * k) / pic.width, b: 0, c: 0, d: (th * k) / pic.height, e: ox, f: oy });
-          tc.fillStyle = pattern;
-          tc.fillRect(0, 0, cw, ch);
+          const key = `${tw} ${th} ${intAttr(tile, 'tx', 0)} ${intAttr(tile, 'ty', 0)} ${cw} ${ch}`;
+          let perPic = TILED.get(pic);
+          let tiled = perPic?.get(key);
+          if (!tiled) {
+            tiled = createCanvas(cw, ch);
+            const tc = tiled.getContext('2d');
+            const pattern = tc.createPattern(pic, 'repeat');
+            const ox = (intAttr(tile, 'tx', 0) / EMU_PT) * k;
+            const oy = (intAttr(tile, 'ty', 0) / EMU_PT) * k;
+            pattern.setTransform({ a: (tw * k) / pic.width, b: 0, c: 0, d: (th * k) / pic.height, e: ox, f: oy });
+            tc.fillStyle = pattern;
+            tc.fillRect(0, 0, cw, ch);
+            if (!perPic) TILED.set(pic, (perPic = new Map()));
+            // A few fills per picture at most are kept (slides of one size use one or two).
+            if (perPic.size < 4) perPic.set(key, tiled);
+          }
           ctx.drawImage(tiled, box.x, box.y, cw / k, ch / k);
         } else if (tw > 0.5 && th > 0.5) {
           for (let ty = box.y + intAttr(tile, 'ty', 0) / EMU_PT; ty < box.y + box.h; ty += th) {
@@ -324,8 +356,10 @@ export async function paintFill(dc: DrawContext, f: ResolvedFill, path: SkPath2D
   }
 }
 
-/** Largest side of a tiled picture fill composed for a PDF page, px. */
-const PDF_TILED_MAX_PX = 4096;
+/** Largest side of a tiled picture fill composed for a PDF page, px (2048 over a 10 in slide: 205 dpi). */
+const PDF_TILED_MAX_PX = 2048;
+/** Tiled fills composed for PDF pages, per picture (released with the picture). */
+const TILED = new WeakMap<Image | Canvas, Map<string, Canvas>>();
 
 const RECOLORED = new WeakMap<Image, Map<string, Canvas>>();
 
@@ -487,8 +521,8 @@ export function drawShadow(ctx: SKRSContext2D, surface: DrawSurface, sh: OuterSh
   const kept = surface.shadowPictures?.get(key);
   const off = kept ?? createCanvas(w, h);
   if (!kept) {
-    surface.shadowPictures?.set(key, off);
     drawShadowPicture(off, sh, m, l, t, q, dx, dy, blur, casters);
+    surface.shadowPictures?.keep(key, off);
   }
   ctx.save();
   ctx.setTransform(1, 0, 0, 1, 0, 0);

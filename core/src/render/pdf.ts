@@ -13,11 +13,11 @@
  * §11). With `pdfa` the file declares PDF/A-2b conformance (XMP metadata with `pdfaid`,
  * an sRGB output intent), as Skia writes it.
  */
-import { PDFDocument, type Canvas, type PDFMetadata, type SKRSContext2D } from '@napi-rs/canvas';
+import { PDFDocument, type PDFMetadata, type SKRSContext2D } from '@napi-rs/canvas';
 import type { OpcPackage } from '../ooxml/opc/package.js';
 import { RT } from '../ooxml/opc/constants.js';
 import { readPresentation } from '../ooxml/pml/presentation.js';
-import { EMU_PT, slideDestination } from './draw-context.js';
+import { EMU_PT, ShadowPictures, slideDestination } from './draw-context.js';
 import { drawSlide, slideSizeEmu } from './render-slide.js';
 import { MAX_IMAGE_PIXELS } from './images.js';
 
@@ -113,7 +113,7 @@ export async function renderPdf(pkg: OpcPackage, opts: RenderPdfOptions = {}): P
   const doc = new PDFDocument({ ...documentInfo(pkg), producer: PRODUCER, creator: PRODUCER, pdfa: !!opts.pdfa, encodingQuality: pictureQuality(pkg), compressionLevel: PDF_COMPRESSION_LEVEL });
   const fontSubstitutions: Record<string, string> = {};
   const warnings: string[] = [];
-  const shadowPictures = new Map<string, Canvas>();
+  const shadowPictures = new ShadowPictures();
   for (const part of parts) {
     // The page's context is Skia's one 2D context class (drawImage, getTransform, patterns
     // all there at run time), typed narrower; it has no `canvas`, which drawing reads only
