@@ -10,6 +10,8 @@
  * slidewright preview ID N -o slide.png           slide N (1-based) of a template (tpl_) or generated deck (gen_) as PNG
  * slidewright match FILE.json                     rank layouts or slides for some slide data
  * slidewright generate DECK.yaml -o out.pptx      generate a deck, wait with a progress bar, download
+ *                     [--pdf [--pdfa]]            … and its PDF beside it (out.pdf)
+ * slidewright export ID [-o x.pdf] [--pdfa]       a generated deck (gen_) or template (tpl_) as PDF
  * slidewright status ID                           a generation's (gen_) or analysis's (tpl_) status
  * slidewright report ID [--strict|--fail-on SEV]  a generated deck's quality report (package, fit, accessibility, brand)
  * ```
@@ -386,9 +388,11 @@ export function buildProgram(io: CliIo): Command {
     .description('generate a deck from a JSON or YAML deck request, wait for it (progress bar) and download it')
     .argument('<deck>', 'DECK.json or DECK.yaml: {slides: [{template_slide_id, slide_data, options?}], options?}')
     .option('-o, --output <file>', 'where to write the .pptx (default: the deck file name with .pptx)')
+    .option('--pdf', 'also write the deck as PDF, beside the .pptx (same name, .pdf)')
+    .option('--pdfa', 'with --pdf: a PDF/A-2b (archival) file')
     .addOption(new Option('--interval <seconds>', 'seconds between status polls').default(2).argParser(positiveNumber))
     .addOption(new Option('--timeout <seconds>', 'give up waiting after this long').default(900).argParser(positiveNumber))
-    .action(async (deckFile: string, opts: { output?: string; interval: number; timeout: number }, cmd: Command) => {
+    .action(async (deckFile: string, opts: { output?: string; pdf?: boolean; pdfa?: boolean; interval: number; timeout: number }, cmd: Command) => {
       const deck = readDocument(deckFile);
       const output = opts.output ?? `${basename(deckFile, extname(deckFile))}.pptx`;
       const api = client(cmd);
@@ -418,9 +422,38 @@ export function buildProgram(io: CliIo): Command {
       const url = st['download_url'] ? str(st['download_url']) : undefined;
       const { data } = url ? await api.bytes('GET', url, { auth: false }) : await api.bytes('GET', `/api/v1/presentations/${encodeURIComponent(id)}/download`);
       writeFileSync(output, data);
+      let pdfOutput: string | undefined;
+      let pdfBytes = 0;
+      if (opts.pdf || opts.pdfa) {
+        pdfOutput = join(dirname(output), `${basename(output, extname(output))}.pdf`);
+        const query = `format=pdf${opts.pdfa ? '&pdfa=true' : ''}`;
+        const pdf = url ? await api.bytes('GET', `${url}&${query}`, { auth: false }) : await api.bytes('GET', `/api/v1/presentations/${encodeURIComponent(id)}/download?${query}`);
+        writeFileSync(pdfOutput, pdf.data);
+        pdfBytes = pdf.data.length;
+      }
       for (const p of problems) info(p);
-      if (quiet) return printJson({ ...st, output, bytes: data.length });
+      if (quiet) return printJson({ ...st, output, bytes: data.length, ...(pdfOutput ? { pdf_output: pdfOutput, pdf_bytes: pdfBytes } : {}) });
       out(`wrote ${output} (${str(st['total_pages_generated'])} slides, ${size(data.length)}; ${str(st['status'])})`);
+      if (pdfOutput) out(`wrote ${pdfOutput} (${size(pdfBytes)})`);
+    });
+
+  // ---- export --------------------------------------------------------------------------
+  program
+    .command('export')
+    .description('download a generated deck (gen_ id) or a template (tpl_ id) as PDF (or as .pptx with -o x.pptx / --format pptx)')
+    .argument('<id>', 'gen_... or tpl_...')
+    .option('-o, --output <file>', 'where to write it (default: <id>.pdf); a .pptx name asks for the .pptx')
+    .addOption(new Option('--format <format>', 'pdf or pptx (default: from the output name, else pdf)').choices(['pdf', 'pptx']))
+    .option('--pdfa', 'a PDF/A-2b (archival) file')
+    .action(async (id: string, opts: { output?: string; format?: 'pdf' | 'pptx'; pdfa?: boolean }, cmd: Command) => {
+      const api = client(cmd);
+      const format = opts.format ?? (opts.output && extname(opts.output).toLowerCase() === '.pptx' ? 'pptx' : 'pdf');
+      const output = opts.output ?? `${id}.${format}`;
+      const base = id.startsWith('tpl_') ? `/api/v1/templates/${encodeURIComponent(id)}/download` : `/api/v1/presentations/${encodeURIComponent(id)}/download`;
+      const { data } = await api.bytes('GET', `${base}?format=${format}${opts.pdfa && format === 'pdf' ? '&pdfa=true' : ''}`);
+      writeFileSync(output, data);
+      if (globals(cmd).json) return printJson({ id, format, output, bytes: data.length });
+      out(`wrote ${output} (${size(data.length)})`);
     });
 
   // ---- status --------------------------------------------------------------------------

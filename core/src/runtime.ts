@@ -28,6 +28,7 @@ import { AnalysisService } from './services/analysis-service.js';
 import { GenerationService, recentTemplateFiles } from './services/generation-service.js';
 import { ChartUpdateService } from './services/chart-update.js';
 import { PreviewService } from './services/preview-service.js';
+import { PdfService } from './services/pdf-service.js';
 import { MatchService } from './services/match-service.js';
 import { Authenticator, isValidOrgName } from './services/auth.js';
 import type { ServiceDeps } from './services/deps.js';
@@ -41,6 +42,8 @@ export interface CoreRuntime {
   /** `PUT /presentations/{id}/update-charts`. */
   chartUpdates: ChartUpdateService;
   previews: PreviewService;
+  /** PDF downloads of decks and templates (issue 22). */
+  pdfs: PdfService;
   matching: MatchService;
   /** The dev key generated at start when no keys are configured (embedded mode). */
   devKey: string | undefined;
@@ -165,6 +168,7 @@ export async function createCoreRuntime(config: Readonly<Config>, log: Logger = 
     generations,
     chartUpdates: new ChartUpdateService(deps, generations),
     previews,
+    pdfs: new PdfService(deps, templates, generations),
     matching,
     devKey,
     async close() {

@@ -216,8 +216,12 @@ function operation(route: RouteSpec): Record<string, unknown> {
   const responses = op['responses'] as Record<string, unknown>;
   const headers = responseHeaders(route);
   if (route.rawResponse) {
-    const type = route.rpc.includes('Preview') ? 'image/png' : 'application/vnd.openxmlformats-officedocument.presentationml.presentation';
-    responses[String(route.successStatus)] = { description: 'The file', headers, content: { [type]: { schema: { type: 'string', format: 'binary' } } } };
+    const binary = { schema: { type: 'string', format: 'binary' } };
+    const types = route.rpc.includes('Preview')
+      ? ['image/png']
+      : // downloads: the .pptx, or with format=pdf a PDF (issue 22)
+        ['application/vnd.openxmlformats-officedocument.presentationml.presentation', ...(route.queryParams.includes('format') ? ['application/pdf'] : [])];
+    responses[String(route.successStatus)] = { description: 'The file', headers, content: Object.fromEntries(types.map((type) => [type, binary])) };
   } else {
     responses[String(route.successStatus)] = { description: 'Success', content: { 'application/json': { schema: clean(schemas?.response ?? {}) } } };
   }

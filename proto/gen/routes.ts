@@ -295,11 +295,14 @@ export const ROUTES = [
     "pathParams": [
       "presentation_id"
     ],
-    "queryParams": [],
+    "queryParams": [
+      "format",
+      "pdfa"
+    ],
     "successStatus": 200,
     "emptyStatus": null,
     "responseHeaders": [],
-    "summary": "Returns the generated .pptx file (gen_ ids once completed or partial; pres_ ids)."
+    "summary": "Returns the generated .pptx file, or with format=pdf the deck as PDF (gen_ ids once\ncompleted or partial; pres_ ids)."
   },
   {
     "id": "slidewright.v1.PresentationService/GetGenerationReport",
@@ -579,11 +582,14 @@ export const ROUTES = [
     "pathParams": [
       "template_id"
     ],
-    "queryParams": [],
+    "queryParams": [
+      "format",
+      "pdfa"
+    ],
     "successStatus": 200,
     "emptyStatus": null,
     "responseHeaders": [],
-    "summary": "Returns the template file."
+    "summary": "Returns the template file, or with format=pdf its slides as PDF."
   },
   {
     "id": "slidewright.v1.TemplateService/GetTemplateSlide",

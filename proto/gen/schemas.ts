@@ -7112,6 +7112,25 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         "description": "A gen_ or pres_ id.",
         "type": "string",
         "minLength": 1
+      },
+      "format": {
+        "description": "File format: \"pptx\" (the deck as generated, the default) or \"pdf\" (one page\nper visible slide, vector shapes, searchable text with embedded fonts;\nrendered once and cached).",
+        "type": [
+          "string",
+          "null"
+        ],
+        "enum": [
+          "pptx",
+          "pdf",
+          null
+        ]
+      },
+      "pdfa": {
+        "description": "With format=pdf: declare PDF/A-2b conformance (archival).",
+        "type": [
+          "boolean",
+          "null"
+        ]
       }
     },
     "required": [
@@ -7125,7 +7144,7 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     "x-proto-type": "slidewright.v1.DownloadPresentationResponse",
     "properties": {
       "file": {
-        "description": "The .pptx bytes and media type.",
+        "description": "The .pptx or .pdf bytes and media type.",
         "title": "HttpBody",
         "type": "object",
         "x-proto-type": "google.api.HttpBody",
@@ -9264,6 +9283,25 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         "description": "The template id.",
         "type": "string",
         "minLength": 1
+      },
+      "format": {
+        "description": "File format: \"pptx\" (the file as uploaded, the default) or \"pdf\" (one page per visible slide,\nvector shapes, searchable text with embedded fonts; rendered once and cached).",
+        "type": [
+          "string",
+          "null"
+        ],
+        "enum": [
+          "pptx",
+          "pdf",
+          null
+        ]
+      },
+      "pdfa": {
+        "description": "With format=pdf: declare PDF/A-2b conformance (archival).",
+        "type": [
+          "boolean",
+          "null"
+        ]
       }
     },
     "required": [
@@ -13122,6 +13160,32 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
       "required": [
         "presentation_id"
       ]
+    },
+    "querystring": {
+      "title": "DownloadPresentationRequest",
+      "type": "object",
+      "x-proto-type": "slidewright.v1.DownloadPresentationRequest",
+      "properties": {
+        "format": {
+          "description": "File format: \"pptx\" (the deck as generated, the default) or \"pdf\" (one page\nper visible slide, vector shapes, searchable text with embedded fonts;\nrendered once and cached).",
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "pptx",
+            "pdf",
+            null
+          ]
+        },
+        "pdfa": {
+          "description": "With format=pdf: declare PDF/A-2b conformance (archival).",
+          "type": [
+            "boolean",
+            "null"
+          ]
+        }
+      }
     }
   },
   "slidewright.v1.PresentationService/GetGenerationReport": {
@@ -14862,6 +14926,32 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
       "required": [
         "template_id"
       ]
+    },
+    "querystring": {
+      "title": "DownloadTemplateRequest",
+      "type": "object",
+      "x-proto-type": "slidewright.v1.DownloadTemplateRequest",
+      "properties": {
+        "format": {
+          "description": "File format: \"pptx\" (the file as uploaded, the default) or \"pdf\" (one page per visible slide,\nvector shapes, searchable text with embedded fonts; rendered once and cached).",
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "pptx",
+            "pdf",
+            null
+          ]
+        },
+        "pdfa": {
+          "description": "With format=pdf: declare PDF/A-2b conformance (archival).",
+          "type": [
+            "boolean",
+            "null"
+          ]
+        }
+      }
     }
   },
   "slidewright.v1.TemplateService/GetTemplateSlide": {

@@ -3,7 +3,8 @@
  * corpus templates rendered by LibreOffice (pptx → PDF → PNG via pdftoppm at the same
  * pixel size) and by renderSlide, compared by grayscale SSIM. One soffice conversion per
  * template (own user profile, under `timeout`), cached for the run. Prints a per-slide
- * table. Skips when soffice or pdftoppm is missing.
+ * table. Skips when soffice or pdftoppm is missing. The same slides of our PDF export
+ * (issue 22) are rasterized by pdftoppm too and compared with LibreOffice's pages.
  */
 import t from 'tap';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -13,6 +14,8 @@ import { basename, join } from 'node:path';
 import { OpcPackage } from '../../core/src/ooxml/opc/package.js';
 import { PmlModel } from '../../core/src/ooxml/pml/parts.js';
 import { renderSlide } from '../../core/src/render/render-slide.js';
+import { renderPdf, visibleSlideParts } from '../../core/src/render/pdf.js';
+import { rasterizePage } from '../helpers/pdf-tools.js';
 import { corpusPath, needsCorpus, strictTests } from '../helpers/corpus.js';
 import { grayFromPng, ssim } from './ssim.js';
 
@@ -48,6 +51,8 @@ const CMP_WIDTH = 400;
  */
 const MEAN_AT_LEAST = 0.9;
 const MIN_AT_LEAST = 0.6;
+/** Issue 22: pages of our PDF export against LibreOffice's PDF, both rasterized by pdftoppm. */
+const PDF_MEAN_AT_LEAST = 0.85;
 
 const have = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 
@@ -73,7 +78,7 @@ const skip = needsCorpus(...SELECTION.map(([file]) => `templates/${file}`)).skip
 t.test('renderSlide is close to LibreOffice by SSIM', { skip, timeout: 1_800_000 }, async (t) => {
   const work = mkdtempSync(join(tmpdir(), 'sw-ssim-'));
   t.teardown(() => rmSync(work, { recursive: true, force: true }));
-  const rows: Array<{ template: string; slide: number; ssim: number }> = [];
+  const rows: Array<{ template: string; slide: number; ssim: number; pdfSsim?: number }> = [];
   // One LibreOffice conversion per template, a few at a time, cached for the run.
   let active = 0;
   const waiters: Array<() => void> = [];
@@ -97,6 +102,9 @@ t.test('renderSlide is close to LibreOffice by SSIM', { skip, timeout: 1_800_000
     }
     const pkg = await OpcPackage.open(readFileSync(src));
     const model = new PmlModel(pkg);
+    // Our PDF export (issue 22), its pages rasterized by the same pdftoppm as LibreOffice's.
+    const visible = visibleSlideParts(pkg);
+    const ourPdf = (await renderPdf(pkg)).pdf;
     for (const n of slides) {
       const part = model.presentation.slides[n - 1]?.partName;
       if (!part) continue;
@@ -104,8 +112,11 @@ t.test('renderSlide is close to LibreOffice by SSIM', { skip, timeout: 1_800_000
       const prefix = join(work, `${basename(file)}-${n}`);
       execFileSync('pdftoppm', ['-png', '-f', String(n), '-l', String(n), '-singlefile', '-scale-to-x', String(ours.width_px), '-scale-to-y', String(ours.height_px), pdf, prefix]);
       const theirs = readFileSync(`${prefix}.png`);
-      const s = ssim(await grayFromPng(ours.png, CMP_WIDTH), await grayFromPng(theirs, CMP_WIDTH));
-      rows.push({ template: file, slide: n, ssim: s });
+      const theirsGray = await grayFromPng(theirs, CMP_WIDTH);
+      const s = ssim(await grayFromPng(ours.png, CMP_WIDTH), theirsGray);
+      const page = visible.indexOf(part) + 1;
+      const ourPage = page > 0 ? rasterizePage(ourPdf, page, ours.width_px, ours.height_px) : undefined;
+      rows.push({ template: file, slide: n, ssim: s, ...(ourPage ? { pdfSsim: ssim(await grayFromPng(ourPage, CMP_WIDTH), theirsGray) } : {}) });
     }
   }
   const table = ['template                                   slide   SSIM', ...rows.map((r) => `${r.template.padEnd(42)} ${String(r.slide).padStart(5)}  ${r.ssim.toFixed(3)}`)];
@@ -116,10 +127,15 @@ t.test('renderSlide is close to LibreOffice by SSIM', { skip, timeout: 1_800_000
   table.push('', 'per template (mean, min):');
   for (const [k, v] of byTemplate) table.push(`${k.padEnd(42)} ${(v.reduce((a, b) => a + b, 0) / v.length).toFixed(3)}  ${Math.min(...v).toFixed(3)}`);
   table.push('', `slides ${rows.length}, templates ${byTemplate.size}, mean ${mean.toFixed(3)}, min ${min.toFixed(3)}`);
+  const pdfRows = rows.filter((r): r is typeof r & { pdfSsim: number } => r.pdfSsim !== undefined);
+  const pdfMean = pdfRows.reduce((s, r) => s + r.pdfSsim, 0) / Math.max(1, pdfRows.length);
+  table.push(`our PDF vs LibreOffice's PDF (both through pdftoppm): pages ${pdfRows.length}, mean ${pdfMean.toFixed(3)}, min ${Math.min(...pdfRows.map((r) => r.pdfSsim)).toFixed(3)}`);
   t.comment(table.join('\n'));
   if (process.env.SLIDEWRIGHT_SSIM_REPORT) console.error(table.join('\n'));
   t.ok(rows.length >= 30, `at least 30 slides compared (${rows.length})`);
   t.ok(byTemplate.size >= 8, `at least 8 templates (${byTemplate.size})`);
   t.ok(mean >= MEAN_AT_LEAST, `mean SSIM ${mean.toFixed(3)} ≥ ${MEAN_AT_LEAST}`);
   t.ok(min >= MIN_AT_LEAST, `min SSIM ${min.toFixed(3)} ≥ ${MIN_AT_LEAST}`);
+  t.equal(pdfRows.length, rows.length, 'every compared slide is a page of our PDF');
+  t.ok(pdfMean >= PDF_MEAN_AT_LEAST, `our PDF vs LibreOffice's: mean SSIM ${pdfMean.toFixed(3)} ≥ ${PDF_MEAN_AT_LEAST} (issue 22)`);
 });

@@ -97,7 +97,7 @@ const GRPC_CODE: Readonly<Record<ServiceError['kind'], grpc.status>> = {
 
 /** The RPC implementations, keyed by service and ts-proto method name. */
 function implementations(core: CoreRuntime): Implementations {
-  const { templates, analyses, generations, previews, matching } = core;
+  const { templates, analyses, generations, previews, pdfs, matching } = core;
   return {
     'slidewright.v1.TemplateService': {
       createTemplate: (ctx, req) => templates.create(ctx.caller(), req),
@@ -114,7 +114,8 @@ function implementations(core: CoreRuntime): Implementations {
       restoreTemplate: async (ctx, req) => ({ template: await templates.restore(ctx.caller(), req.template_id) }),
       downloadTemplate: async (ctx, req) => {
         const caller = ctx.callerOrSigned('GET', templateDownloadPath(req.template_id));
-        const f = await templates.download(caller, req.template_id);
+        // The signature covers the path, so a signed download URL with `&format=pdf` fetches the PDF.
+        const f = req.format === 'pdf' ? await pdfs.template(caller, req.template_id, { pdfa: req.pdfa === true }) : await templates.download(caller, req.template_id);
         return { file: { content_type: f.contentType, data: Buffer.from(f.bytes), extensions: [] }, filename: f.filename };
       },
       getTemplateSlide: async (ctx, req) => ({ slide: await templates.slide(ctx.caller(), req.template_id, req.slide_number) }),
@@ -152,7 +153,7 @@ function implementations(core: CoreRuntime): Implementations {
       },
       downloadPresentation: async (ctx, req) => {
         const caller = ctx.callerOrSigned('GET', downloadPath(req.presentation_id));
-        const f = await generations.download(caller, req.presentation_id);
+        const f = req.format === 'pdf' ? await pdfs.generation(caller, req.presentation_id, { pdfa: req.pdfa === true }) : await generations.download(caller, req.presentation_id);
         return { file: { content_type: f.contentType, data: Buffer.from(f.bytes), extensions: [] }, filename: f.filename };
       },
       getGenerationReport: async (ctx, req) => {

@@ -120,7 +120,7 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
   const txSz = intAttr(space ? space.getElementsByTagNameNS(NS.a, 'defRPr')[0] : undefined, 'sz', 1000) / 100;
   const minor = dc.theme.minor;
   const minorShape = minor.latin ? shapeFromAttributes({ panose: minor.latinPanose, pitchFamily: minor.latinPitchFamily })?.shape : undefined;
-  const font = (size: number, bold = false): string => cssFont(dc.family(minor.latin || 'Calibri', minorShape), size, bold, false);
+  const font = (size: number, bold = false): string => cssFont(dc.family(minor.latin || 'Calibri', minorShape), size, bold, false, dc.fallbackFamilies);
   // Outer margins of the automatic layout (no c:manualLayout), as LibreOffice places plot areas.
   let top = r.y + r.h * 0.02;
   // Title.

@@ -11,7 +11,7 @@ import type { Theme } from '../ooxml/pml/theme.js';
 import { NS, attr, attrNS, child, children, intAttr, type Element } from '../ooxml/xml.js';
 import { isVerticalText, layoutText, type TextBodyInput, type TextBox, type TextLayout } from '../text/layout.js';
 import { colorIn, css, resolveRgba, type ColorContext, type Rgba } from '../ooxml/pml/color.js';
-import { cssFont, drawFamily } from './fonts.js';
+import { cssFont, drawFamily, pdfFallbackFamilies } from './fonts.js';
 import type { FontShape } from '../text/font-class.js';
 import type { EvaluatedGeometry } from './geometry.js';
 import { decodeImage, MAX_IMAGE_PIXELS, type ImageRefusal } from './images.js';
@@ -27,6 +27,50 @@ export interface RectPt {
   h: number;
 }
 
+/**
+ * The surface a render draws on, in device units: a raster canvas (pixels) or a PDF page
+ * (points). Raster-only effects (shadows) are clipped to it and drawn at `oversample`
+ * device pixels per device unit.
+ */
+export interface DrawSurface {
+  /** Width, device units (px for a canvas, pt for a PDF page). */
+  width: number;
+  /** Height, device units. */
+  height: number;
+  /** Raster pixels per device unit for effects drawn as pictures (1 on a canvas; more on a PDF page, whose unit is the point). */
+  oversample: number;
+  /** True on a PDF page: hyperlinks become link annotations. */
+  pdf: boolean;
+  /** Shadow pictures already drawn in this document, to draw again (PDF documents only). */
+  shadowPictures?: ShadowPictures;
+}
+
+/**
+ * Shadow pictures of one PDF document by what they show: drawing the same canvas again
+ * makes Skia's PDF writer reuse one image object (a master's shape casts the same shadow on
+ * every slide). Kept up to {@link ShadowPictures.maxPixels} pixels together; past that,
+ * shadows are drawn afresh (a deck of hundreds of slides must not hold all its shadows).
+ */
+export class ShadowPictures {
+  private readonly pictures = new Map<string, Canvas>();
+  private pixels = 0;
+
+  /** @param maxPixels - most pixels kept together (default 32 megapixels, about 128 MB) */
+  constructor(readonly maxPixels = 32_000_000) {}
+
+  get(key: string): Canvas | undefined {
+    return this.pictures.get(key);
+  }
+
+  /** Keeps a picture while the budget allows. */
+  keep(key: string, picture: Canvas): void {
+    const size = picture.width * picture.height;
+    if (this.pixels + size > this.maxPixels) return;
+    this.pixels += size;
+    this.pictures.set(key, picture);
+  }
+}
+
 /** Decoded pictures per package (released with the package object). */
 const IMAGE_CACHE = new WeakMap<OpcPackage, Map<string, Promise<Image | ImageRefusal>>>();
 
@@ -34,6 +78,13 @@ const IMAGE_CACHE = new WeakMap<OpcPackage, Map<string, Promise<Image | ImageRef
 export class DrawContext {
   readonly fontSubstitutions: Record<string, string> = {};
   readonly warnings: string[] = [];
+  /**
+   * The part whose relationships resolve the hyperlinks (`a:hlinkClick/@r:id`) of the text
+   * drawn next; set by the shape renderer before each text body.
+   */
+  linkPart: string | undefined;
+  /** Families that draw characters a face lacks (PDF pages only; see {@link pdfFallbackFamilies}). */
+  readonly fallbackFamilies: readonly string[];
   private readonly images: Map<string, Promise<Image | ImageRefusal>>;
   private fmt: { fill: Element[]; line: Element[]; bg: Element[]; effect: Element[] } | undefined;
 
@@ -44,6 +95,7 @@ export class DrawContext {
     readonly theme: Theme,
     readonly colors: ColorContext,
     readonly maxImagePixels: number = MAX_IMAGE_PIXELS,
+    readonly surface: DrawSurface = { width: ctx.canvas.width, height: ctx.canvas.height, oversample: 1, pdf: false },
   ) {
     // Decoded pictures are shared by every slide rendered from the same package object.
     let cache = IMAGE_CACHE.get(pkg);
@@ -52,6 +104,7 @@ export class DrawContext {
       IMAGE_CACHE.set(pkg, cache);
     }
     this.images = cache;
+    this.fallbackFamilies = surface.pdf ? pdfFallbackFamilies() : [];
   }
 
   /** The theme's format scheme lists (§20.1.4.1.14 `a:fmtScheme`). */
@@ -261,7 +314,32 @@ export async function paintFill(dc: DrawContext, f: ResolvedFill, path: SkPath2D
         // Tiles are at the picture's size at 96 dpi (0.75 pt per pixel), scaled.
         const tw = img.width * 0.75 * sx;
         const th = img.height * 0.75 * sy;
-        if (tw > 0.5 && th > 0.5) {
+        if (tw > 0.5 && th > 0.5 && dc.surface.pdf) {
+          // Tiled once into one picture at the tile's own resolution (at most
+          // PDF_TILED_MAX_PX a side): tiles drawn one by one, or as a PDF tiling pattern,
+          // leave hairline seams where a viewer antialiases each tile's edges.
+          // The same fill on every slide is one canvas, so one image object in the PDF.
+          const k = Math.min(pic.width / tw, PDF_TILED_MAX_PX / Math.max(box.w, box.h));
+          const cw = Math.max(1, Math.ceil(box.w * k));
+          const ch = Math.max(1, Math.ceil(box.h * k));
+          const key = `${tw} ${th} ${intAttr(tile, 'tx', 0)} ${intAttr(tile, 'ty', 0)} ${cw} ${ch}`;
+          let perPic = TILED.get(pic);
+          let tiled = perPic?.get(key);
+          if (!tiled) {
+            tiled = createCanvas(cw, ch);
+            const tc = tiled.getContext('2d');
+            const pattern = tc.createPattern(pic, 'repeat');
+            const ox = (intAttr(tile, 'tx', 0) / EMU_PT) * k;
+            const oy = (intAttr(tile, 'ty', 0) / EMU_PT) * k;
+            pattern.setTransform({ a: (tw * k) / pic.width, b: 0, c: 0, d: (th * k) / pic.height, e: ox, f: oy });
+            tc.fillStyle = pattern;
+            tc.fillRect(0, 0, cw, ch);
+            if (!perPic) TILED.set(pic, (perPic = new Map()));
+            // A few fills per picture at most are kept (slides of one size use one or two).
+            if (perPic.size < 4) perPic.set(key, tiled);
+          }
+          ctx.drawImage(tiled, box.x, box.y, cw / k, ch / k);
+        } else if (tw > 0.5 && th > 0.5) {
           for (let ty = box.y + intAttr(tile, 'ty', 0) / EMU_PT; ty < box.y + box.h; ty += th) {
             for (let tx = box.x + intAttr(tile, 'tx', 0) / EMU_PT; tx < box.x + box.w; tx += tw) ctx.drawImage(pic, tx, ty, tw, th);
             if (th <= 0) break;
@@ -277,6 +355,11 @@ export async function paintFill(dc: DrawContext, f: ResolvedFill, path: SkPath2D
       return;
   }
 }
+
+/** Largest side of a tiled picture fill composed for a PDF page, px (2048 over a 10 in slide: 205 dpi). */
+const PDF_TILED_MAX_PX = 2048;
+/** Tiled fills composed for PDF pages, per picture (released with the picture). */
+const TILED = new WeakMap<Image | Canvas, Map<string, Canvas>>();
 
 const RECOLORED = new WeakMap<Image, Map<string, Canvas>>();
 
@@ -403,9 +486,12 @@ export interface ShadowCaster {
  * device space (`rotWithShape` off: shadows do not turn with the shape); a blur radius maps to
  * the canvas blur (twice the Gaussian σ).
  */
-export function drawShadow(ctx: SKRSContext2D, sh: OuterShadow, casters: ShadowCaster[]): void {
+export function drawShadow(ctx: SKRSContext2D, surface: DrawSurface, sh: OuterShadow, casters: ShadowCaster[]): void {
   if (!casters.length) return;
-  const m = ctx.getTransform();
+  // On a PDF page the device unit is the point: the shadow picture is drawn `os` times finer.
+  const os = surface.oversample;
+  const m0 = ctx.getTransform();
+  const m = os === 1 ? m0 : { a: m0.a * os, b: m0.b * os, c: m0.c * os, d: m0.d * os, e: m0.e * os, f: m0.f * os };
   const k = Math.hypot(m.a, m.b) || 1;
   const dx = sh.dxPt * k;
   const dy = sh.dyPt * k;
@@ -424,13 +510,45 @@ export function drawShadow(ctx: SKRSContext2D, sh: OuterShadow, casters: ShadowC
   const margin = blur * 1.5 + 2;
   l = Math.max(0, Math.floor(l - margin));
   t = Math.max(0, Math.floor(t - margin));
-  r = Math.min(ctx.canvas.width, Math.ceil(r + margin));
-  b = Math.min(ctx.canvas.height, Math.ceil(b + margin));
+  r = Math.min(Math.ceil(surface.width * os), Math.ceil(r + margin));
+  b = Math.min(Math.ceil(surface.height * os), Math.ceil(b + margin));
   if (!(r > l && b > t)) return;
   const q = blur >= 3 ? 0.5 : 1;
   const w = Math.max(1, Math.ceil((r - l) * q));
   const h = Math.max(1, Math.ceil((b - t) * q));
-  const off = createCanvas(w, h);
+  // On PDF pages the same shadow (a master's shape on every slide) is one picture, drawn from one canvas.
+  const key = surface.shadowPictures ? shadowKey(sh, m, l, t, w, h, casters) : '';
+  const kept = surface.shadowPictures?.get(key);
+  const off = kept ?? createCanvas(w, h);
+  if (!kept) {
+    drawShadowPicture(off, sh, m, l, t, q, dx, dy, blur, casters);
+    surface.shadowPictures?.keep(key, off);
+  }
+  ctx.save();
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  if (os === 1) ctx.drawImage(off, l, t, w / q, h / q);
+  else ctx.drawImage(off, l / os, t / os, w / q / os, h / q / os);
+  ctx.restore();
+}
+
+/** What makes a shadow picture what it is (for {@link DrawSurface.shadowPictures}). */
+function shadowKey(sh: OuterShadow, m: Matrix, l: number, t: number, w: number, h: number, casters: ShadowCaster[]): string {
+  const shape = casters.map((c) => `${c.fill ? 'f' : ''}${c.strokePt}:${c.path.toSVGString()}`).join('|');
+  return `${css(sh.color)} ${sh.blurPt} ${sh.dxPt} ${sh.dyPt} ${m.a} ${m.b} ${m.c} ${m.d} ${m.e} ${m.f} ${l} ${t} ${w} ${h} ${shape}`;
+}
+
+/** A 2D affine transform (the fields of DOMMatrix used here). */
+interface Matrix {
+  a: number;
+  b: number;
+  c: number;
+  d: number;
+  e: number;
+  f: number;
+}
+
+/** Draws the shadow the casters cast onto `off`, whose top left is device pixel (l, t), at `q` pixels per device pixel. */
+function drawShadowPicture(off: Canvas, sh: OuterShadow, m: Matrix, l: number, t: number, q: number, dx: number, dy: number, blur: number, casters: ShadowCaster[]): void {
   const o = off.getContext('2d');
   const away = 1 << 14;
   o.setTransform(q * m.a, q * m.b, q * m.c, q * m.d, q * (m.e - l) + away, q * (m.f - t));
@@ -448,10 +566,6 @@ export function drawShadow(ctx: SKRSContext2D, sh: OuterShadow, casters: ShadowC
       o.stroke(c.path);
     }
   }
-  ctx.save();
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.drawImage(off, l, t, w / q, h / q);
-  ctx.restore();
 }
 
 /** An outline resolved from `a:ln` and the style's line reference. */
@@ -683,7 +797,7 @@ export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt
       if (!f.text.trim()) continue;
       const alpha = f.alpha ?? 1;
       if (alpha <= 0) continue;
-      const nextFont = cssFont(dc.family(f.font.name, f.font.shapeHint), f.font.size_pt, !!f.font.bold, !!f.font.italic);
+      const nextFont = cssFont(dc.family(f.font.name, f.font.shapeHint), f.font.size_pt, !!f.font.bold, !!f.font.italic, dc.fallbackFamilies);
       if (nextFont !== font) ctx.font = font = nextFont;
       const n = Number.parseInt(f.color ?? '000000', 16);
       const nextFill = css({ r: (n >> 16) & 255, g: (n >> 8) & 255, b: n & 255, a: alpha });
@@ -693,6 +807,7 @@ export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt
       const x = rect.x + f.x_pt;
       const y = rect.y + line.baseline_pt - f.rise_pt;
       ctx.fillText(f.text, x, y);
+      if (f.link_rid && dc.surface.pdf) annotateLink(dc, f.link_rid, x, y - f.font.size_pt, x + f.width_pt, y + f.font.size_pt * 0.25);
       if (f.underline || f.strike) {
         const th = Math.max(f.font.size_pt / 18, 0.5);
         if (f.underline) ctx.fillRect(x, y + f.font.size_pt * 0.1, f.width_pt, th);
@@ -702,4 +817,27 @@ export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt
   }
   ctx.restore();
   return true;
+}
+
+/** Name of the PDF destination at the top of a slide's page (internal links jump there). */
+export function slideDestination(slidePartName: string): string {
+  return `slide:${slidePartName}`;
+}
+
+/**
+ * A link annotation over a rectangle (points, current transform) for the hyperlink
+ * `rId` of {@link DrawContext.linkPart}: an external target becomes a URI link, a jump to
+ * another slide of the deck (`ppaction://hlinksldjump`, an internal slide target) a link to
+ * that slide's page. Other actions (first/next slide, programs, macros) have no PDF link.
+ */
+export function annotateLink(dc: DrawContext, rId: string, left: number, top: number, right: number, bottom: number): void {
+  if (!dc.linkPart) return;
+  const rel = dc.pkg.rel(dc.linkPart, rId);
+  if (!rel) return;
+  if (rel.external) {
+    // Only schemes a reader opens as documents: no javascript:, file: or relative targets.
+    if (/^(https?|mailto|ftp):/i.test(rel.target.trim())) dc.ctx.annotateLinkUrl(left, top, right, bottom, rel.target.trim());
+    return;
+  }
+  if (rel.targetPartName && /\/slides\/slide\d+\.xml$/.test(rel.targetPartName)) dc.ctx.annotateLinkToDestination(left, top, right, bottom, slideDestination(rel.targetPartName));
 }

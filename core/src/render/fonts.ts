@@ -96,7 +96,23 @@ export function drawFamily(name: string, shapeHint?: FontShape): { family: strin
   return { family, substituted: family.toLowerCase() !== name.trim().toLowerCase() };
 }
 
-/** CSS font shorthand for canvas (size in the canvas's current user units). */
-export function cssFont(family: string, size: number, bold: boolean, italic: boolean): string {
-  return `${italic ? 'italic ' : ''}${bold ? 'bold ' : ''}${Math.max(0.1, size).toFixed(2)}px "${family}"`;
+/**
+ * CSS font shorthand for canvas (size in the canvas's current user units).
+ * @param fallbacks - families that draw the characters `family` has no glyph for (Skia
+ *   falls back per character through the list)
+ */
+export function cssFont(family: string, size: number, bold: boolean, italic: boolean, fallbacks: readonly string[] = []): string {
+  const families = [family, ...fallbacks.filter((f) => f !== family)].map((f) => `"${f}"`).join(', ');
+  return `${italic ? 'italic ' : ''}${bold ? 'bold ' : ''}${Math.max(0.1, size).toFixed(2)}px ${families}`;
+}
+
+/**
+ * Families that draw, on a PDF page, the characters the slide's face lacks (Arabic, Hebrew,
+ * Greek, Cyrillic, symbols: DejaVu covers them), among the installed ones. Without them
+ * such text is drawn as empty boxes (.notdef glyphs) that carry no text, so it could not be
+ * searched or copied. Previews keep drawing without them (their pixels stay as they were).
+ */
+export function pdfFallbackFamilies(): string[] {
+  const available = ensureFonts();
+  return ['DejaVu Sans', 'DejaVu Serif'].filter((f) => available.has(f));
 }

@@ -24,7 +24,7 @@ import { NS, attr, attrNS, child, children, type Element } from '../ooxml/xml.js
 import { colorIn, type ColorContext } from '../ooxml/pml/color.js';
 import { drawChart } from './chart.js';
 import {
-  DrawContext, EMU_PT, drawCropped, drawShadow, recolor, drawTurnedTextBody, fillOf, paintFill, resolveOutline, shapeShadow, strokeOutline, styleFill, toPath2D,
+  DrawContext, EMU_PT, annotateLink, type DrawSurface, drawCropped, drawShadow, recolor, drawTurnedTextBody, fillOf, paintFill, resolveOutline, shapeShadow, strokeOutline, styleFill, toPath2D,
   type Outline, type OuterShadow, type RectPt, type ResolvedFill,
 } from './draw-context.js';
 import { giveCanvas, takeCanvas } from './canvas-pool.js';
@@ -80,21 +80,77 @@ export async function renderSlide(pkg: OpcPackage, slidePartName: string, opts: 
   const widthPx = Math.round(opts.widthPx);
   if (!(widthPx >= 1 && widthPx <= MAX_WIDTH_PX)) throw new RangeError(`widthPx must be 1–${MAX_WIDTH_PX}, got ${opts.widthPx}`);
   ensureFonts();
+  // Repaired before the reading model first reads the parts (drawSlide repairs them too; once per package).
+  repairForDrawing(pkg, slidePartName);
+  const { widthEmu: wEmu, heightEmu: hEmu } = slideSizeEmu(pkg);
+  const heightPx = Math.max(1, Math.round((widthPx * hEmu) / wEmu));
+  const canvas = takeCanvas(widthPx, heightPx);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#FFFFFF';
+  ctx.fillRect(0, 0, widthPx, heightPx);
+  const drawn = await drawSlide(ctx, pkg, slidePartName, {
+    scale: widthPx / (wEmu / EMU_PT),
+    surface: { width: widthPx, height: heightPx, oversample: 1, pdf: false },
+    maxImagePixels: opts.maxImagePixels,
+  });
+  // The canvas is opaque (white first), so its premultiplied pixels are plain RGB.
+  const pixels = canvas.data();
+  giveCanvas(canvas);
+  const png = await encodeOpaquePngAsync(pixels, widthPx, heightPx);
+  return {
+    png,
+    width_px: widthPx,
+    height_px: heightPx,
+    width_emu: wEmu,
+    height_emu: hEmu,
+    font_substitutions: drawn.font_substitutions,
+  };
+}
+
+/** The presentation's slide size (`p:sldSz`), EMU. @throws PackageError when the package is not a presentation */
+export function slideSizeEmu(pkg: OpcPackage): { widthEmu: number; heightEmu: number } {
+  const model = modelOf(pkg);
+  return { widthEmu: model.presentation.slideWidthEmu, heightEmu: model.presentation.slideHeightEmu };
+}
+
+/** Options of {@link drawSlide}. */
+export interface DrawSlideOptions {
+  /** Device units per point (px per pt on a canvas; about 1 on a PDF page, whose unit is the point). */
+  scale: number;
+  /** Device units per point vertically, when not {@link scale} (a PDF page rounded to whole points). */
+  scaleY?: number;
+  /** The surface drawn on, device units. */
+  surface: DrawSurface;
+  /** Largest picture decoded, pixels (default 50 megapixels); larger ones draw as a grey box. */
+  maxImagePixels?: number;
+}
+
+/** What {@link drawSlide} reports. */
+export interface DrawnSlide {
+  /** Template font name → the family drawn in its place (only names that were substituted). */
+  font_substitutions: Record<string, string>;
+  /** Things not drawn as the template has them. */
+  warnings: string[];
+}
+
+/**
+ * Draws a slide or slide layout part onto a 2D context (a raster canvas or a PDF page) with
+ * an identity transform: the slide's point coordinates are scaled by `opts.scale`. Nothing
+ * is painted where the slide has no background (the caller chooses the paper).
+ *
+ * @throws PackageError `bad_structure` when the part is neither a slide nor a layout
+ */
+export async function drawSlide(ctx: SKRSContext2D, pkg: OpcPackage, slidePartName: string, opts: DrawSlideOptions): Promise<DrawnSlide> {
+  ensureFonts();
   repairForDrawing(pkg, slidePartName);
   const model = modelOf(pkg);
   const root = pkg.getXml(slidePartName).documentElement;
   const part: ShapeTreePart = root?.localName === 'sldLayout' ? model.layout(slidePartName) : model.slide(slidePartName);
   const wEmu = model.presentation.slideWidthEmu;
   const hEmu = model.presentation.slideHeightEmu;
-  const heightPx = Math.max(1, Math.round((widthPx * hEmu) / wEmu));
-  const canvas = takeCanvas(widthPx, heightPx);
-  const ctx = canvas.getContext('2d');
-  const scale = widthPx / (wEmu / EMU_PT);
-  ctx.fillStyle = '#FFFFFF';
-  ctx.fillRect(0, 0, widthPx, heightPx);
-  ctx.scale(scale, scale);
-  const colors: ColorContext = { theme: part.theme, colorMap: part.colorMap };
-  const dc = new DrawContext(ctx, pkg, model, part.theme, colors, opts.maxImagePixels ?? MAX_IMAGE_PIXELS);
+  ctx.scale(opts.scale, opts.scaleY ?? opts.scale);
+  const colorCtx: ColorContext = { theme: part.theme, colorMap: part.colorMap };
+  const dc = new DrawContext(ctx, pkg, model, part.theme, colorCtx, opts.maxImagePixels ?? MAX_IMAGE_PIXELS, opts.surface);
   const slideRect: RectPt = { x: 0, y: 0, w: wEmu / EMU_PT, h: hEmu / EMU_PT };
 
   await drawBackground(dc, part, slideRect);
@@ -112,18 +168,7 @@ export async function renderSlide(pkg: OpcPackage, slidePartName: string, opts: 
     for (const s of part.shapes) await drawShape(dc, s, { placeholders: true, slideNumber, emptyPlaceholders: true });
   }
   if (process.env.SLIDEWRIGHT_RENDER_DEBUG && dc.warnings.length) console.error(slidePartName, dc.warnings);
-  // The canvas is opaque (white first), so its premultiplied pixels are plain RGB.
-  const pixels = canvas.data();
-  giveCanvas(canvas);
-  const png = await encodeOpaquePngAsync(pixels, widthPx, heightPx);
-  return {
-    png,
-    width_px: widthPx,
-    height_px: heightPx,
-    width_emu: wEmu,
-    height_emu: hEmu,
-    font_substitutions: { ...dc.fontSubstitutions },
-  };
+  return { font_substitutions: { ...dc.fontSubstitutions }, warnings: dc.warnings };
 }
 
 /**
@@ -209,6 +254,8 @@ async function drawShape(dc: DrawContext, shape: Shape, o: DrawOptions): Promise
   if (shape.hidden) return;
   if (shape.placeholder && !o.placeholders) return;
   try {
+    dc.linkPart = shape.part.partName;
+    if (dc.surface.pdf) shapeLink(dc, shape);
     switch (shape.kind) {
       case 'grpSp': {
         const gf = fillOf(spPrOf(shape));
@@ -232,6 +279,23 @@ async function drawShape(dc: DrawContext, shape: Shape, o: DrawOptions): Promise
   } catch (err) {
     dc.warnings.push(`shape ${shape.id} (${shape.name}) not drawn: ${(err as Error).message}`);
   }
+}
+
+/**
+ * A link annotation over a shape's frame for its click hyperlink (`p:cNvPr/a:hlinkClick`,
+ * §19.3.1.12), on a PDF page. A rotated frame's annotation covers its bounding box (PDF
+ * link areas are upright rectangles).
+ */
+function shapeLink(dc: DrawContext, shape: Shape): void {
+  const nv = children(shape.element, NS.p).find((c) => (c.localName ?? '').startsWith('nv'));
+  const rId = attrNS(child(child(nv, NS.p, 'cNvPr'), NS.a, 'hlinkClick'), NS.r, 'id');
+  if (!rId || !shape.frame) return;
+  const r = framePt(shape.frame);
+  const ctx = dc.ctx;
+  ctx.save();
+  enterFrame(ctx, r, shape.frame, false);
+  annotateLink(dc, rId, r.x, r.y, r.x + r.w, r.y + r.h);
+  ctx.restore();
 }
 
 /** Geometry of a shape: own prstGeom/custGeom, else inherited through placeholders, else a rectangle. */
@@ -318,7 +382,7 @@ async function drawSp(dc: DrawContext, shape: Shape, o: DrawOptions): Promise<vo
   const fill = shapeFill(dc, shape, o);
   const outline = shapeOutline(dc, shape);
   const shadow = shapeEffect(dc, shape);
-  if (shadow) drawGeometryShadow(ctx, shadow, geom, r, fill, outline);
+  if (shadow) drawGeometryShadow(ctx, dc.surface, shadow, geom, r, fill, outline);
   for (const p of geom.paths) {
     const path = toPath2D(p.ops, r.x, r.y);
     if (fill && p.fill !== 'none') await paintFill(dc, fill, path, r, p.fill);
@@ -361,12 +425,12 @@ function shapeEffect(dc: DrawContext, shape: Shape): OuterShadow | undefined {
 }
 
 /** Draws the shadow a geometry's filled paths and outline cast (frame transform already set). */
-function drawGeometryShadow(ctx: SKRSContext2D, shadow: OuterShadow, geom: EvaluatedGeometry, r: RectPt, fill: ResolvedFill | undefined, outline: Outline | undefined): void {
+function drawGeometryShadow(ctx: SKRSContext2D, surface: DrawSurface, shadow: OuterShadow, geom: EvaluatedGeometry, r: RectPt, fill: ResolvedFill | undefined, outline: Outline | undefined): void {
   const filled = !!fill && fill.el.localName !== 'noFill';
   const casters = geom.paths
     .map((p) => ({ path: toPath2D(p.ops, r.x, r.y), fill: filled && p.fill !== 'none', strokePt: outline && p.stroke ? outline.width : 0 }))
     .filter((c) => c.fill || c.strokePt > 0);
-  drawShadow(ctx, shadow, casters);
+  drawShadow(ctx, surface, shadow, casters);
 }
 
 /** True when the nearest `a:bodyPr` with an autofit choice chooses `a:normAutofit`. */
@@ -396,7 +460,7 @@ async function drawPic(dc: DrawContext, shape: Shape, o: DrawOptions): Promise<v
   const pending = dc.image(shape.part.partName, rId);
   const img = pending ? await pending : undefined;
   const shadow = shapeEffect(dc, shape);
-  if (shadow && img && typeof img !== 'string') drawShadow(ctx, shadow, [{ path, fill: true, strokePt: 0 }]);
+  if (shadow && img && typeof img !== 'string') drawShadow(ctx, dc.surface, shadow, [{ path, fill: true, strokePt: 0 }]);
   if (img && typeof img !== 'string') {
     ctx.save();
     ctx.clip(path);
@@ -572,7 +636,7 @@ async function drawDspTree(dc: DrawContext, tree: Element, partName: string, fra
     const outline = resolveOutline(dc, ln ? [ln] : [], child(style, NS.a, 'lnRef'), partName);
     const ownEffects = !!(child(spPr, NS.a, 'effectLst') || child(spPr, NS.a, 'effectDag'));
     const shadow = shapeShadow(dc, spPr, ownEffects ? undefined : child(style, NS.a, 'effectRef'));
-    if (shadow) drawGeometryShadow(ctx, shadow, geom, r, fill, outline);
+    if (shadow) drawGeometryShadow(ctx, dc.surface, shadow, geom, r, fill, outline);
     for (const p of geom.paths) if (fill && p.fill !== 'none') await paintFill(dc, fill, toPath2D(p.ops, r.x, r.y), r, p.fill);
     if (outline) for (const p of geom.paths) if (p.stroke) strokeOutline(dc, outline, toPath2D(p.ops, r.x, r.y), []);
     ctx.restore();
@@ -596,6 +660,7 @@ async function drawDspTree(dc: DrawContext, tree: Element, partName: string, fra
         defaultFace: dc.theme.minor.latin || 'Calibri',
       };
       const body = readTextBody(txBody, src, { slideNumber: o.slideNumber });
+      dc.linkPart = partName;
       ctx.save();
       const txRot = Number(attr(txXfrm, 'rot') ?? attr(xfrm, 'rot') ?? 0) / 60000;
       enterFrame(ctx, tr, { ...frame, rotation: txRot }, false);

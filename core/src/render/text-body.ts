@@ -254,10 +254,11 @@ export function readTextBody(txBody: Element | undefined, src: TextStyleSources,
       }
       let text = child(r, NS.a, 't')?.textContent ?? '';
       // Hyperlinked runs show in the theme's hyperlink colour, underlined (as PowerPoint and LibreOffice draw them).
-      if (child(rPr, NS.a, 'hlinkClick') && attrNS(child(rPr, NS.a, 'hlinkClick'), NS.r, 'id')) {
+      const linkRid = attrNS(child(rPr, NS.a, 'hlinkClick'), NS.r, 'id');
+      if (linkRid) {
         const link = colorIn(HLINK, src.colorCtx);
         if (link) {
-          runs.push({ ...rp.withText(text), color: rgbHex(link), alpha: 1, underline: true });
+          runs.push({ ...rp.withText(text), color: rgbHex(link), alpha: 1, underline: true, link_rid: linkRid });
           continue;
         }
       }

@@ -34,6 +34,8 @@ export interface TextRunInput {
   cap?: 'none' | 'all' | 'small';
   /** True for an `a:br` line break (its text is ignored). */
   lineBreak?: boolean;
+  /** Relationship id of the run's hyperlink (`a:hlinkClick/@r:id`), resolved by the renderer. */
+  link_rid?: string;
 }
 
 /** Line or paragraph spacing: a percentage of the line (`a:spcPct`, 100 = single) or points (`a:spcPts`). */
@@ -120,6 +122,8 @@ export interface LineFragment {
   spacing_pt: number;
   /** True for the bullet. */
   bullet?: boolean;
+  /** Relationship id of the run's hyperlink ({@link TextRunInput.link_rid}). */
+  link_rid?: string;
 }
 
 /** One laid-out line. */
@@ -741,6 +745,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
             strike: run.strike,
             rise_pt: ((run.baseline_pct ?? 0) / 100) * font.size_pt,
             spacing_pt: (run.spacing_pt ?? 0) * k,
+            ...(run.link_rid ? { link_rid: run.link_rid } : {}),
           });
           lastRun = run;
         }

@@ -5,7 +5,7 @@
  */
 import { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
-import type { AnalyzeResult, BuildResult, ChartInventoryResult, CpuTask, InspectResult, RenderResult, RenderTarget, UpdateChartsResult, WarmUpTaskResult } from './cpu-task.js';
+import type { AnalyzeResult, BuildResult, ChartInventoryResult, CpuTask, InspectResult, PdfResult, RenderResult, RenderTarget, UpdateChartsResult, WarmUpTaskResult } from './cpu-task.js';
 import type { ChartUpdateSpec } from '../generation/charts/deck-update.js';
 import type { AnalysisOptions } from '../analysis/analyze.js';
 import type { DeckSlideSpec } from '../generation/build-deck.js';
@@ -66,6 +66,15 @@ export class CpuPool {
    */
   render(bytes: Uint8Array, cacheKey: string, slides: RenderTarget[], widthPx: number): Promise<RenderResult> {
     return this.run<RenderResult>({ op: 'render', bytes, cacheKey, slides, widthPx });
+  }
+
+  /**
+   * Renders the visible slides of a package to one PDF (issue 22).
+   * @param cacheKey - identifies the bytes (their hash), so a thread can reuse an opened package
+   * @param pdfa - declare PDF/A-2b conformance
+   */
+  pdf(bytes: Uint8Array, cacheKey: string, pdfa: boolean): Promise<PdfResult> {
+    return this.run<PdfResult>({ op: 'pdf', bytes, cacheKey, pdfa });
   }
 
   /** Lists the charts of each slide of a deck (update-charts validates its references with it). */

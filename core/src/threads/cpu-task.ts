@@ -18,6 +18,7 @@ import { checkPresentationIntegrity, DEFAULT_TEMPLATE_LIMITS } from '../ooxml/in
 import { repairTemplate } from '../ooxml/repair.js';
 import type { SlideError, SlideWarning } from '../domain/content.js';
 import { renderSlide, type RenderedSlide } from '../render/render-slide.js';
+import { renderPdf, visibleSlideParts } from '../render/pdf.js';
 import { diagnose, type TemplateDoctorReport } from '../doctor/index.js';
 import { chartInventory, updateDeckCharts, type ChartUpdateSpec, type DeckChartInventory, type DeckChartsResult } from '../generation/charts/deck-update.js';
 import { readPresentation } from '../ooxml/pml/presentation.js';
@@ -91,6 +92,7 @@ export type CpuTask =
   | { op: 'updateCharts'; bytes: Uint8Array; charts: ChartUpdateSpec[] }
   | { op: 'build'; templates: Array<[string, Uint8Array]>; slides: DeckSlideSpec[]; minTextPt?: number }
   | { op: 'render'; bytes: Uint8Array; cacheKey: string; slides: RenderTarget[]; widthPx: number }
+  | { op: 'pdf'; bytes: Uint8Array; cacheKey: string; pdfa: boolean }
   | { op: 'warmUp'; rounds: number; templates: Array<[string, Uint8Array]> };
 
 /** A slide to render: a slide or layout part, or (`slide_number`) the n-th slide in deck order. */
@@ -111,6 +113,8 @@ export type InspectResult = { ok: true; isTemplate: boolean; slideCount: number 
 export type StoredAnalysisResults = AnalysisResults & { doctor: TemplateDoctorReport };
 export type AnalyzeResult = { ok: true; results: StoredAnalysisResults } | TaskFailure;
 export type RenderResult = { ok: true; images: RenderedImage[] } | TaskFailure;
+/** A presentation's visible slides as one PDF (pages: how many). */
+export type PdfResult = { ok: true; pdf: Uint8Array; pages: number; font_substitutions: Record<string, string> } | TaskFailure;
 /** The charts of a generated deck, per slide (update-charts checks its references against it). */
 export type ChartInventoryResult = ({ ok: true } & DeckChartInventory) | TaskFailure;
 /** A deck with chart updates applied (`bytes` undefined when none could be). */
@@ -139,7 +143,7 @@ function failure(err: unknown): TaskFailure {
   return { ok: false, error: { code: 'internal', message: err instanceof Error ? err.message : String(err) } };
 }
 
-export default async function run(task: CpuTask): Promise<InspectResult | AnalyzeResult | BuildResult | RenderResult | ChartInventoryResult | UpdateChartsResult | WarmUpTaskResult> {
+export default async function run(task: CpuTask): Promise<InspectResult | AnalyzeResult | BuildResult | RenderResult | PdfResult | ChartInventoryResult | UpdateChartsResult | WarmUpTaskResult> {
   try {
     switch (task.op) {
       case 'inspect': {
@@ -179,6 +183,14 @@ export default async function run(task: CpuTask): Promise<InspectResult | Analyz
         };
         await Promise.all([lane(), lane()]);
         return { ok: true, images };
+      }
+      case 'pdf': {
+        // Opened through the same per-thread cache as previews: the package is often just previewed.
+        const pkg = await openCached(task.cacheKey, task.bytes);
+        const parts = visibleSlideParts(pkg);
+        if (parts.length === 0) return { ok: false, error: { code: 'no_slides', message: 'the presentation has no visible slide to put on a PDF page' } };
+        const r = await renderPdf(pkg, { pdfa: task.pdfa, slidePartNames: parts });
+        return { ok: true, pdf: r.pdf, pages: r.slide_part_names.length, font_substitutions: r.font_substitutions };
       }
       case 'chartInventory': {
         const pkg = await OpcPackage.open(task.bytes);

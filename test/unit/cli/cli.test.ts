@@ -249,3 +249,56 @@ t.test('preview gen_… N asks for slide N of the generated deck; status prints 
     'a wrong id makes no request',
   );
 });
+
+t.test('export writes a deck or template as PDF (PDF/A on request); generate --pdf writes the PDF beside the .pptx', async (t) => {
+  const pdf = new TextEncoder().encode('%PDF-1.4 fake');
+  const pptx = new Uint8Array([0x50, 0x4b, 3, 4]);
+  const api = await fakeApi(t, {
+    'GET /api/v1/presentations/gen_A/download?format=pdf': { status: 200, bytes: pdf },
+    'GET /api/v1/presentations/gen_A/download?format=pdf&pdfa=true': { status: 200, bytes: pdf },
+    'GET /api/v1/presentations/gen_A/download?format=pptx': { status: 200, bytes: pptx },
+    'GET /api/v1/templates/tpl_T/download?format=pdf': { status: 200, bytes: pdf },
+    'GET /api/v1/presentations/gen_B/download?format=pdf': { status: 409, json: { detail: 'generation gen_B is processing' } },
+    'POST /api/v1/presentations/generate-deck': { status: 202, json: { generation_id: 'gen_A', status: 'queued' } },
+    'GET /api/v1/presentations/gen_A/status': { status: 200, json: { generation_id: 'gen_A', status: 'completed', progress: 1, total_pages_generated: 1, errors: [], warnings: [] } },
+    'GET /api/v1/presentations/gen_A/download': { status: 200, bytes: pptx },
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'slidewright-cli-unit-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const env = { SLIDEWRIGHT_URL: api.url, SLIDEWRIGHT_API_KEY: 'key-1' };
+
+  const deck = fakeIo(env);
+  t.equal(await run(['export', 'gen_A', '-o', join(dir, 'x.pdf')], deck.io), 0, deck.err());
+  t.same([...readFileSync(join(dir, 'x.pdf'))], [...pdf]);
+  t.equal(deck.out(), `wrote ${join(dir, 'x.pdf')} (13 B)\n`);
+  const archival = fakeIo(env);
+  t.equal(await run(['export', 'gen_A', '--pdfa', '-o', join(dir, 'a.pdf')], archival.io), 0, archival.err());
+  const asPptx = fakeIo(env);
+  t.equal(await run(['export', 'gen_A', '-o', join(dir, 'x.pptx')], asPptx.io), 0, asPptx.err());
+  t.same([...readFileSync(join(dir, 'x.pptx'))], [...pptx], 'a .pptx name asks for the .pptx');
+  const template = fakeIo(env);
+  t.equal(await run(['export', 'tpl_T', '-o', join(dir, 't.pdf')], template.io), 0, template.err());
+  const early = fakeIo(env);
+  t.equal(await run(['export', 'gen_B', '-o', join(dir, 'b.pdf')], early.io), 1);
+  t.match(early.err(), /409 Conflict .*generation gen_B is processing/);
+
+  writeFileSync(join(dir, 'deck.yaml'), 'slides:\n  - template_slide_id: lay_1\n    slide_data: {title: "1"}\n');
+  const gen = fakeIo(env);
+  t.equal(await run(['generate', join(dir, 'deck.yaml'), '-o', join(dir, 'out.pptx'), '--pdf', '--interval', '0.01'], gen.io), 0, gen.err());
+  t.same([...readFileSync(join(dir, 'out.pptx'))], [...pptx]);
+  t.same([...readFileSync(join(dir, 'out.pdf'))], [...pdf], 'the PDF beside the .pptx');
+  t.match(gen.out(), new RegExp(`wrote ${join(dir, 'out.pdf').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(13 B\\)`));
+
+  t.same(
+    api.seen.map((r) => `${r.method} ${r.url}`).filter((u) => u.includes('download')),
+    [
+      'GET /api/v1/presentations/gen_A/download?format=pdf',
+      'GET /api/v1/presentations/gen_A/download?format=pdf&pdfa=true',
+      'GET /api/v1/presentations/gen_A/download?format=pptx',
+      'GET /api/v1/templates/tpl_T/download?format=pdf',
+      'GET /api/v1/presentations/gen_B/download?format=pdf',
+      'GET /api/v1/presentations/gen_A/download',
+      'GET /api/v1/presentations/gen_A/download?format=pdf',
+    ],
+  );
+});

@@ -25,7 +25,8 @@ type PresentationServiceClient interface {
 	UpdateCharts(ctx context.Context, in *UpdateChartsRequest, opts ...grpc.CallOption) (*UpdateChartsResponse, error)
 	// Returns the status record of a generation job.
 	GetGenerationStatus(ctx context.Context, in *GetGenerationStatusRequest, opts ...grpc.CallOption) (*GetGenerationStatusResponse, error)
-	// Returns the generated .pptx file (gen_ ids once completed or partial; pres_ ids).
+	// Returns the generated .pptx file, or with format=pdf the deck as PDF (gen_ ids once
+	// completed or partial; pres_ ids).
 	DownloadPresentation(ctx context.Context, in *DownloadPresentationRequest, opts ...grpc.CallOption) (*DownloadPresentationResponse, error)
 	// Returns the quality report of a generated deck (completed or partial): PowerPoint safety, fit, accessibility, brand.
 	GetGenerationReport(ctx context.Context, in *GetGenerationReportRequest, opts ...grpc.CallOption) (*GetGenerationReportResponse, error)
@@ -116,7 +117,8 @@ type PresentationServiceServer interface {
 	UpdateCharts(context.Context, *UpdateChartsRequest) (*UpdateChartsResponse, error)
 	// Returns the status record of a generation job.
 	GetGenerationStatus(context.Context, *GetGenerationStatusRequest) (*GetGenerationStatusResponse, error)
-	// Returns the generated .pptx file (gen_ ids once completed or partial; pres_ ids).
+	// Returns the generated .pptx file, or with format=pdf the deck as PDF (gen_ ids once
+	// completed or partial; pres_ ids).
 	DownloadPresentation(context.Context, *DownloadPresentationRequest) (*DownloadPresentationResponse, error)
 	// Returns the quality report of a generated deck (completed or partial): PowerPoint safety, fit, accessibility, brand.
 	GetGenerationReport(context.Context, *GetGenerationReportRequest) (*GetGenerationReportResponse, error)

@@ -35,7 +35,7 @@ type TemplateServiceClient interface {
 	DeleteTemplate(ctx context.Context, in *DeleteTemplateRequest, opts ...grpc.CallOption) (*DeleteTemplateResponse, error)
 	// Restores a soft-deleted template to its state before the delete.
 	RestoreTemplate(ctx context.Context, in *RestoreTemplateRequest, opts ...grpc.CallOption) (*RestoreTemplateResponse, error)
-	// Returns the template file.
+	// Returns the template file, or with format=pdf its slides as PDF.
 	DownloadTemplate(ctx context.Context, in *DownloadTemplateRequest, opts ...grpc.CallOption) (*DownloadTemplateResponse, error)
 	// Returns one analyzed slide of a template (1-based slide number).
 	GetTemplateSlide(ctx context.Context, in *GetTemplateSlideRequest, opts ...grpc.CallOption) (*GetTemplateSlideResponse, error)
@@ -163,7 +163,7 @@ type TemplateServiceServer interface {
 	DeleteTemplate(context.Context, *DeleteTemplateRequest) (*DeleteTemplateResponse, error)
 	// Restores a soft-deleted template to its state before the delete.
 	RestoreTemplate(context.Context, *RestoreTemplateRequest) (*RestoreTemplateResponse, error)
-	// Returns the template file.
+	// Returns the template file, or with format=pdf its slides as PDF.
 	DownloadTemplate(context.Context, *DownloadTemplateRequest) (*DownloadTemplateResponse, error)
 	// Returns one analyzed slide of a template (1-based slide number).
 	GetTemplateSlide(context.Context, *GetTemplateSlideRequest) (*GetTemplateSlideResponse, error)

@@ -37,10 +37,14 @@ class DeckSlideInput(_message.Message):
     def __init__(self, template_slide_id: _Optional[str] = ..., slide_data: _Optional[_Union[_content_pb2.SlideDataInput, _Mapping]] = ..., options: _Optional[_Union[_content_pb2.GenerationOptions, _Mapping]] = ...) -> None: ...
 
 class DownloadPresentationRequest(_message.Message):
-    __slots__ = ["presentation_id"]
+    __slots__ = ["format", "pdfa", "presentation_id"]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    PDFA_FIELD_NUMBER: _ClassVar[int]
     PRESENTATION_ID_FIELD_NUMBER: _ClassVar[int]
+    format: str
+    pdfa: bool
     presentation_id: str
-    def __init__(self, presentation_id: _Optional[str] = ...) -> None: ...
+    def __init__(self, presentation_id: _Optional[str] = ..., format: _Optional[str] = ..., pdfa: bool = ...) -> None: ...
 
 class DownloadPresentationResponse(_message.Message):
     __slots__ = ["file", "filename"]

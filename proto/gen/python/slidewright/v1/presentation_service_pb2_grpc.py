@@ -86,7 +86,8 @@ class PresentationServiceServicer(object):
         raise NotImplementedError('Method not implemented!')
 
     def DownloadPresentation(self, request, context):
-        """Returns the generated .pptx file (gen_ ids once completed or partial; pres_ ids).
+        """Returns the generated .pptx file, or with format=pdf the deck as PDF (gen_ ids once
+        completed or partial; pres_ ids).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -55,10 +55,14 @@ class DeleteTemplateResponse(_message.Message):
     def __init__(self, template: _Optional[_Union[_template_pb2.Template, _Mapping]] = ...) -> None: ...
 
 class DownloadTemplateRequest(_message.Message):
-    __slots__ = ["template_id"]
+    __slots__ = ["format", "pdfa", "template_id"]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    PDFA_FIELD_NUMBER: _ClassVar[int]
     TEMPLATE_ID_FIELD_NUMBER: _ClassVar[int]
+    format: str
+    pdfa: bool
     template_id: str
-    def __init__(self, template_id: _Optional[str] = ...) -> None: ...
+    def __init__(self, template_id: _Optional[str] = ..., format: _Optional[str] = ..., pdfa: bool = ...) -> None: ...
 
 class DownloadTemplateResponse(_message.Message):
     __slots__ = ["file", "filename"]

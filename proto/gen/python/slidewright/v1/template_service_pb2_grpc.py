@@ -127,7 +127,7 @@ class TemplateServiceServicer(object):
         raise NotImplementedError('Method not implemented!')
 
     def DownloadTemplate(self, request, context):
-        """Returns the template file.
+        """Returns the template file, or with format=pdf its slides as PDF.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

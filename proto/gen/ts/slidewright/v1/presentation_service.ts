@@ -196,10 +196,20 @@ export interface GetGenerationStatusResponse {
 export interface DownloadPresentationRequest {
   /** A gen_ or pres_ id. */
   presentation_id: string;
+  /**
+   * File format: "pptx" (the deck as generated, the default) or "pdf" (one page
+   * per visible slide, vector shapes, searchable text with embedded fonts;
+   * rendered once and cached).
+   */
+  format?:
+    | string
+    | undefined;
+  /** With format=pdf: declare PDF/A-2b conformance (archival). */
+  pdfa?: boolean | undefined;
 }
 
 export interface DownloadPresentationResponse {
-  /** The .pptx bytes and media type. */
+  /** The .pptx or .pdf bytes and media type. */
   file?:
     | HttpBody
     | undefined;
@@ -1698,13 +1708,19 @@ export const GetGenerationStatusResponse: MessageFns<GetGenerationStatusResponse
 };
 
 function createBaseDownloadPresentationRequest(): DownloadPresentationRequest {
-  return { presentation_id: "" };
+  return { presentation_id: "", format: undefined, pdfa: undefined };
 }
 
 export const DownloadPresentationRequest: MessageFns<DownloadPresentationRequest> = {
   encode(message: DownloadPresentationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.presentation_id !== "") {
       writer.uint32(10).string(message.presentation_id);
+    }
+    if (message.format !== undefined) {
+      writer.uint32(18).string(message.format);
+    }
+    if (message.pdfa !== undefined) {
+      writer.uint32(24).bool(message.pdfa);
     }
     return writer;
   },
@@ -1730,6 +1746,22 @@ export const DownloadPresentationRequest: MessageFns<DownloadPresentationRequest
             message.presentation_id = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.format = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pdfa = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1743,13 +1775,23 @@ export const DownloadPresentationRequest: MessageFns<DownloadPresentationRequest
   },
 
   fromJSON(object: any): DownloadPresentationRequest {
-    return { presentation_id: isSet(object.presentation_id) ? globalThis.String(object.presentation_id) : "" };
+    return {
+      presentation_id: isSet(object.presentation_id) ? globalThis.String(object.presentation_id) : "",
+      format: isSet(object.format) ? globalThis.String(object.format) : undefined,
+      pdfa: isSet(object.pdfa) ? globalThis.Boolean(object.pdfa) : undefined,
+    };
   },
 
   toJSON(message: DownloadPresentationRequest): unknown {
     const obj: any = {};
     if (message.presentation_id !== "") {
       obj.presentation_id = message.presentation_id;
+    }
+    if (message.format !== undefined) {
+      obj.format = message.format;
+    }
+    if (message.pdfa !== undefined) {
+      obj.pdfa = message.pdfa;
     }
     return obj;
   },
@@ -1760,6 +1802,8 @@ export const DownloadPresentationRequest: MessageFns<DownloadPresentationRequest
   fromPartial<I extends Exact<DeepPartial<DownloadPresentationRequest>, I>>(object: I): DownloadPresentationRequest {
     const message = createBaseDownloadPresentationRequest();
     message.presentation_id = object.presentation_id ?? "";
+    message.format = object.format ?? undefined;
+    message.pdfa = object.pdfa ?? undefined;
     return message;
   },
 };
@@ -2173,7 +2217,10 @@ export const PresentationServiceService = {
       Buffer.from(GetGenerationStatusResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetGenerationStatusResponse => GetGenerationStatusResponse.decode(value),
   },
-  /** Returns the generated .pptx file (gen_ ids once completed or partial; pres_ ids). */
+  /**
+   * Returns the generated .pptx file, or with format=pdf the deck as PDF (gen_ ids once
+   * completed or partial; pres_ ids).
+   */
   downloadPresentation: {
     path: "/slidewright.v1.PresentationService/DownloadPresentation" as const,
     requestStream: false as const,
@@ -2222,7 +2269,10 @@ export interface PresentationServiceServer extends UntypedServiceImplementation 
   updateCharts: handleUnaryCall<UpdateChartsRequest, UpdateChartsResponse>;
   /** Returns the status record of a generation job. */
   getGenerationStatus: handleUnaryCall<GetGenerationStatusRequest, GetGenerationStatusResponse>;
-  /** Returns the generated .pptx file (gen_ ids once completed or partial; pres_ ids). */
+  /**
+   * Returns the generated .pptx file, or with format=pdf the deck as PDF (gen_ ids once
+   * completed or partial; pres_ ids).
+   */
   downloadPresentation: handleUnaryCall<DownloadPresentationRequest, DownloadPresentationResponse>;
   /** Returns the quality report of a generated deck (completed or partial): PowerPoint safety, fit, accessibility, brand. */
   getGenerationReport: handleUnaryCall<GetGenerationReportRequest, GetGenerationReportResponse>;
@@ -2295,7 +2345,10 @@ export interface PresentationServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetGenerationStatusResponse) => void,
   ): ClientUnaryCall;
-  /** Returns the generated .pptx file (gen_ ids once completed or partial; pres_ ids). */
+  /**
+   * Returns the generated .pptx file, or with format=pdf the deck as PDF (gen_ ids once
+   * completed or partial; pres_ ids).
+   */
   downloadPresentation(
     request: DownloadPresentationRequest,
     callback: (error: ServiceError | null, response: DownloadPresentationResponse) => void,

@@ -177,6 +177,15 @@ export interface RestoreTemplateResponse {
 export interface DownloadTemplateRequest {
   /** The template id. */
   template_id: string;
+  /**
+   * File format: "pptx" (the file as uploaded, the default) or "pdf" (one page per visible slide,
+   * vector shapes, searchable text with embedded fonts; rendered once and cached).
+   */
+  format?:
+    | string
+    | undefined;
+  /** With format=pdf: declare PDF/A-2b conformance (archival). */
+  pdfa?: boolean | undefined;
 }
 
 export interface DownloadTemplateResponse {
@@ -1635,13 +1644,19 @@ export const RestoreTemplateResponse: MessageFns<RestoreTemplateResponse> = {
 };
 
 function createBaseDownloadTemplateRequest(): DownloadTemplateRequest {
-  return { template_id: "" };
+  return { template_id: "", format: undefined, pdfa: undefined };
 }
 
 export const DownloadTemplateRequest: MessageFns<DownloadTemplateRequest> = {
   encode(message: DownloadTemplateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.template_id !== "") {
       writer.uint32(10).string(message.template_id);
+    }
+    if (message.format !== undefined) {
+      writer.uint32(18).string(message.format);
+    }
+    if (message.pdfa !== undefined) {
+      writer.uint32(24).bool(message.pdfa);
     }
     return writer;
   },
@@ -1667,6 +1682,22 @@ export const DownloadTemplateRequest: MessageFns<DownloadTemplateRequest> = {
             message.template_id = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.format = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pdfa = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1680,13 +1711,23 @@ export const DownloadTemplateRequest: MessageFns<DownloadTemplateRequest> = {
   },
 
   fromJSON(object: any): DownloadTemplateRequest {
-    return { template_id: isSet(object.template_id) ? globalThis.String(object.template_id) : "" };
+    return {
+      template_id: isSet(object.template_id) ? globalThis.String(object.template_id) : "",
+      format: isSet(object.format) ? globalThis.String(object.format) : undefined,
+      pdfa: isSet(object.pdfa) ? globalThis.Boolean(object.pdfa) : undefined,
+    };
   },
 
   toJSON(message: DownloadTemplateRequest): unknown {
     const obj: any = {};
     if (message.template_id !== "") {
       obj.template_id = message.template_id;
+    }
+    if (message.format !== undefined) {
+      obj.format = message.format;
+    }
+    if (message.pdfa !== undefined) {
+      obj.pdfa = message.pdfa;
     }
     return obj;
   },
@@ -1697,6 +1738,8 @@ export const DownloadTemplateRequest: MessageFns<DownloadTemplateRequest> = {
   fromPartial<I extends Exact<DeepPartial<DownloadTemplateRequest>, I>>(object: I): DownloadTemplateRequest {
     const message = createBaseDownloadTemplateRequest();
     message.template_id = object.template_id ?? "";
+    message.format = object.format ?? undefined;
+    message.pdfa = object.pdfa ?? undefined;
     return message;
   },
 };
@@ -2309,7 +2352,7 @@ export const TemplateServiceService = {
       Buffer.from(RestoreTemplateResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RestoreTemplateResponse => RestoreTemplateResponse.decode(value),
   },
-  /** Returns the template file. */
+  /** Returns the template file, or with format=pdf its slides as PDF. */
   downloadTemplate: {
     path: "/slidewright.v1.TemplateService/DownloadTemplate" as const,
     requestStream: false as const,
@@ -2373,7 +2416,7 @@ export interface TemplateServiceServer extends UntypedServiceImplementation {
   deleteTemplate: handleUnaryCall<DeleteTemplateRequest, DeleteTemplateResponse>;
   /** Restores a soft-deleted template to its state before the delete. */
   restoreTemplate: handleUnaryCall<RestoreTemplateRequest, RestoreTemplateResponse>;
-  /** Returns the template file. */
+  /** Returns the template file, or with format=pdf its slides as PDF. */
   downloadTemplate: handleUnaryCall<DownloadTemplateRequest, DownloadTemplateResponse>;
   /** Returns one analyzed slide of a template (1-based slide number). */
   getTemplateSlide: handleUnaryCall<GetTemplateSlideRequest, GetTemplateSlideResponse>;
@@ -2504,7 +2547,7 @@ export interface TemplateServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RestoreTemplateResponse) => void,
   ): ClientUnaryCall;
-  /** Returns the template file. */
+  /** Returns the template file, or with format=pdf its slides as PDF. */
   downloadTemplate(
     request: DownloadTemplateRequest,
     callback: (error: ServiceError | null, response: DownloadTemplateResponse) => void,
