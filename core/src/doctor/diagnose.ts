@@ -395,7 +395,7 @@ export function diagnose(results: AnalysisResults, pkg?: OpcPackage): TemplateDo
     unfillable_count: layouts.reduce((n, e) => n + e.unfillable.length, 0) + slides.reduce((n, e) => n + e.unfillable.length, 0),
     oversized_pictures: pkg ? oversizedPictures(pkg, results) : [],
     repairs: repairFindings(results),
-    ...(pkg ? { quality: templateQuality(pkg) } : {}),
+    ...(model ? { quality: templateQuality(model) } : {}),
   };
 }
 
@@ -404,10 +404,10 @@ export function diagnose(results: AnalysisResults, pkg?: OpcPackage): TemplateDo
  * package is checked when the template is accepted, fitting only happens in decks).
  * Brand compares with the theme alone: every font and colour of a template is in its own text.
  */
-function templateQuality(pkg: OpcPackage): QualityReport | undefined {
+function templateQuality(model: PmlModel): QualityReport | undefined {
   let slides: SlidePart[];
   try {
-    slides = new PmlModel(pkg).slidesInOrder();
+    slides = model.slidesInOrder();
   } catch {
     return undefined;
   }
