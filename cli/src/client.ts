@@ -3,6 +3,7 @@
  * bodies (`{"detail": "..."}`, or for 422 `{"detail": [{loc, msg, type, ...}]}`) turned
  * into {@link ApiError}s with a readable message.
  */
+import { CliError } from './errors.js';
 
 /** Any JSON object the API sends. */
 export type Json = Record<string, unknown>;
@@ -15,19 +16,21 @@ export interface ValidationIssue {
 }
 
 /** A non-2xx answer of the API (or no answer at all: status 0). */
-export class ApiError extends Error {
+export class ApiError extends CliError {
+  override readonly name = 'ApiError';
   /**
    * @param status - HTTP status; 0 when the server could not be reached.
    * @param detail - the body's `detail` (a string, or the 422 issue list).
    * @param what - the request, e.g. `GET /api/v1/templates`.
+   * @param options - `cause`: the fetch error when there was no answer
    */
   constructor(
     readonly status: number,
     readonly detail: string | ValidationIssue[],
     readonly what: string,
+    options?: ErrorOptions,
   ) {
-    super(formatApiError(status, detail, what));
-    this.name = 'ApiError';
+    super('api', formatApiError(status, detail, what), 1, options);
   }
 }
 
@@ -127,7 +130,7 @@ export class ApiClient {
       res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(opts.timeoutMs ?? 120_000) });
     } catch (e) {
       const err = e as Error & { cause?: { code?: string; message?: string } };
-      throw new ApiError(0, err.cause?.code ?? err.cause?.message ?? err.message, `${method} ${url}`);
+      throw new ApiError(0, err.cause?.code ?? err.cause?.message ?? err.message, `${method} ${url}`, { cause: e });
     }
     if (!res.ok) {
       let detail = await errorDetail(res);

@@ -3,12 +3,17 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { Json } from './client.js';
+import { CliError } from './errors.js';
 
 /** A usage problem (bad file, missing key, bad option): exit code 1, no API call made. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
+export class UsageError extends CliError {
+  override readonly name = 'UsageError';
+  /**
+   * @param message - what the user reads
+   * @param options - `cause`: the underlying error (e.g. the failed read)
+   */
+  constructor(message: string, options?: ErrorOptions) {
+    super('usage', message, 1, options);
   }
 }
 
@@ -41,13 +46,13 @@ export function readDocument(file: string): Record<string, unknown> {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { cause: e });
   }
   let doc: unknown;
   try {
     doc = extname(file).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text);
   } catch (e) {
-    throw new UsageError(`${file} is not valid ${extname(file).toLowerCase() === '.json' ? 'JSON' : 'YAML'}: ${(e as Error).message}`);
+    throw new UsageError(`${file} is not valid ${extname(file).toLowerCase() === '.json' ? 'JSON' : 'YAML'}: ${(e as Error).message}`, { cause: e });
   }
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new UsageError(`${file}: the top level must be an object`);
   return doc as Record<string, unknown>;

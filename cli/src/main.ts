@@ -28,7 +28,8 @@ import { basename, dirname, extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import cliProgress from 'cli-progress';
-import { ApiClient, ApiError, type Json } from './client.js';
+import { ApiClient, type Json } from './client.js';
+import { CliError } from './errors.js';
 import { describeAnalysis, describeIssues, readDocument, size, table, UsageError } from './format.js';
 
 const PPTX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.presentationml.presentation';
@@ -37,8 +38,6 @@ const DEFAULT_URL = 'http://127.0.0.1:8080';
 const FINAL_GENERATION = new Set(['completed', 'partial', 'failed']);
 const FINAL_ANALYSIS = new Set(['completed', 'failed', 'cancelled']);
 
-/** `report --strict` found errors: exit status 2, told apart from API and usage errors (1). */
-class StrictReportFailure extends Error {}
 
 /** Where the CLI writes: injectable for tests, the process streams by default. */
 export interface CliIo {
@@ -143,8 +142,8 @@ class Progress {
 }
 
 /**
- * Builds the command tree. Actions write to `io` and throw {@link ApiError} or
- * {@link UsageError} on failure; {@link run} turns those into exit code 1.
+ * Builds the command tree. Actions write to `io` and throw a {@link CliError} on failure (an
+ * API error, a {@link UsageError}, the report gate); {@link run} exits with its `exitCode`.
  */
 export function buildProgram(io: CliIo): Command {
   const program = new Command('slidewright');
@@ -536,7 +535,7 @@ export function buildProgram(io: CliIo): Command {
       if (failOn) {
         const counts: Array<[string, number]> = [['error', errors], ['warning', Number(summary['warnings'] ?? 0)], ['info', Number(summary['info'] ?? 0)]];
         const upTo = counts.slice(0, ['error', 'warning', 'info'].indexOf(failOn) + 1).filter(([, n]) => n > 0);
-        if (upTo.length) throw new StrictReportFailure(`${id}: the quality report has ${upTo.map(([sev, n]) => `${n} ${sev === 'info' ? 'info' : `${sev}${n === 1 ? '' : 's'}`}`).join(', ')}`);
+        if (upTo.length) throw new CliError('report_gate', `${id}: the quality report has ${upTo.map(([sev, n]) => `${n} ${sev === 'info' ? 'info' : `${sev}${n === 1 ? '' : 's'}`}`).join(', ')}`, 2);
       }
     });
 
@@ -562,13 +561,9 @@ export async function run(argv: readonly string[], io: CliIo = { stdout: process
       // Commander has already printed its message (or the help).
       return e.exitCode === 0 || e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : 1;
     }
-    if (e instanceof StrictReportFailure) {
+    if (e instanceof CliError) {
       io.stderr.write(`slidewright: ${e.message}\n`);
-      return 2;
-    }
-    if (e instanceof ApiError || e instanceof UsageError) {
-      io.stderr.write(`slidewright: ${e.message}\n`);
-      return 1;
+      return e.exitCode;
     }
     io.stderr.write(`slidewright: unexpected error: ${(e as Error).stack ?? String(e)}\n`);
     return 1;

@@ -30,7 +30,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { GenerationOptions, SlideData, SlideError, SlideWarning } from '../domain/content.js';
-import { PackageError } from '../ooxml/errors.js';
+import { EngineError, PackageError } from '../ooxml/errors.js';
 import { repairTemplateParts } from '../ooxml/repair.js';
 import { CT, RT } from '../ooxml/opc/constants.js';
 import { OpcPackage, RELS_CONTENT_TYPE, type Relationship } from '../ooxml/opc/package.js';
@@ -144,14 +144,8 @@ export interface DeckSlideRecord {
 }
 
 /** Why a slide could not be built; becomes a {@link SlideError}. */
-export class SlideFailure extends Error {
+export class SlideFailure extends EngineError<'template_not_found' | 'template_unreadable' | 'source_not_found' | 'source_wrong_type' | 'source_corrupt' | 'generation_failed' | BlockErrorCode> {
   override readonly name = 'SlideFailure';
-  constructor(
-    readonly code: 'template_not_found' | 'template_unreadable' | 'source_not_found' | 'source_wrong_type' | 'source_corrupt' | 'generation_failed' | BlockErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 const OFFICE_REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
@@ -384,12 +378,12 @@ function topLevelOf(el: Element, tree: Element | undefined): Element | undefined
 
 function toFailure(err: unknown): SlideFailure {
   const block = blockFailure(err);
-  if (block) return new SlideFailure(block.code, block.message);
+  if (block) return new SlideFailure(block.code, block.message, { cause: err });
   if (err instanceof PackageError) {
     const code = err.code === 'missing_part' ? 'source_not_found' : 'source_corrupt';
-    return new SlideFailure(code, err.message);
+    return new SlideFailure(code, err.message, { cause: err });
   }
-  return new SlideFailure('generation_failed', err instanceof Error ? err.message : String(err));
+  return new SlideFailure('generation_failed', err instanceof Error ? err.message : String(err), { cause: err });
 }
 
 /** Accumulates the output package slide by slide; each slide is all-or-nothing. */
@@ -488,7 +482,7 @@ class DeckWriter {
         // pictures made under other limits are this build's own, never the cached template's
         if (this.pictureLimits !== TEMPLATE_PICTURE_LIMITS) result = { ...result, oversized: new Map() };
       } catch (err) {
-        result = new SlideFailure('template_unreadable', `template ${id} cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+        result = new SlideFailure('template_unreadable', `template ${id} cannot be read: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
       }
     }
     this.opened.set(id, result);

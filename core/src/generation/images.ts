@@ -11,6 +11,7 @@
 import type { ImageBlock } from '../domain/content.js';
 import { exceedsPixelLimits, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, readPictureHeader } from '../ooxml/image-header.js';
 import { NS, createElement, type Document, type Element } from '../ooxml/xml.js';
+import { EngineError } from '../ooxml/errors.js';
 import { nonVisualProps, setRect, type Rect } from './shapes.js';
 import { xmlSafeText } from './text.js';
 
@@ -33,14 +34,8 @@ export interface ImageInfo {
 }
 
 /** Why an image block cannot be placed; `code` becomes the slide error's code. */
-export class ImageError extends Error {
+export class ImageError extends EngineError<'image_invalid' | 'image_unsupported' | 'image_too_large'> {
   override readonly name = 'ImageError';
-  constructor(
-    readonly code: 'image_invalid' | 'image_unsupported' | 'image_too_large',
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 const FORMATS: Readonly<Record<ImageFormat, { contentType: string; extension: string }>> = {

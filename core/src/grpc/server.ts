@@ -20,7 +20,7 @@ import { ROUTES, type RouteSpec } from '../../../proto/gen/routes.js';
 import type { CoreRuntime } from '../runtime.js';
 import type { Caller } from '../services/deps.js';
 import { UrlSigner } from '../services/signing.js';
-import { MD, downloadPath, templateDownloadPath, uploadPath } from '../protocol/index.js';
+import { GrpcStatusError, MD, downloadPath, templateDownloadPath, uploadPath } from '../protocol/index.js';
 import { codecOf, SERVICE_DEFINITIONS, type ServiceName } from './messages.js';
 import { rpcDuration } from '../observability/metrics.js';
 import { DEFAULT_PREVIEW_WIDTH, type PreviewImage } from '../services/preview-service.js';
@@ -313,15 +313,9 @@ function toGrpcError(err: unknown, route: RouteSpec, log: Logger, requestId: str
     }
     metadata.set(MD.httpStatus, String(HTTP_STATUS[err.kind]));
     if (err.extra.retryAfterSeconds !== undefined) metadata.set(MD.retryAfter, String(err.extra.retryAfterSeconds));
-    return Object.assign(new Error(err.message), { code: GRPC_CODE[err.kind], details: err.message, metadata });
-  }
-  const grpcCode = (err as { grpcCode?: grpc.status }).grpcCode;
-  if (grpcCode !== undefined) {
-    metadata.set(MD.httpStatus, grpcCode === grpc.status.UNIMPLEMENTED ? '501' : '500');
-    const message = (err as Error).message;
-    return Object.assign(new Error(message), { code: grpcCode, details: message, metadata });
+    return new GrpcStatusError(GRPC_CODE[err.kind], err.message, metadata, { cause: err });
   }
   log.error({ err, rpc: route.id, request_id: requestId }, 'unexpected error in RPC');
   metadata.set(MD.httpStatus, '500');
-  return Object.assign(new Error('internal error'), { code: grpc.status.INTERNAL, details: 'internal error', metadata });
+  return new GrpcStatusError(grpc.status.INTERNAL, 'internal error', metadata, { cause: err });
 }

@@ -66,7 +66,7 @@ export function parseXml(text: string, partName: string, limits: XmlLimits = DEF
     doc = parser.parseFromString(text, 'application/xml');
   } catch (err) {
     if (err instanceof PackageError) throw err;
-    throw new PackageError('xml_malformed', `${partName} is not well-formed XML: ${(err as Error).message}`);
+    throw new PackageError('xml_malformed', `${partName} is not well-formed XML: ${(err as Error).message}`, { cause: err });
   }
   if (firstError !== undefined || !doc.documentElement) {
     throw new PackageError('xml_malformed', `${partName} is not well-formed XML: ${firstError ?? 'no root element'}`);

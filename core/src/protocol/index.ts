@@ -4,4 +4,5 @@
  * gateway both import it; it imports nothing of either.
  */
 export { MD, type MetadataKey } from './metadata.js';
+export { GrpcStatusError } from './grpc-error.js';
 export { restPath, uploadPath, templateDownloadPath, downloadPath, generationStatusPath } from './paths.js';

@@ -3,6 +3,8 @@
  * and the job itself. A completed analysis registers every slide and layout id in the
  * organization's slide index in the same atomic step that marks the template `ready`.
  */
+import { taskError } from '../threads/task-failure.js';
+import { EngineError } from '../ooxml/errors.js';
 import { ServiceError, notFound } from '../errors.js';
 import { newId, nowIso } from '../domain/ids.js';
 import { blobKeys, keys, type AnalysisRecord, type AnalysisStep, type SlideIndexEntry, type TemplateRecord } from '../domain/records.js';
@@ -185,9 +187,9 @@ export class AnalysisService {
     if (!bytes) throw new PermanentJobError(`the file of template ${template.template_id} is missing`);
     await this.progress(key, 'analyze_slides', 0.3, 'analyzing slides and layouts');
     const result = await cpu.analyze(bytes, template.template_id, record.options);
-    if (ctx.signal.aborted) throw new Error('shutting down');
+    ctx.signal.throwIfAborted(); // shutting down: the queue keeps the job for the next start
     if (!result.ok) {
-      throw new PermanentJobError(result.error.message, { code: result.error.code, cause: result.error });
+      throw new PermanentJobError(result.error.message, { code: result.error.code, cause: taskError(result) });
     }
     await this.progress(key, 'store_results', 0.9, 'storing results');
     const resultsKey = blobKeys.analysisResults(org, template.template_id, record.analysis_id);
@@ -231,7 +233,7 @@ export class AnalysisService {
     const template = await this.findTemplateOfAnalysis(job);
     if (!template) return;
     const key = keys.analysis(job.org, template.template_id, job.subject);
-    const code = (error as Error & { code?: string }).code ?? 'analysis_failed';
+    const code = (error instanceof PermanentJobError || error instanceof EngineError ? error.code : undefined) ?? 'analysis_failed';
     const tplKey = keys.template(job.org, template.template_id);
     const failed = await this.deps.state.transact<AnalysisRecord | undefined>([key, tplKey], ([a, t]) => {
       const cur = a as AnalysisRecord | undefined;

@@ -23,6 +23,7 @@
  * itself reports an update it could not apply as an error entry (`partial`; `failed` when
  * none applied).
  */
+import { taskError } from '../threads/task-failure.js';
 import { ServiceError, notFound } from '../errors.js';
 import { keys, type GenerationRecord } from '../domain/records.js';
 import type { Violation } from '../domain/violation.js';
@@ -85,7 +86,7 @@ export class ChartUpdateService {
     const bytes = await this.deps.blobs.get(source.output_key);
     if (!bytes) throw new ServiceError('internal', `the file of generation ${id} is missing from storage`);
     const inv = await this.deps.cpu.chartInventory(bytes);
-    if (!inv.ok) throw new ServiceError('internal', `the file of generation ${id} cannot be read: ${inv.error.message}`);
+    if (!inv.ok) throw new ServiceError('internal', `the file of generation ${id} cannot be read: ${inv.error.message}`, {}, { cause: taskError(inv) });
     const violations: Violation[] = [];
     charts.forEach((c, i) => {
       for (const p of checkChartUpdate(inv, c)) {

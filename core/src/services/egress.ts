@@ -165,7 +165,7 @@ export class EgressPolicy {
       let timer: NodeJS.Timeout | undefined;
       try {
         const timeout = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(Object.assign(new Error('timeout'), { code: `no answer within ${this.resolveTimeoutMs} ms` })), this.resolveTimeoutMs);
+          timer = setTimeout(() => reject(new Error(`no answer within ${this.resolveTimeoutMs} ms`)), this.resolveTimeoutMs);
         });
         addresses = await Promise.race([this.resolveAll(hostname), timeout]);
       } catch (err) {

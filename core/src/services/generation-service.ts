@@ -5,6 +5,7 @@
  * Nothing is left half-written: the request is stored before the record exists, the record
  * and the pending set change in one atomic step, and a failed publish takes both back.
  */
+import { taskError } from '../threads/task-failure.js';
 import { ServiceError, notFound } from '../errors.js';
 import { newId, nowIso } from '../domain/ids.js';
 import { blobKeys, keys, type GenerationErrorEntry, type GenerationRecord, type RecentTemplate, type SlideIndexEntry, type TemplateRecord } from '../domain/records.js';
@@ -266,8 +267,8 @@ export class GenerationService {
     const warnings: GenerationErrorEntry[] = [];
     if (specs.length > 0) {
       const built = await cpu.build([...templates], specs, this.deps.config.reportMinTextPt);
-      if (ctx.signal.aborted) throw new Error('shutting down');
-      if (!built.ok) throw new PermanentJobError(`deck assembly failed: ${built.error.message}`, { cause: built.error });
+      ctx.signal.throwIfAborted(); // shutting down: the queue keeps the job for the next start
+      if (!built.ok) throw new PermanentJobError(`deck assembly failed: ${built.error.message}`, { cause: taskError(built) });
       if (built.bytes) void this.rememberTemplates(job.org, templateRecords);
       bytes = built.bytes;
       pages = built.pages_generated;
@@ -322,8 +323,8 @@ export class GenerationService {
     const deck = source?.output_key ? await blobs.get(source.output_key) : undefined;
     if (!deck) throw new PermanentJobError(`the file of generation ${req.source_generation_id} is missing`);
     const r = await cpu.updateCharts(deck, req.charts);
-    if (ctx.signal.aborted) throw new Error('shutting down');
-    if (!r.ok) throw new PermanentJobError(`chart update failed: ${r.error.message}`, { cause: r.error });
+    ctx.signal.throwIfAborted(); // shutting down: the queue keeps the job for the next start
+    if (!r.ok) throw new PermanentJobError(`chart update failed: ${r.error.message}`, { cause: taskError(r) });
     const errors: GenerationErrorEntry[] = r.errors.map((e) => ({ slide_index: e.slide_index, template_slide_id: '', code: e.code, message: e.message }));
     const warnings: GenerationErrorEntry[] = r.warnings.map((w) => ({ slide_index: w.slide_index, template_slide_id: '', code: 'chart_workbook_replaced', message: `charts[${w.update_index}]: ${w.message}` }));
     let outputKey: string | undefined;

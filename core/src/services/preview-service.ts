@@ -3,6 +3,7 @@
  * worker thread and cached in the blob store, so a repeated call is a file read. After an
  * analysis completes, every slide of the template is pre-rendered at the default width.
  */
+import { taskError } from '../threads/task-failure.js';
 import { ServiceError, notFound } from '../errors.js';
 import { blobKeys, keys, type GenerationRecord, type TemplateRecord } from '../domain/records.js';
 import type { AnalysisResults } from '../analysis/types.js';
@@ -112,7 +113,7 @@ export class PreviewService {
     const bytes = await blobs.get(sourceKey);
     if (!bytes) throw new ServiceError('internal', 'the presentation file is missing from storage');
     const rendered = await cpu.render(bytes, version, [target], widthPx);
-    if (!rendered.ok) throw new ServiceError(rendered.error.code === 'missing_part' ? 'not_found' : 'internal', `the slide cannot be rendered: ${rendered.error.message}`);
+    if (!rendered.ok) throw new ServiceError(rendered.error.code === 'missing_part' ? 'not_found' : 'internal', `the slide cannot be rendered: ${rendered.error.message}`, {}, { cause: taskError(rendered) });
     const img = rendered.images[0]!;
     await this.store(folder, name, widthPx, img);
     return { png: img.png, etag, ...toView(img) };

@@ -3,6 +3,7 @@
  * sources (tests, development) each thread starts at cpu-task.dev.mjs, which registers tsx
  * in the thread itself; from the compiled build it runs cpu-task.js.
  */
+import { taskError } from './task-failure.js';
 import { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
 import type { AnalyzeResult, BuildResult, ChartInventoryResult, CpuTask, InspectResult, PdfResult, RenderResult, RenderTarget, UpdateChartsResult, WarmUpTaskResult } from './cpu-task.js';
@@ -99,7 +100,7 @@ export class CpuPool {
     const results = await Promise.all(Array.from({ length: this.threads }, () => this.run<WarmUpTaskResult>({ op: 'warmUp', rounds, templates })));
     const threads: PoolWarmUp['threads'] = [];
     for (const r of results) {
-      if (!r.ok) throw new Error(`thread warm-up failed: ${r.error.message}`);
+      if (!r.ok) throw new Error(`thread warm-up failed: ${r.error.message}`, { cause: taskError(r) });
       threads.push({ threadId: r.threadId, roundsMs: r.roundsMs, templatesOpened: r.templatesOpened, templatesMs: r.templatesMs });
     }
     return { threads, totalMs: performance.now() - t0 };

@@ -5,7 +5,8 @@
  * (`{ ok: false, error }`) so their codes survive the trip.
  */
 import { OpcPackage } from '../ooxml/opc/package.js';
-import { PackageError } from '../ooxml/errors.js';
+import { EngineError, PackageError } from '../ooxml/errors.js';
+import type { TaskFailure } from './task-failure.js';
 import { CT } from '../ooxml/opc/constants.js';
 import { checkPresentationPackage } from '../ooxml/pml/presentation.js';
 import { analyzePresentation, type AnalysisOptions } from '../analysis/analyze.js';
@@ -103,10 +104,7 @@ export interface RenderedImage extends Omit<RenderedSlide, 'png'> {
   part_name: string;
 }
 
-export interface TaskFailure {
-  ok: false;
-  error: { code: string; message: string };
-}
+export type { TaskFailure } from './task-failure.js';
 
 export type InspectResult = { ok: true; isTemplate: boolean; slideCount: number } | TaskFailure;
 /** Analysis results as stored and returned: the template doctor's report travels with them (`results.doctor`). */
@@ -136,7 +134,7 @@ export type BuildResult =
   | TaskFailure;
 
 function failure(err: unknown): TaskFailure {
-  if (err instanceof PackageError) return { ok: false, error: { code: err.code, message: err.message } };
+  if (err instanceof EngineError) return { ok: false, error: { code: err.code, message: err.message } };
   if (err instanceof RangeError && /call stack/i.test(err.message)) {
     return { ok: false, error: { code: 'too_complex', message: 'the presentation nests too deeply to process' } };
   }

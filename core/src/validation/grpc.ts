@@ -5,7 +5,8 @@
  * Slidewright detail keeps loc, type, input and ctx so the REST gateway can rebuild the
  * exact 422 body.
  */
-import { Metadata, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
+import { Metadata, status as GrpcStatus } from '@grpc/grpc-js';
+import { GrpcStatusError } from '../protocol/grpc-error.js';
 import { BadRequest } from '../../../proto/gen/ts/google/rpc/error_details.js';
 import { Status } from '../../../proto/gen/ts/google/rpc/status.js';
 import { ValidationErrorDetail } from '../../../proto/gen/ts/slidewright/v1/errors.js';
@@ -48,11 +49,7 @@ export function parseFieldPath(path: string): (string | number)[] {
 }
 
 /** A grpc-js ServiceError with code 3 (INVALID_ARGUMENT), details and metadata set. */
-export type InvalidArgumentError = ServiceError & {
-  code: GrpcStatus.INVALID_ARGUMENT;
-  details: string;
-  metadata: Metadata;
-};
+export type InvalidArgumentError = GrpcStatusError<GrpcStatus.INVALID_ARGUMENT>;
 
 /** A JSON-safe copy of an input, or null when it cannot be carried. */
 function safeJson(v: unknown): unknown {
@@ -103,11 +100,7 @@ export function toInvalidArgument(violations: readonly Violation[]): InvalidArgu
   }).finish();
   const metadata = new Metadata();
   metadata.set(DETAILS_KEY, Buffer.from(statusBytes));
-  return Object.assign(new Error(`3 INVALID_ARGUMENT: ${details}`), {
-    code: GrpcStatus.INVALID_ARGUMENT as const,
-    details,
-    metadata,
-  });
+  return new GrpcStatusError(GrpcStatus.INVALID_ARGUMENT, details, metadata);
 }
 
 function isMetadata(m: unknown): m is Metadata {

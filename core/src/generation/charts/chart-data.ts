@@ -4,6 +4,8 @@
  * §21.2.2 DrawingML charts).
  */
 
+import { EngineError } from '../../ooxml/errors.js';
+
 /** One data series: a name (legend text, `c:tx`) and one value per category. */
 export interface ChartSeriesData {
   name: string;
@@ -22,14 +24,8 @@ export interface ChartData {
 }
 
 /** Why chart data or a chart cannot be used. `code` becomes a slide error's code. */
-export class ChartError extends Error {
+export class ChartError extends EngineError<'chart_invalid' | 'chart_unsupported' | 'chart_corrupt'> {
   override readonly name = 'ChartError';
-  constructor(
-    readonly code: 'chart_invalid' | 'chart_unsupported' | 'chart_corrupt',
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /** Most categories and series accepted (the request schema's limits). */

@@ -65,7 +65,7 @@ export async function updateChartPart(store: PartStore, chartPart: string, data:
   try {
     doc = pkg.getXml(chartPart);
   } catch (err) {
-    throw new ChartError('chart_corrupt', `the chart part ${chartPart} cannot be read: ${(err as Error).message}`);
+    throw new ChartError('chart_corrupt', `the chart part ${chartPart} cannot be read: ${(err as Error).message}`, { cause: err });
   }
   const warnings: string[] = [];
   const clear = referencedRanges(doc);

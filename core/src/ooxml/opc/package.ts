@@ -553,7 +553,7 @@ function inflateBounded(entry: ZipEntry, limits: PackageLimits, budget: { remain
     data = inflateEntry(entry.name, entry.method, entry.data, cap);
   } catch (err) {
     if (err instanceof PackageError && err.code === 'zip_bomb' && cap < limit) {
-      throw new PackageError('zip_bomb', `zip entry ${entry.name} inflates past the ${entry.uncompressedSize} bytes its header declares (compressed ${entry.compressedSize}); refused as a zip bomb`);
+      throw new PackageError('zip_bomb', `zip entry ${entry.name} inflates past the ${entry.uncompressedSize} bytes its header declares (compressed ${entry.compressedSize}); refused as a zip bomb`, { cause: err });
     }
     throw err;
   }

@@ -75,9 +75,9 @@ export function inflateEntry(name: string, method: number, data: Uint8Array, cap
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError) {
-      throw new PackageError('zip_bomb', `zip entry ${name} inflates past ${cap} bytes (compressed ${data.length}); refused as a zip bomb`);
+      throw new PackageError('zip_bomb', `zip entry ${name} inflates past ${cap} bytes (compressed ${data.length}); refused as a zip bomb`, { cause: err });
     }
-    throw new PackageError('zip_truncated', `zip entry ${name} cannot be read: ${e.message}`);
+    throw new PackageError('zip_truncated', `zip entry ${name} cannot be read: ${e.message}`, { cause: err });
   }
 }
 
