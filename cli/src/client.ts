@@ -20,11 +20,13 @@ export class ApiError extends Error {
    * @param status - HTTP status; 0 when the server could not be reached.
    * @param detail - the body's `detail` (a string, or the 422 issue list).
    * @param what - the request, e.g. `GET /api/v1/templates`.
+   * @param retryAfterSeconds - the answer's `Retry-After`, when it has one (429, 503, a PDF still being rendered: 409).
    */
   constructor(
     readonly status: number,
     readonly detail: string | ValidationIssue[],
     readonly what: string,
+    readonly retryAfterSeconds?: number,
   ) {
     super(formatApiError(status, detail, what));
     this.name = 'ApiError';
@@ -133,7 +135,8 @@ export class ApiClient {
       let detail = await errorDetail(res);
       const retry = res.headers.get('retry-after');
       if (retry && typeof detail === 'string') detail = `${detail} (retry after ${retry} s)`;
-      throw new ApiError(res.status, detail, what);
+      const seconds = retry !== null && /^\d+$/.test(retry) ? Number(retry) : undefined;
+      throw new ApiError(res.status, detail, what, seconds);
     }
     return res;
   }
