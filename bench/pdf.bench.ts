@@ -56,10 +56,10 @@ async function inProcess(bytes: Uint8Array): Promise<Timing> {
   return { wallMs: performance.now() - t0, cpuMs: (c.user + c.system) / 1000, bytes: r.pdf.length };
 }
 
-function libreoffice(src: string, work: string, profile: string, listener?: number): Timing {
+function libreoffice(src: string, work: string, profile: string, listener?: { cpuMs(): number }): Timing {
   const out = mkdtempSync(join(work, 'run-'));
   const times = join(out, 'time');
-  const before = listener === undefined ? 0 : processCpuMs(listener);
+  const before = listener?.cpuMs() ?? 0;
   const t0 = performance.now();
   spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', times, 'timeout', '300', 'soffice', `-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', 'pdf', '--outdir', out, src], { stdio: 'ignore' });
   const wallMs = performance.now() - t0;
@@ -72,27 +72,45 @@ function libreoffice(src: string, work: string, profile: string, listener?: numb
   }
   rmSync(out, { recursive: true, force: true });
   const clientMs = m ? (Number(m[1]) + Number(m[2])) * 1000 : NaN;
-  return { wallMs, cpuMs: clientMs + (listener === undefined ? 0 : processCpuMs(listener) - before), bytes };
+  return { wallMs, cpuMs: clientMs + (listener ? listener.cpuMs() - before : 0), bytes };
 }
 
-/** CPU time (user + system) a process has used, ms (Linux /proc; clock ticks of 10 ms). */
+/** CPU time (user + system) a process has used, ms (Linux /proc; clock ticks of 10 ms); 0 once it is gone. */
 function processCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
 }
 
-/** Starts a LibreOffice listener on `profile`; resolves with its office process (soffice.bin) id. */
-async function startListener(profile: string, pipeName: string): Promise<{ officePid: number; stop(): void }> {
+/**
+ * Starts a LibreOffice listener on `profile` (made beforehand: on a new profile soffice
+ * restarts itself once). `cpuMs` sums the CPU time of the launcher's office process(es).
+ */
+async function startListener(profile: string, pipeName: string): Promise<{ cpuMs(): number; stop(): void }> {
   const child = spawn('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', '--invisible', '--norestore', `--accept=pipe,name=${pipeName};urp;`], { stdio: 'ignore' });
   const launcher = child.pid!;
-  // oosplash starts soffice.bin; wait for it
-  for (let i = 0; i < 600; i++) {
-    const kids = spawnSync('pgrep', ['-P', String(launcher)]).stdout.toString().trim().split('\n').filter(Boolean);
-    if (kids.length) return { officePid: Number(kids[0]), stop: () => { for (const k of kids) try { process.kill(Number(k)); } catch { /* gone */ } child.kill(); } };
-    await new Promise((r) => setTimeout(r, 100));
+  const offices = (): number[] => spawnSync('pgrep', ['-P', String(launcher)]).stdout.toString().trim().split('\n').filter(Boolean).map(Number);
+  for (let i = 0; i < 600 && offices().length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+  if (offices().length === 0) {
+    child.kill();
+    throw new Error('the LibreOffice listener did not start');
   }
-  child.kill();
-  throw new Error('the LibreOffice listener did not start');
+  return {
+    cpuMs: () => offices().reduce((sum, pid) => sum + processCpuMs(pid), 0),
+    stop: () => {
+      for (const pid of offices()) {
+        try {
+          process.kill(pid);
+        } catch {
+          /* gone */
+        }
+      }
+      child.kill();
+    },
+  };
 }
 
 const have = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
@@ -126,11 +144,12 @@ if (!have('soffice')) {
   const warm: Timing[] = [];
   for (let i = 0; i < RUNS; i++) warm.push(libreoffice(file, work, profile));
   const listenerProfile = join(work, 'listener-profile');
+  libreoffice(file, work, listenerProfile); // makes the profile
   const listener = await startListener(listenerProfile, `swbenchpdf${process.pid}`);
   const served: Timing[] = [];
   try {
-    libreoffice(file, work, listenerProfile, listener.officePid); // loads the import and export filters once
-    for (let i = 0; i < RUNS; i++) served.push(libreoffice(file, work, listenerProfile, listener.officePid));
+    libreoffice(file, work, listenerProfile, listener); // loads the import and export filters once
+    for (let i = 0; i < RUNS; i++) served.push(libreoffice(file, work, listenerProfile, listener));
   } finally {
     listener.stop();
   }
