@@ -72,7 +72,9 @@ function libreoffice(src: string, work: string, profile: string, listener?: { cp
   }
   rmSync(out, { recursive: true, force: true });
   const clientMs = m ? (Number(m[1]) + Number(m[2])) * 1000 : NaN;
-  return { wallMs, cpuMs: clientMs + (listener ? listener.cpuMs() - before : 0), bytes };
+  // an office process that restarted during the run loses its count: reported as unknown
+  const served = listener ? listener.cpuMs() - before : 0;
+  return { wallMs, cpuMs: served < 0 ? NaN : clientMs + served, bytes };
 }
 
 /** CPU time (user + system) a process has used, ms (Linux /proc; clock ticks of 10 ms); 0 once it is gone. */
