@@ -22,12 +22,14 @@ export class ApiError extends CliError {
    * @param status - HTTP status; 0 when the server could not be reached.
    * @param detail - the body's `detail` (a string, or the 422 issue list).
    * @param what - the request, e.g. `GET /api/v1/templates`.
+   * @param retryAfterSeconds - the answer's `Retry-After`, when it has one (429, 503, a PDF still being rendered: 409).
    * @param options - `cause`: the fetch error when there was no answer
    */
   constructor(
     readonly status: number,
     readonly detail: string | ValidationIssue[],
     readonly what: string,
+    readonly retryAfterSeconds?: number,
     options?: ErrorOptions,
   ) {
     super('api', formatApiError(status, detail, what), 1, options);
@@ -130,13 +132,14 @@ export class ApiClient {
       res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(opts.timeoutMs ?? 120_000) });
     } catch (e) {
       const err = e as Error & { cause?: { code?: string; message?: string } };
-      throw new ApiError(0, err.cause?.code ?? err.cause?.message ?? err.message, `${method} ${url}`, { cause: e });
+      throw new ApiError(0, err.cause?.code ?? err.cause?.message ?? err.message, `${method} ${url}`, undefined, { cause: e });
     }
     if (!res.ok) {
       let detail = await errorDetail(res);
       const retry = res.headers.get('retry-after');
       if (retry && typeof detail === 'string') detail = `${detail} (retry after ${retry} s)`;
-      throw new ApiError(res.status, detail, what);
+      const seconds = retry !== null && /^\d+$/.test(retry) ? Number(retry) : undefined;
+      throw new ApiError(res.status, detail, what, seconds);
     }
     return res;
   }

@@ -28,7 +28,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import cliProgress from 'cli-progress';
-import { ApiClient, type Json } from './client.js';
+import { ApiClient, ApiError, type Json } from './client.js';
 import { CliError } from './errors.js';
 import { describeAnalysis, describeIssues, readDocument, size, table, UsageError } from './format.js';
 
@@ -97,6 +97,25 @@ function packageVersion(): string {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** How long a PDF download keeps retrying while the server says the PDF is being rendered, ms. */
+const PDF_RENDER_WAIT_MS = 10 * 60_000;
+
+/**
+ * A PDF download: the server renders a PDF on first request (a worker's job) and answers 409
+ * with `Retry-After` when it is not done within its wait; this retries as told until it is.
+ * A 409 without `Retry-After` (the deck is not ready, no visible slide) is final.
+ */
+async function pdfDownload(api: ApiClient, path: string, opts: { auth?: boolean } = {}): Promise<{ data: Uint8Array; headers: Headers }> {
+  const deadline = Date.now() + PDF_RENDER_WAIT_MS;
+  for (;;) {
+    try {
+      return await api.bytes('GET', path, opts);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 409 || err.retryAfterSeconds === undefined || Date.now() > deadline) throw err;
+      await sleep(err.retryAfterSeconds * 1000);
+    }
+  }
+}
 const str = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
 const pct = (v: unknown): string => `${Math.round(Number(v ?? 0) * 100)}%`;
 
@@ -426,7 +445,7 @@ export function buildProgram(io: CliIo): Command {
       if (opts.pdf || opts.pdfa) {
         pdfOutput = join(dirname(output), `${basename(output, extname(output))}.pdf`);
         const query = `format=pdf${opts.pdfa ? '&pdfa=true' : ''}`;
-        const pdf = url ? await api.bytes('GET', `${url}&${query}`, { auth: false }) : await api.bytes('GET', `/api/v1/presentations/${encodeURIComponent(id)}/download?${query}`);
+        const pdf = url ? await pdfDownload(api, `${url}&${query}`, { auth: false }) : await pdfDownload(api, `/api/v1/presentations/${encodeURIComponent(id)}/download?${query}`);
         writeFileSync(pdfOutput, pdf.data);
         pdfBytes = pdf.data.length;
       }
@@ -449,7 +468,8 @@ export function buildProgram(io: CliIo): Command {
       const format = opts.format ?? (opts.output && extname(opts.output).toLowerCase() === '.pptx' ? 'pptx' : 'pdf');
       const output = opts.output ?? `${id}.${format}`;
       const base = id.startsWith('tpl_') ? `/api/v1/templates/${encodeURIComponent(id)}/download` : `/api/v1/presentations/${encodeURIComponent(id)}/download`;
-      const { data } = await api.bytes('GET', `${base}?format=${format}${opts.pdfa && format === 'pdf' ? '&pdfa=true' : ''}`);
+      const path = `${base}?format=${format}${opts.pdfa && format === 'pdf' ? '&pdfa=true' : ''}`;
+      const { data } = format === 'pdf' ? await pdfDownload(api, path) : await api.bytes('GET', path);
       writeFileSync(output, data);
       if (globals(cmd).json) return printJson({ id, format, output, bytes: data.length });
       out(`wrote ${output} (${size(data.length)})`);

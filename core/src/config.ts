@@ -98,6 +98,11 @@ export interface Config {
   jobAckWaitMs: number;
   /** Deliveries of a job before it is marked failed. */
   jobMaxDeliver: number;
+  /**
+   * Seconds a PDF download waits for the export job (run by a worker) before answering 409
+   * with `Retry-After`; a PDF rendered before then is the download's answer.
+   */
+  pdfWaitSeconds: number;
   /** `host:port` of core's gRPC server, for the gateway process. */
   coreGrpcAddr: string | undefined;
   /** Port of the `/metrics` server of core and worker processes; undefined = none. */
@@ -146,6 +151,7 @@ interface RawEnv {
   S3_REGION: string;
   SLIDEWRIGHT_JOB_ACK_WAIT_MS: number;
   SLIDEWRIGHT_JOB_MAX_DELIVER: number;
+  SLIDEWRIGHT_PDF_WAIT_SECONDS: number;
   CORE_GRPC_ADDR?: string;
   SLIDEWRIGHT_METRICS_PORT?: number;
   LOG_LEVEL: string;
@@ -191,6 +197,7 @@ const schema = {
     S3_REGION: { type: 'string', default: 'us-east-1' },
     SLIDEWRIGHT_JOB_ACK_WAIT_MS: { type: 'integer', minimum: 1000, maximum: 3600000, default: 30000 },
     SLIDEWRIGHT_JOB_MAX_DELIVER: { type: 'integer', minimum: 1, maximum: 100, default: 5 },
+    SLIDEWRIGHT_PDF_WAIT_SECONDS: { type: 'number', minimum: 0, maximum: 110, default: 30 },
     CORE_GRPC_ADDR: { type: 'string' },
     SLIDEWRIGHT_METRICS_PORT: { type: 'integer', minimum: 0, maximum: 65535 },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
@@ -264,6 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     s3Region: raw.S3_REGION,
     jobAckWaitMs: raw.SLIDEWRIGHT_JOB_ACK_WAIT_MS,
     jobMaxDeliver: raw.SLIDEWRIGHT_JOB_MAX_DELIVER,
+    pdfWaitSeconds: raw.SLIDEWRIGHT_PDF_WAIT_SECONDS,
     coreGrpcAddr: raw.CORE_GRPC_ADDR,
     metricsPort: raw.SLIDEWRIGHT_METRICS_PORT,
     logLevel: raw.LOG_LEVEL,

@@ -1,5 +1,5 @@
 /**
- * The job runners: analysis and generation jobs taken from the queue and handed to the
+ * The job runners: analysis, generation and export (PDF) jobs taken from the queue and handed to the
  * domain services. The same wiring runs in embedded mode (in-process queue) and in a
  * worker process (JetStream). Every job is logged with its id and the request id of the
  * call that submitted it, and measured (duration and outcome by kind).
@@ -17,7 +17,7 @@ export interface WorkerOptions {
   signal: AbortSignal;
 }
 
-export const JOB_KINDS: readonly JobKind[] = ['analysis', 'generation'];
+export const JOB_KINDS: readonly JobKind[] = ['analysis', 'generation', 'export'];
 
 export function startConsumers(core: CoreRuntime, opts: WorkerOptions): void {
   const { queue, state, log } = core.deps;
@@ -25,6 +25,8 @@ export function startConsumers(core: CoreRuntime, opts: WorkerOptions): void {
   const handlers: Record<JobKind, { run(job: Job, ctx: JobContext): Promise<void>; fail(job: Job, err: Error): Promise<void> }> = {
     analysis: core.analyses,
     generation: core.generations,
+    // PDF downloads (issue 22): rendered here, not in the process serving the download
+    export: core.pdfs,
   };
   for (const kind of JOB_KINDS) {
     const service = handlers[kind];

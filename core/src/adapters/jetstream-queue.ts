@@ -46,7 +46,7 @@ import {
 import type { Logger } from 'pino';
 import { PermanentJobError, type ConsumeOptions, type Job, type JobHandler, type JobKind, type JobQueue } from '../ports/job-queue.js';
 
-export const JOB_KINDS: readonly JobKind[] = ['analysis', 'generation'];
+export const JOB_KINDS: readonly JobKind[] = ['analysis', 'generation', 'export'];
 
 /** Deliveries the server allows past `maxDeliver`, for the dead-letter step. */
 const SPARE_DELIVERIES = 3;

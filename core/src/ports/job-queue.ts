@@ -3,7 +3,7 @@
  * delivery, explicit ack, retry with backoff (nak) up to a bound, then permanent failure
  * (term). Embedded mode runs a durable in-process queue; distributed mode NATS JetStream.
  */
-export type JobKind = 'analysis' | 'generation';
+export type JobKind = 'analysis' | 'generation' | 'export';
 
 export interface Job {
   /** Unique per job; a redelivered job carries the same id. */
@@ -11,12 +11,23 @@ export interface Job {
   kind: JobKind;
   /** Organization that owns the work. */
   org: string;
-  /** Record id the job works on (an `ana_` or `gen_` id). */
+  /** Record id the job works on (an `ana_` or `gen_` id; for an export, a `gen_` or `tpl_` id). */
   subject: string;
   /** The record the subject belongs to (for an analysis, its template id). */
   parent?: string;
   /** Request id of the call that submitted the job, for logs. */
   request_id?: string;
+  /** What an `export` job writes: the subject's file as PDF. */
+  export?: ExportSpec;
+}
+
+/** The file an `export` job renders (a generated deck or a template's file, as PDF). */
+export interface ExportSpec {
+  format: 'pdf';
+  /** Declare PDF/A-2b conformance. */
+  pdfa: boolean;
+  /** SHA-256 (hex) of the file the download saw: the PDF is stored under it. */
+  sha256: string;
 }
 
 export interface JobContext {

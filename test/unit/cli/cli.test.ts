@@ -302,3 +302,21 @@ t.test('export writes a deck or template as PDF (PDF/A on request); generate --p
     ],
   );
 });
+
+t.test('export retries a PDF download while the server answers 409 with Retry-After (the PDF being rendered), not a 409 without it', async (t) => {
+  const pdf = new TextEncoder().encode('%PDF-1.4 fake');
+  let asked = 0;
+  const server = createServer((req, res) => {
+    asked++;
+    if (asked <= 2) res.writeHead(409, { 'content-type': 'application/json', 'retry-after': '0' }).end(JSON.stringify({ detail: 'the PDF of gen_R is being rendered; retry in 2 s' }));
+    else res.writeHead(200, { 'content-type': 'application/pdf' }).end(pdf);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const dir = mkdtempSync(join(tmpdir(), 'slidewright-cli-unit-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const io = fakeIo({ SLIDEWRIGHT_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, SLIDEWRIGHT_API_KEY: 'key-1' });
+  t.equal(await run(['export', 'gen_R', '-o', join(dir, 'r.pdf')], io.io), 0, io.err());
+  t.equal(asked, 3, 'two 409s with Retry-After, then the PDF');
+  t.same([...readFileSync(join(dir, 'r.pdf'))], [...pdf]);
+});

@@ -17,6 +17,7 @@ import { corpusFilesOfFor, corpusPath, needsCorpus, strictTests } from '../../he
 import { renderPdf } from '../../../core/src/render/pdf.js';
 import runCpuTask from '../../../core/src/threads/cpu-task.js';
 import { hostileSamples } from '../../hostile/samples.js';
+import { pdfaProblems } from '../../helpers/pdfa-check.js';
 import { checkPdf, havePoppler, MIN_SSIM_VS_PNG, MIN_WORD_COVERAGE, pdfInfo, type PageRow } from '../../helpers/pdf-tools.js';
 
 t.setTimeout(1_800_000);
@@ -136,6 +137,43 @@ t.test('document information, hidden slides, hyperlinks and PDF/A', { skip: skip
 
   const js = text((await renderPdf(await open('incoming/templates/aspose-java-javascript-link.pptx'))).pdf);
   t.notMatch(js, /javascript:/i, 'a javascript: hyperlink is not carried into the PDF');
+});
+
+t.test('PDF/A-2b: every corpus template exported with pdfa passes the structural checks of ISO 19005-2 that need no validator', async (t) => {
+  // veraPDF (the reference validator) is a Java program packaged neither for Debian nor
+  // for npm; test/helpers/pdfa-check.ts lists the rules checked here and those it cannot.
+  const files = [...corpusFilesOfFor(t, 'templates'), ...['incoming/templates/poi-stress022-arabic-slideshow-type.pptx', 'incoming/templates/aspose-java-javascript-link.pptx'].filter((f) => !needsCorpus(f).skip)];
+  if (files.length === 0) return;
+  let documents = 0;
+  for (const file of files) {
+    const pkg = await OpcPackage.open(readFileSync(corpusPath(file)));
+    let archival: Uint8Array;
+    try {
+      archival = (await renderPdf(pkg, { pdfa: true })).pdf;
+    } catch (err) {
+      if (err instanceof RangeError) continue; // no visible slide: no PDF to make
+      throw err;
+    }
+    documents++;
+    t.same(pdfaProblems(archival), [], `${file}: PDF/A-2b rules hold`);
+    if (documents === 1) {
+      // The checks can fail: the same deck without the option makes no PDF/A claim …
+      const plain = pdfaProblems((await renderPdf(pkg)).pdf);
+      t.ok(plain.some((p) => /GTS_PDFA1 output intent/.test(p)) && plain.some((p) => /no Metadata stream|pdfaid:part/.test(p)), `${file} without pdfa: no output intent, no PDF/A identification (${plain.join('; ')})`);
+      // … and an unembedded font or a hidden annotation is found (same-length edits keep the offsets).
+      const latin = Buffer.from(archival).toString('latin1');
+      const unembedded = pdfaProblems(Buffer.from(latin.replace(/\/FontFile2 /g, '/FontFileX '), 'latin1'));
+      t.ok(unembedded.some((p) => /not embedded/.test(p)), 'a font without its program is reported');
+    }
+  }
+  t.ok(documents >= 10, `at least 10 documents checked (${documents})`);
+  // A link annotation that would not print (Hidden set) is reported.
+  const links = files.find((f) => f.includes('poi-stress022'));
+  if (links) {
+    const pdf = Buffer.from((await renderPdf(await OpcPackage.open(readFileSync(corpusPath(links))), { pdfa: true })).pdf).toString('latin1');
+    t.match(pdf, /\/Subtype \/Link/, 'the deck has link annotations');
+    t.ok(pdfaProblems(Buffer.from(pdf.replace('/F 4', '/F 6'), 'latin1')).some((p) => /not printable/.test(p)), 'a hidden link annotation is reported');
+  }
 });
 
 t.test('the hostile samples a template upload may accept export to PDF (or a no-slides refusal) within the preview limits', async (t) => {
