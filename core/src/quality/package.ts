@@ -91,6 +91,15 @@ interface Rel {
   targetPart: string | undefined;
 }
 
+/** Relationships resolved from a source folder, by the entries read from one relationships text (read-only once made). */
+const resolvedRelationships = new WeakMap<readonly RelationshipEntry[], Map<string, Rel[]>>();
+
+/**
+ * Texts of relationships parts by their bytes: the build writes the same bytes object for
+ * slides whose relationships are the same, so a deck's many slides are decoded once.
+ */
+const relsTextByBytes = new WeakMap<Uint8Array, string>();
+
 /** What the checks share: part texts and relationships, each read once. */
 class Reader {
   private readonly texts = new Map<string, string | null>();
@@ -102,7 +111,11 @@ class Reader {
     let t = this.texts.get(part);
     if (t === undefined) {
       try {
-        t = this.decoder.decode(this.pkg.getBytes(part));
+        const bytes = this.pkg.getBytes(part);
+        if (part.toLowerCase().endsWith('.rels')) {
+          t = relsTextByBytes.get(bytes);
+          if (t === undefined) relsTextByBytes.set(bytes, (t = this.decoder.decode(bytes)));
+        } else t = this.decoder.decode(bytes);
       } catch {
         t = null;
       }
@@ -119,9 +132,23 @@ class Reader {
       const relsName = relsPartName(source);
       const text = this.pkg.hasPart(relsName) ? this.text(relsName) : undefined;
       if (text) {
-        for (const { id, type, target, external } of relationshipEntries(text)) {
-          if (!id || !type || target === undefined) continue;
-          list.push({ id, type, target, external, targetPart: external ? undefined : resolveTarget(source, target) });
+        // resolved once per distinct text and source folder (a fragment-only or empty
+        // target names the source part itself: such lists are resolved per part)
+        const entries = relationshipEntries(text);
+        const perFolder = entries.every((e) => e.target === undefined || (e.target !== '' && !e.target.startsWith('#')));
+        const folder = source.slice(0, source.lastIndexOf('/') + 1);
+        let byFolder = resolvedRelationships.get(entries);
+        const known = perFolder ? byFolder?.get(folder) : undefined;
+        if (known) list = known;
+        else {
+          for (const { id, type, target, external } of entries) {
+            if (!id || !type || target === undefined) continue;
+            list.push({ id, type, target, external, targetPart: external ? undefined : resolveTarget(source, target) });
+          }
+          if (perFolder) {
+            if (!byFolder) resolvedRelationships.set(entries, (byFolder = new Map()));
+            byFolder.set(folder, list);
+          }
         }
       }
       this.relsBySource.set(source, list);
