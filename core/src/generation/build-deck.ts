@@ -110,6 +110,8 @@ export interface BuildDeckResult {
   slides: DeckSlideRecord[];
   /** Typefaces and explicit colours of the templates the slides came from (the quality report's `brand` check). */
   vocabulary: { fonts: string[]; colors: string[] };
+  /** The deck as written (the parts `bytes` holds): the quality report's package check reads it instead of opening `bytes` again. Absent without a deck. */
+  package?: OpcPackage;
 }
 
 /** How one placeholder or text shape of a deck slide was fitted. */
@@ -356,7 +358,7 @@ export async function buildDeck(input: BuildDeckInput, onProgress?: (fraction: n
   }
   const bytes = await writer.finish();
   onProgress?.(1);
-  return { bytes, pages_generated: writer.slideCount, errors, warnings: writer.warnings, slides: writer.slideRecords, vocabulary: writer.vocabulary() };
+  return { bytes, pages_generated: writer.slideCount, errors, warnings: writer.warnings, slides: writer.slideRecords, vocabulary: writer.vocabulary(), package: writer.written };
 }
 
 const objectIds = new WeakMap<object, number>();
@@ -392,6 +394,10 @@ class DeckWriter {
   /** The slides written, in deck order, with their fitting outcomes. */
   readonly slideRecords: DeckSlideRecord[] = [];
   private readonly out = OpcPackage.create();
+  /** The output package (complete once {@link finish} returned). */
+  get written(): OpcPackage {
+    return this.out;
+  }
   private readonly opened = new Map<string, TemplateSource | SlideFailure>();
   private readonly allocated = new Set<string>();
   private readonly counters = new Map<string, number>();
@@ -859,7 +865,8 @@ class DeckWriter {
         const m = s.kind === 'sp' && s.group === undefined ? deferredParagraphs(s.txBody) : undefined;
         if (!m || !s.txBody) {
           // (the slide is written already: deferred paragraphs elsewhere may become nodes the reading model reads)
-          for (const txBody of descendants(s.element, NS.p, 'txBody')) materializeParagraphs(doc, txBody);
+          // (only shapes and groups hold text bodies: a table's frame is not walked)
+          if (s.kind === 'sp' || s.kind === 'grpSp') for (const txBody of descendants(s.element, NS.p, 'txBody')) materializeParagraphs(doc, txBody);
           findings.push(...shapeAccessibility(s, options), ...shapeBrand(s, outCtx));
           continue;
         }

@@ -74,7 +74,7 @@ export interface PaginationPlan {
 }
 
 /** Overflow (pt) of footer, slide-number and date text that is not reported. */
-const FOOTER_SLACK_PT = 2;
+export const FOOTER_SLACK_PT = 2;
 
 /** Default lower bound of text and table cell sizes (interface.md: 8 pt). */
 export const DEFAULT_MIN_FONT_PT = 8;

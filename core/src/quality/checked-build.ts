@@ -39,7 +39,9 @@ export async function checkedBuild(input: BuildDeckInput, options: CheckedBuildO
   // at most two rounds: a rebuild without the faulty slides must be clean
   for (let round = 0; result.bytes; round++) {
     const t0 = performance.now();
-    const pkg = await OpcPackage.open(result.bytes);
+    // the build's own package holds the parts the bytes were written from (no second
+    // inflate of every part); bytes from a build given in the options are opened
+    const pkg = !options.build && result.package ? result.package : await OpcPackage.open(result.bytes);
     // slides whose text the build checked as it serialized it are not read again; bytes
     // from a build given in the options (tests planting faults) are read in full
     const checkedText = options.build ? undefined : new Map(result.slides.filter((s) => s.package_problems).map((s) => [s.part_name, s.package_problems!] as const));
@@ -47,7 +49,7 @@ export async function checkedBuild(input: BuildDeckInput, options: CheckedBuildO
     if (problems.length === 0) {
       const report = buildReport({ pkg, slides: result.slides, vocabulary: { fonts: new Set(result.vocabulary.fonts), colors: new Set(result.vocabulary.colors) }, minTextPt: options.minTextPt, packageProblems: problems });
       reportMs += performance.now() - t0;
-      return { ...result, errors: sortErrors([...result.errors, ...failed]), ok: true, report, report_ms: reportMs };
+      return { ...withoutPackage(result), errors: sortErrors([...result.errors, ...failed]), ok: true, report, report_ms: reportMs };
     }
     const findings = packageFindings(pkg, problems);
     reportMs += performance.now() - t0;
@@ -80,7 +82,13 @@ export async function checkedBuild(input: BuildDeckInput, options: CheckedBuildO
       slides: rebuilt.slides.map((s) => ({ ...s, slide_index: back(s.slide_index) })),
     };
   }
-  return { ...result, errors: sortErrors([...result.errors, ...failed]), ok: true, report: undefined, report_ms: reportMs };
+  return { ...withoutPackage(result), errors: sortErrors([...result.errors, ...failed]), ok: true, report: undefined, report_ms: reportMs };
+}
+
+/** The result without the written package (checked already; the caller keeps the bytes). */
+function withoutPackage(result: BuildDeckResult): BuildDeckResult {
+  const { package: _written, ...rest } = result;
+  return rest;
 }
 
 function sortErrors(errors: SlideError[]): SlideError[] {

@@ -91,6 +91,15 @@ interface Rel {
   targetPart: string | undefined;
 }
 
+/** Relationships resolved from a source folder, by the entries read from one relationships text (read-only once made). */
+const resolvedRelationships = new WeakMap<readonly RelationshipEntry[], Map<string, Rel[]>>();
+
+/**
+ * Texts of relationships parts by their bytes: the build writes the same bytes object for
+ * slides whose relationships are the same, so a deck's many slides are decoded once.
+ */
+const relsTextByBytes = new WeakMap<Uint8Array, string>();
+
 /** What the checks share: part texts and relationships, each read once. */
 class Reader {
   private readonly texts = new Map<string, string | null>();
@@ -102,7 +111,11 @@ class Reader {
     let t = this.texts.get(part);
     if (t === undefined) {
       try {
-        t = this.decoder.decode(this.pkg.getBytes(part));
+        const bytes = this.pkg.getBytes(part);
+        if (part.toLowerCase().endsWith('.rels')) {
+          t = relsTextByBytes.get(bytes);
+          if (t === undefined) relsTextByBytes.set(bytes, (t = this.decoder.decode(bytes)));
+        } else t = this.decoder.decode(bytes);
       } catch {
         t = null;
       }
@@ -119,14 +132,23 @@ class Reader {
       const relsName = relsPartName(source);
       const text = this.pkg.hasPart(relsName) ? this.text(relsName) : undefined;
       if (text) {
-        for (const m of text.matchAll(/<(?:[\w.-]+:)?Relationship\b([^>]*)>/g)) {
-          const a = attributes(m[1]!);
-          const id = a.get('Id');
-          const type = a.get('Type');
-          const target = a.get('Target');
-          if (!id || !type || target === undefined) continue;
-          const external = a.get('TargetMode') === 'External';
-          list.push({ id, type, target, external, targetPart: external ? undefined : resolveTarget(source, target) });
+        // resolved once per distinct text and source folder (a fragment-only or empty
+        // target names the source part itself: such lists are resolved per part)
+        const entries = relationshipEntries(text);
+        const perFolder = entries.every((e) => e.target === undefined || (e.target !== '' && !e.target.startsWith('#')));
+        const folder = source.slice(0, source.lastIndexOf('/') + 1);
+        let byFolder = resolvedRelationships.get(entries);
+        const known = perFolder ? byFolder?.get(folder) : undefined;
+        if (known) list = known;
+        else {
+          for (const { id, type, target, external } of entries) {
+            if (!id || !type || target === undefined) continue;
+            list.push({ id, type, target, external, targetPart: external ? undefined : resolveTarget(source, target) });
+          }
+          if (perFolder) {
+            if (!byFolder) resolvedRelationships.set(entries, (byFolder = new Map()));
+            byFolder.set(folder, list);
+          }
         }
       }
       this.relsBySource.set(source, list);
@@ -137,6 +159,36 @@ class Reader {
   has(part: string | undefined): part is string {
     return part !== undefined && this.pkg.hasPart(part);
   }
+}
+
+/** A `Relationship` element as written, its attributes possibly missing. */
+interface RelationshipEntry {
+  id: string | undefined;
+  type: string | undefined;
+  target: string | undefined;
+  external: boolean;
+}
+
+/**
+ * The relationships of a relationships part's text, read once per distinct text: a deck's
+ * slides made from one template slide have the same relationships part, and so do the
+ * decks made from it (bounded: cleared when full).
+ */
+const relationshipEntriesByText = new Map<string, readonly RelationshipEntry[]>();
+const MAX_CACHED_RELATIONSHIP_TEXTS = 4096;
+
+function relationshipEntries(text: string): readonly RelationshipEntry[] {
+  let list = relationshipEntriesByText.get(text);
+  if (!list) {
+    const entries: RelationshipEntry[] = [];
+    for (const m of text.matchAll(/<(?:[\w.-]+:)?Relationship\b([^>]*)>/g)) {
+      const a = attributes(m[1]!);
+      entries.push({ id: a.get('Id'), type: a.get('Type'), target: a.get('Target'), external: a.get('TargetMode') === 'External' });
+    }
+    if (relationshipEntriesByText.size >= MAX_CACHED_RELATIONSHIP_TEXTS) relationshipEntriesByText.clear();
+    relationshipEntriesByText.set(text, (list = entries));
+  }
+  return list;
 }
 
 const ATTR_RE = /([\w.:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
@@ -159,7 +211,9 @@ function decodeEntities(s: string): string {
 
 /** The root element's local name and the prefixes its namespace declarations bind, by namespace. */
 function rootOf(text: string): { local: string; prefixes: Map<string, Set<string>> } | undefined {
-  const m = /^(?:\uFEFF)?(?:\s|<\?[\s\S]*?\?>|<!--[\s\S]*?-->)*<(?:([\w.-]+):)?([\w.-]+)([^>]*)>/.exec(text);
+  // sticky, not `^`: an anchored pattern would still be tried at every position of a part that has no root
+  ROOT_RE.lastIndex = 0;
+  const m = ROOT_RE.exec(text);
   if (!m) return undefined;
   const prefixes = new Map<string, Set<string>>();
   for (const d of m[3]!.matchAll(/xmlns:([\w.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
@@ -170,6 +224,9 @@ function rootOf(text: string): { local: string; prefixes: Map<string, Set<string
   }
   return { local: m[2]!, prefixes };
 }
+
+/** Prolog (BOM, whitespace, declaration, comments) and the root start tag: prefix, local name, attributes. */
+const ROOT_RE = /(?:\uFEFF)?(?:\s|<\?[\s\S]*?\?>|<!--[\s\S]*?-->)*<(?:([\w.-]+):)?([\w.-]+)([^>]*)>/y;
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
@@ -193,9 +250,116 @@ export function checkSlideText(part: string, text: string, relIds: ReadonlySet<s
     return out;
   }
   if (root.local !== 'sld') report(part, 'part', `the root element is ${root.local}, not sld as its content type requires`);
-  scanRelationshipIds(part, text, root.prefixes, relIds, report);
-  checkShapeTree(part, text, root.prefixes, report);
+  scanSerializedRelationshipIds(part, text, root.prefixes, relIds, report);
+  if (!text.includes('AlternateContent') && !text.includes('oleObj')) {
+    checkSerializedShapeIds(part, text, root.prefixes, report);
+    checkSerializedTables(part, text, root.prefixes, report);
+  } else checkShapeTree(part, text, root.prefixes, report);
   return out;
+}
+
+/*
+ * The engine's serializer writes every attribute as ` name="value"` (one space before it,
+ * double quotes, `"` escaped in values): in its text the rules are found with plain
+ * substring searches, several times faster than the general patterns below, which also
+ * read other writers' spacing and quotes.
+ */
+
+/** Code units of `[\w.-]` (an attribute name's characters as the general patterns read them). */
+function isNameUnit(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
+}
+
+/** {@link scanRelationshipIds} on text the engine serialized. */
+function scanSerializedRelationshipIds(part: string, text: string, prefixes: Map<string, Set<string>>, relIds: ReadonlySet<string>, report: Report): void {
+  for (const prefix of prefixes.get(NS.r) ?? []) {
+    const needle = ` ${prefix}:`;
+    for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) {
+      const nameStart = at + needle.length;
+      let end = nameStart;
+      while (end < text.length && isNameUnit(text.charCodeAt(end))) end++;
+      if (end === nameStart || text.charCodeAt(end) !== 61 /* = */ || text.charCodeAt(end + 1) !== 34 /* " */) continue;
+      const close = text.indexOf('"', end + 2);
+      if (close === -1) break;
+      const value = decodeEntities(text.slice(end + 2, close));
+      if (value !== '' && !relIds.has(value)) report(part, 'rid', `${prefix}:${text.slice(nameStart, end)}="${value}" names no relationship in ${relsPartName(part)}`);
+    }
+  }
+}
+
+/** Code units of `\w`: a tag name followed by one is a longer name (`a:tcPr` is not `a:tc`). */
+function isWordUnit(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
+
+/** Start tags `<{name}` (not a longer name) in `text`, counted. */
+function countStartTags(text: string, needle: string): number {
+  let n = 0;
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) if (!isWordUnit(text.charCodeAt(at + needle.length))) n++;
+  return n;
+}
+
+/** {@link checkTablesIn} on text the engine serialized. */
+function checkSerializedTables(part: string, text: string, prefixes: Map<string, Set<string>>, report: Report): void {
+  for (const a of prefixes.get(NS.a) ?? ['a']) {
+    const open = `<${a}:tbl>`;
+    const close = `</${a}:tbl>`;
+    const tr = `<${a}:tr`;
+    const trEnd = `</${a}:tr>`;
+    const tc = `<${a}:tc`;
+    for (let at = text.indexOf(open); at !== -1; at = text.indexOf(open, at + open.length)) {
+      const end = text.indexOf(close, at);
+      const body = text.slice(at, end === -1 ? text.length : end);
+      const cols = countStartTags(body, `<${a}:gridCol`);
+      let row = 0;
+      for (let i = body.indexOf(tr); i !== -1; i = body.indexOf(tr, i + tr.length)) {
+        if (isWordUnit(body.charCodeAt(i + tr.length))) continue;
+        row++;
+        const tagEnd = body.indexOf('>', i);
+        if (tagEnd === -1) break;
+        let cells = 0;
+        if (body.charCodeAt(tagEnd - 1) !== 47 /* a self-closing row has no cells */) {
+          const rowEnd = body.indexOf(trEnd, tagEnd);
+          cells = countStartTags(body.slice(tagEnd, rowEnd === -1 ? body.length : rowEnd), tc);
+          if (rowEnd === -1) i = body.length;
+          else i = rowEnd;
+        }
+        if (cols > 0 && cells !== cols) report(part, 'table', `table row ${row} has ${cells} cells; the grid has ${cols} columns`);
+        if (i >= body.length) break;
+      }
+      if (cols === 0) report(part, 'table', 'a table has no grid columns');
+    }
+  }
+}
+
+/** The value of attribute `name` in a start tag's serialized text, entities decoded; undefined without it. */
+function serializedAttr(tag: string, name: string): string | undefined {
+  const needle = ` ${name}="`;
+  const at = tag.indexOf(needle);
+  if (at === -1) return undefined;
+  const start = at + needle.length;
+  const close = tag.indexOf('"', start);
+  return close === -1 ? undefined : decodeEntities(tag.slice(start, close));
+}
+
+/** {@link checkShapeIdsPlain} on text the engine serialized. */
+function checkSerializedShapeIds(part: string, text: string, prefixes: Map<string, Set<string>>, report: Report): void {
+  const ids = new Set<string>();
+  for (const prefix of [...(prefixes.get(NS.p) ?? ['p']), ...(prefixes.get(NS.p14) ?? [])]) {
+    const needle = `<${prefix}:cNvPr`;
+    for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) {
+      const next = text.charCodeAt(at + needle.length);
+      // a longer name (`cNvPrX`) is another element
+      if (isNameUnit(next) && next !== 46 && next !== 45) continue;
+      const end = text.indexOf('>', at);
+      const tag = text.slice(at + needle.length, end === -1 ? text.length : end);
+      const id = serializedAttr(tag, 'id') ?? '';
+      const name = serializedAttr(tag, 'name') ?? '';
+      if (!/^\d{1,10}$/.test(id) || Number(id) > MASTER_ID_MAX) report(part, 'shape-id', `shape "${name}" has the id "${id}", not an unsignedInt`);
+      else if (ids.has(id)) report(part, 'shape-id', `the shape id ${id} ("${name}") is used twice`);
+      ids.add(id);
+    }
+  }
 }
 
 /** Options of {@link checkPackage}. */
@@ -297,10 +461,8 @@ function checkRelsPart(r: Reader, relsName: string, report: Report): void {
     return;
   }
   const ids = new Set<string>();
-  for (const m of text!.matchAll(/<(?:[\w.-]+:)?Relationship\b([^>]*)>/g)) {
-    const a = attributes(m[1]!);
-    const id = a.get('Id');
-    if (!id || !a.get('Type') || a.get('Target') === undefined) report(relsName, 'rels', `a relationship lacks its Id, Type or Target (Id="${id ?? ''}")`);
+  for (const { id, type, target } of relationshipEntries(text!)) {
+    if (!id || !type || target === undefined) report(relsName, 'rels', `a relationship lacks its Id, Type or Target (Id="${id ?? ''}")`);
     else if (ids.has(id)) report(relsName, 'rels', `the relationship id ${id} is used twice`);
     if (id) ids.add(id);
   }

@@ -9,7 +9,8 @@
  *   WCAG 2.2 AA minimum, a picture, chart or graphic frame without alternative text,
  *   text still overflowing its box.
  * - `info`: everything else worth a look (reading order, duplicate titles, small text,
- *   fonts and colours outside the theme, stretched pictures, fitting that shrank text).
+ *   fonts and colours outside the theme, stretched pictures) and the sizes of every filled
+ *   placeholder that fits, shrunk or not (the `fit` check lists each one).
  */
 
 /** How serious a finding is. */

@@ -1,0 +1,89 @@
+/**
+ * The package check of a slide's text as the build serializes it (`checkSlideText`, issue
+ * 23, item 2) finds what the general check of the written package finds, on every slide
+ * of decks made from every template of the corpus bench folder and from the house
+ * template: as written, and with a fault planted in the text — a shape id used twice, a
+ * relationship attribute naming no relationship, a table row short of a cell.
+ */
+import t, { type Test } from 'tap';
+import { readFileSync } from 'node:fs';
+import { buildDeck, type DeckSlideSpec } from '../../../core/src/generation/build-deck.js';
+import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
+import { CT } from '../../../core/src/ooxml/opc/constants.js';
+import { checkPackage, checkSlideText, type PackageProblem } from '../../../core/src/quality/package.js';
+import { houseTemplate } from '../../fixtures/house-template.js';
+import { corpusFilesFor, corpusPath } from '../../helpers/corpus.js';
+
+/** Faults planted in a slide's text; undefined when the slide has nothing to plant it in. */
+const FAULTS: Record<string, (text: string) => string | undefined> = {
+  'shape id used twice': (text) => {
+    const ids = [...text.matchAll(/<p:cNvPr id="(\d+)"/g)];
+    if (ids.length < 2) return undefined;
+    const second = ids[1]!;
+    return text.slice(0, second.index) + `<p:cNvPr id="${ids[0]![1]}"` + text.slice(second.index! + second[0].length);
+  },
+  'relationship attribute naming no relationship': (text) => {
+    if (!/xmlns:r="/.test(text.slice(0, 2000))) return undefined;
+    return text.replace(/<p:cSld(?=[ >])/, '<p:cSld r:id="rId999"');
+  },
+  'table row short of a cell': (text) => {
+    const at = text.search(/<a:tc[ >]/);
+    if (at === -1) return undefined;
+    const end = text.indexOf('</a:tc>', at);
+    return text.slice(0, at) + text.slice(end + '</a:tc>'.length);
+  },
+};
+
+function key(p: PackageProblem): string {
+  return `${p.part} ${p.check} ${p.message}`;
+}
+
+async function checkDeck(t: Test, name: string, bytes: Uint8Array, slides: DeckSlideSpec[]): Promise<void> {
+  const r = await buildDeck({ slides, templates: new Map([[name, bytes]]) });
+  if (!r.bytes) {
+    t.fail(`${name}: no deck (${JSON.stringify(r.errors)})`);
+    return;
+  }
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  for (const part of (await OpcPackage.open(r.bytes)).partsOfType(CT.slide)) {
+    const deck = await OpcPackage.open(r.bytes);
+    const text = decoder.decode(deck.getBytes(part));
+    const relIds = new Set(deck.rels(part).map((x) => x.id));
+    const general = (): string[] => checkPackage(deck).filter((p) => p.part === part).map(key).sort();
+    t.same(checkSlideText(part, text, relIds).map(key).sort(), general(), `${name} ${part}: as written, the same problems (none: ${general().length === 0})`);
+    for (const [fault, plant] of Object.entries(FAULTS)) {
+      const planted = plant(text);
+      if (planted === undefined) continue;
+      deck.setBytes(part, encoder.encode(planted));
+      const found = checkSlideText(part, planted, relIds).map(key).sort();
+      t.ok(found.length > 0, `${name} ${part}: ${fault} is found`);
+      t.same(found, general(), `${name} ${part}: ${fault}: the same problems as the check of the package`);
+      deck.setBytes(part, encoder.encode(text));
+    }
+  }
+}
+
+t.test('house template: every layout', async (t) => {
+  const bytes = new Uint8Array(await houseTemplate());
+  const pkg = await OpcPackage.open(bytes);
+  const slides = pkg.partsOfType(CT.slideLayout).map(
+    (part): DeckSlideSpec => ({
+      template_id: 'house',
+      template_slide_id: part,
+      source: { kind: 'layout', part_name: part },
+      slide_data: { title: 'Title', content: [{ blocks: [{ type: 'table', table: { table: { rows: [{ cells: [{ value: 'a' }, { value: 'b' }] }, { cells: [{ value: 'c' }, { value: 'd' }] }] } } }] }] },
+      options: { footer_text: 'Footer', show_slide_numbers: true },
+    }),
+  );
+  await checkDeck(t, 'house', bytes, slides);
+});
+
+for (const file of corpusFilesFor(t, 'bench')) {
+  t.test(`bench/${file}: every slide`, async (t) => {
+    const bytes = new Uint8Array(readFileSync(corpusPath(`bench/${file}`)));
+    const pkg = await OpcPackage.open(bytes);
+    const slides = pkg.partsOfType(CT.slide).map((part): DeckSlideSpec => ({ template_id: file, template_slide_id: part, source: { kind: 'slide', part_name: part }, slide_data: { title: 'Generated title' }, options: {} }));
+    await checkDeck(t, file, bytes, slides);
+  });
+}
