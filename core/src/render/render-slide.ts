@@ -577,7 +577,15 @@ async function drawDiagram(dc: DrawContext, shape: Shape, r: RectPt, o: DrawOpti
     const relId = dataModelExtRelId(dc.pkg.getBytes(dataPart));
     if (relId) drawingPart = dc.pkg.rel(shape.part.partName, relId)?.targetPartName;
   }
-  if (!drawingPart) drawingPart = rels.find((x) => /diagramDrawing$/.test(x.type))?.targetPartName;
+  // Without the extension: a drawing related from the data part itself, else the slide's
+  // drawing of the data part's number (data3.xml ↔ drawing3.xml, as Office names them), else
+  // the slide's only drawing — never another diagram's when there are several.
+  if (!drawingPart && dataPart && dc.pkg.hasPart(dataPart)) drawingPart = dc.pkg.rels(dataPart).find((x) => /diagramDrawing$/.test(x.type))?.targetPartName;
+  if (!drawingPart) {
+    const drawings = rels.filter((x) => /diagramDrawing$/.test(x.type) && x.targetPartName).map((x) => x.targetPartName!);
+    const number = /(\d+)\.xml$/.exec(dataPart ?? '')?.[1];
+    drawingPart = drawings.find((d) => number !== undefined && new RegExp(`\\D${number}\\.xml$`).test(d)) ?? (drawings.length === 1 ? drawings[0] : undefined);
+  }
   if (!drawingPart || !dc.pkg.hasPart(drawingPart)) return;
   const root = dc.pkg.getXml(drawingPart).documentElement;
   const spTree = child(root ?? undefined, DSP_NS, 'spTree');
