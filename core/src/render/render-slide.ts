@@ -33,7 +33,7 @@ import { evaluateGeometry, presetGeometry, readAdjustValues, readCustomGeometry,
 import { MAX_IMAGE_PIXELS } from './images.js';
 import { encodeOpaquePngAsync } from './png.js';
 import { drawTable } from './table.js';
-import { readTextBody, shapeTextSources } from './text-body.js';
+import { readTextBody, shapeTextSources } from '../ooxml/pml/text-style.js';
 
 /** Options of {@link renderSlide}. */
 export interface RenderSlideOptions {
