@@ -11,3 +11,4 @@ export { readTextBody, shapeTextSources, withSharedLevelStyles, appendParagraphM
 export { graphicKind, readTable, readChart, readChartEx, readPicture, oleProgId, type GraphicKind, type TableInfo, type ChartInfo, type PictureInfo } from './graphic.js';
 export { readTheme, resolveThemeFont, scriptOfLanguage, EMPTY_THEME, THEME_COLOR_NAMES, type Theme, type ThemeFontCollection, type ThemeColorName } from './theme.js';
 export { colorIn, resolveRgba, resolveColor, resolveColorIn, readColorMap, presetHex, DEFAULT_COLOR_MAP, type ColorMap, type ColorContext, type Rgba } from './color.js';
+export { OpenedTemplates, PackageFacts, FactKind, openedTemplates, OPENED_TEMPLATES_ENTRIES, OPENED_TEMPLATES_BYTES, OPENED_TEMPLATE_MAX_BYTES, type TemplateSlot } from './opened-templates.js';

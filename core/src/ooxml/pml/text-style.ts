@@ -140,6 +140,11 @@ export function withSharedLevelStyles(src: TextStyleSources): TextStyleSources {
  * list styles, font reference and colour context): the placeholders of all slides on one
  * layout resolve each outline level once. Kept per theme (so per opened template), at
  * most {@link MAX_SHARED_STYLE_SETS} sets each.
+ *
+ * A memo of the theme object, not a cache of its own: it lives and dies with the `Theme` of
+ * a reading model, which the thread's opened templates (opened-templates.ts) hold, and
+ * cannot go stale (keys are element identities). It stays keyed by the theme because
+ * sources built without a package (a table's cells in fitting) know only their theme.
  */
 const sharedStyles = new WeakMap<Theme, BoundedMemo<Array<LevelStyle | undefined>>>();
 const MAX_SHARED_STYLE_SETS = 512;
