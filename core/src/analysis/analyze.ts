@@ -5,7 +5,8 @@
 import { PackageError } from '../ooxml/errors.js';
 import type { OpcPackage } from '../ooxml/opc/package.js';
 import { graphicKind, oleProgId, readChart, readChartEx, readPicture, readTable } from '../ooxml/pml/graphic.js';
-import { PmlModel, type LayoutPart, type MasterPart, type ShapeTreePart, type SlidePart } from '../ooxml/pml/parts.js';
+import type { LayoutPart, MasterPart, ShapeTreePart, SlidePart } from '../ooxml/pml/parts.js';
+import { openedTemplates } from '../ooxml/pml/opened-templates.js';
 import type { Shape } from '../ooxml/pml/shapes.js';
 import { bodyText, effectiveFont, effectiveParagraph, effectiveTextFrame, readParagraphs } from '../ooxml/pml/text.js';
 import type { Theme } from '../ooxml/pml/theme.js';
@@ -67,7 +68,8 @@ export function resolveOptions(o: AnalysisOptions | undefined): ResolvedAnalysis
  */
 export function analyzePresentation(input: AnalyzeInput): AnalysisResults {
   const opts = resolveOptions(input.options);
-  const model = new PmlModel(input.pkg);
+  // the package's one reading model, which the doctor and previews of the same package object read too
+  const model = openedTemplates.modelOf(input.pkg);
   const pres = model.presentation;
   if (pres.masters.length === 0) {
     throw new PackageError('bad_structure', `${pres.partName} has no slide master: a presentation needs at least one (p:sldMasterIdLst is empty and no slideMaster relationship exists)`);

@@ -11,7 +11,7 @@ import type { FontSpec } from '../text/font-metrics.js';
 import { fitMetrics, fittedBoxHeightPt, fittedHeightPt, HEIGHT_SAFETY } from '../text/fit-metrics.js';
 import { NS, attr, parseXml, type Element } from '../ooxml/xml.js';
 import type { Shape } from '../ooxml/pml/shapes.js';
-import { readTextBody, shapeTextSources } from '../render/text-body.js';
+import { readTextBody, shapeTextSources } from '../ooxml/pml/text-style.js';
 import { EMU_PER_PT, isVerticalText, layoutText, type ParagraphInput, type Spacing, type TextBodyInput } from '../text/layout.js';
 
 /** The minimum text size capacities are also given at (the contract's default auto-fit floor), pt. */
@@ -130,7 +130,7 @@ const NEW_TEXT_BODY: Element = parseXml(
 /**
  * Capacity of a layout placeholder for the text a slide made from the layout puts there,
  * measured exactly as fitting will measure it: the text styles resolved by the same reader
- * (`render/text-body.ts`: the placeholder chain's list styles, the master's text styles, the
+ * (`ooxml/pml/text-style.ts`: the placeholder chain's list styles, the master's text styles, the
  * bullet and its font, spacing, insets, autofit), laid out with the same metrics and the same
  * share of the box's height (`text/fit-metrics.ts`). Vertical text is measured along the
  * box's height, as fitting lays it out.

@@ -11,7 +11,8 @@ import type { Shape } from '../ooxml/pml/shapes.js';
 import type { OpcPackage } from '../ooxml/opc/package.js';
 import { oversizedPictures } from './pictures.js';
 import { repairFindings } from './repairs.js';
-import { PmlModel, type SlidePart } from '../ooxml/pml/parts.js';
+import type { PmlModel, SlidePart } from '../ooxml/pml/parts.js';
+import { openedTemplates } from '../ooxml/pml/opened-templates.js';
 import { checkAccessibility } from '../quality/accessibility.js';
 import { checkBrand } from '../quality/brand.js';
 import { summarize, type QualityReport } from '../quality/types.js';
@@ -374,7 +375,7 @@ export function diagnose(results: AnalysisResults, pkg?: OpcPackage): TemplateDo
   const layoutsById = new Map<string, AnalyzedLayout>();
   for (const l of results.layouts) layoutsById.set(l.slide_id, l);
 
-  const model = pkg ? new PmlModel(pkg) : undefined;
+  const model = pkg ? openedTemplates.modelOf(pkg) : undefined;
   const layouts: DoctorEntry[] = results.layouts.map((l) => {
     const r = inferRole(l.shapes, slideBox, l.type, l.name);
     return { slide_id: l.slide_id, index: l.layout_index, name: l.name, role: r.role, role_reasons: r.reasons, capacity: capacityOf(l.shapes, minorOf(l.master_index), model && newTextMeasure(model, l.part_name)), unfillable: unfillableOf(l.shapes) };

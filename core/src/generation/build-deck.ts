@@ -46,6 +46,7 @@ import { isTableOnly, pageSlideData } from './paginate.js';
 import { cloneDocument, cloneInto, cloneRootWithStubs, cloneWithStubs } from './draft/clone.js';
 import { serializeDocument } from './draft/serialize.js';
 import { TemplateCache } from './template-cache.js';
+import { openedTemplates as threadTemplates } from '../ooxml/pml/opened-templates.js';
 import { cNvPr as cNvPrOf, placeholderElement, placeholders, renumberDuplicateShapeIds, shapeIdStats, shapeTree, type PlaceholderShape } from './shapes.js';
 import { materializeParagraphs, plainText } from './text.js';
 import { deliverOversizedPicture, planOversizedPicture, TEMPLATE_PICTURE_LIMITS, type DeliveredPicture, type OversizedPicture, type TemplatePictureLimits } from './picture-limits.js';
@@ -218,7 +219,7 @@ type RelOut = Omit<Relationship, 'target'> & { target?: string };
 type OpenedTemplate = Omit<TemplateSource, 'id'>;
 
 /** Opened templates of earlier builds on this thread (see template-cache.ts). */
-const openedTemplates = new TemplateCache<OpenedTemplate>();
+const openedTemplates = threadTemplates.slot<OpenedTemplate>('generation');
 
 interface TemplateSource {
   id: string;

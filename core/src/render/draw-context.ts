@@ -7,6 +7,7 @@ import type { Canvas, Image, Path2D as SkPath2D, SKRSContext2D } from '@napi-rs/
 import { Path2D, createCanvas } from '@napi-rs/canvas';
 import type { OpcPackage } from '../ooxml/opc/package.js';
 import type { PmlModel } from '../ooxml/pml/parts.js';
+import { FactKind, openedTemplates } from '../ooxml/pml/opened-templates.js';
 import type { Theme } from '../ooxml/pml/theme.js';
 import { NS, attr, attrNS, child, children, intAttr, type Element } from '../ooxml/xml.js';
 import { isVerticalText, layoutText, type TextBodyInput, type TextBox, type TextLayout } from '../text/layout.js';
@@ -71,8 +72,8 @@ export class ShadowPictures {
   }
 }
 
-/** Decoded pictures per package (released with the package object). */
-const IMAGE_CACHE = new WeakMap<OpcPackage, Map<string, Promise<Image | ImageRefusal>>>();
+/** Decoded pictures of a package, by part name: a fact of the opened template, released with the package object. */
+const DECODED_PICTURES = new FactKind<Map<string, Promise<Image | ImageRefusal>>>('decoded pictures', () => new Map());
 
 /** Per-render state. */
 export class DrawContext {
@@ -98,12 +99,7 @@ export class DrawContext {
     readonly surface: DrawSurface = { width: ctx.canvas.width, height: ctx.canvas.height, oversample: 1, pdf: false },
   ) {
     // Decoded pictures are shared by every slide rendered from the same package object.
-    let cache = IMAGE_CACHE.get(pkg);
-    if (!cache) {
-      cache = new Map();
-      IMAGE_CACHE.set(pkg, cache);
-    }
-    this.images = cache;
+    this.images = openedTemplates.factsOf(pkg).of(DECODED_PICTURES);
     this.fallbackFamilies = surface.pdf ? pdfFallbackFamilies() : [];
   }
 

@@ -18,7 +18,8 @@ import type { OpcPackage } from '../ooxml/opc/package.js';
 import { RT } from '../ooxml/opc/constants.js';
 import { repairTemplateParts } from '../ooxml/repair.js';
 import { graphicKind } from '../ooxml/pml/graphic.js';
-import { PmlModel, type ShapeTreePart } from '../ooxml/pml/parts.js';
+import type { PmlModel, ShapeTreePart } from '../ooxml/pml/parts.js';
+import { openedTemplates } from '../ooxml/pml/opened-templates.js';
 import { effective, type Frame, type Shape } from '../ooxml/pml/shapes.js';
 import { NS, attr, attrNS, child, children, type Element } from '../ooxml/xml.js';
 import { colorIn, type ColorContext } from '../ooxml/pml/color.js';
@@ -33,7 +34,7 @@ import { evaluateGeometry, presetGeometry, readAdjustValues, readCustomGeometry,
 import { MAX_IMAGE_PIXELS } from './images.js';
 import { encodeOpaquePngAsync } from './png.js';
 import { drawTable } from './table.js';
-import { readTextBody, shapeTextSources } from './text-body.js';
+import { readTextBody, shapeTextSources } from '../ooxml/pml/text-style.js';
 
 /** Options of {@link renderSlide}. */
 export interface RenderSlideOptions {
@@ -53,17 +54,6 @@ export interface RenderedSlide {
   height_emu: number;
   /** Template font name → the family drawn in its place (only names that were substituted). */
   font_substitutions: Record<string, string>;
-}
-
-const models = new WeakMap<OpcPackage, PmlModel>();
-
-function modelOf(pkg: OpcPackage): PmlModel {
-  let m = models.get(pkg);
-  if (!m) {
-    m = new PmlModel(pkg);
-    models.set(pkg, m);
-  }
-  return m;
 }
 
 /** Largest output width accepted, px. */
@@ -109,7 +99,7 @@ export async function renderSlide(pkg: OpcPackage, slidePartName: string, opts: 
 
 /** The presentation's slide size (`p:sldSz`), EMU. @throws PackageError when the package is not a presentation */
 export function slideSizeEmu(pkg: OpcPackage): { widthEmu: number; heightEmu: number } {
-  const model = modelOf(pkg);
+  const model = openedTemplates.modelOf(pkg);
   return { widthEmu: model.presentation.slideWidthEmu, heightEmu: model.presentation.slideHeightEmu };
 }
 
@@ -143,7 +133,7 @@ export interface DrawnSlide {
 export async function drawSlide(ctx: SKRSContext2D, pkg: OpcPackage, slidePartName: string, opts: DrawSlideOptions): Promise<DrawnSlide> {
   ensureFonts();
   repairForDrawing(pkg, slidePartName);
-  const model = modelOf(pkg);
+  const model = openedTemplates.modelOf(pkg);
   const root = pkg.getXml(slidePartName).documentElement;
   const part: ShapeTreePart = root?.localName === 'sldLayout' ? model.layout(slidePartName) : model.slide(slidePartName);
   const wEmu = model.presentation.slideWidthEmu;

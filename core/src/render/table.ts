@@ -11,7 +11,7 @@ import { NS, attr, boolAttr, child, children, intAttr, parseXml, type Element } 
 import { layoutText } from '../text/layout.js';
 import { colorIn, type Rgba } from '../ooxml/pml/color.js';
 import { DrawContext, EMU_PT, drawTurnedTextBody, fillOf, paintFill, resolveOutline, strokeOutline, styleFill, toPath2D, type RectPt, type ResolvedFill } from './draw-context.js';
-import { readTextBody, type TextStyleSources } from './text-body.js';
+import { readTextBody, type TextStyleSources } from '../ooxml/pml/text-style.js';
 
 const DEFAULT_STYLE_ID = '{5C22544A-7EE6-4342-B048-85BDC9FD1C3A}';
 

@@ -24,66 +24,15 @@ import { diagnose, type TemplateDoctorReport } from '../doctor/index.js';
 import { chartInventory, updateDeckCharts, type ChartUpdateSpec, type DeckChartInventory, type DeckChartsResult } from '../generation/charts/deck-update.js';
 import { readPresentation } from '../ooxml/pml/presentation.js';
 import { threadId } from 'node:worker_threads';
+import { openedTemplates } from '../ooxml/pml/opened-templates.js';
 import { warmUpThread } from './warm-up.js';
 
 /**
- * Packages opened for rendering, kept per thread by cache key (the file's hash): a page of
- * previews opens its template once. At most {@link OPEN_PACKAGES_KEPT} packages holding at
- * most {@link OPEN_PACKAGES_BYTES} together are kept, the oldest dropped first.
+ * Cache keys of the packages this thread keeps open for rendering, least recently used first
+ * (for tests and diagnostics); kept in the thread's opened templates (ooxml/pml/opened-templates.ts).
  */
-const openPackages = new Map<string, Promise<OpcPackage>>();
-/** Size of each kept package once it is open ({@link OpcPackage.totalBytes}), bytes. */
-const openPackageBytes = new Map<string, number>();
-const OPEN_PACKAGES_KEPT = 4;
-/**
- * Most bytes of parts the kept packages of one thread may hold together: a package larger
- * than this is rendered but not kept. Without it a thread kept its last four packages
- * whatever their size (up to 512 MiB each once inflated), and their parsed parts: the
- * hostile catalog's large but valid templates (test/hostile) left ~400 MiB resident.
- */
-const OPEN_PACKAGES_BYTES = 96 * 1024 * 1024;
-
-function openCached(cacheKey: string, bytes: Uint8Array): Promise<OpcPackage> {
-  let p = openPackages.get(cacheKey);
-  if (!p) {
-    const opening = OpcPackage.open(bytes);
-    p = opening;
-    openPackages.set(cacheKey, opening);
-    opening.then(
-      (pkg) => {
-        if (openPackages.get(cacheKey) !== opening) return;
-        const size = pkg.totalBytes();
-        if (size > OPEN_PACKAGES_BYTES) {
-          openPackages.delete(cacheKey);
-          return;
-        }
-        openPackageBytes.set(cacheKey, size);
-        trimOpenPackages();
-      },
-      () => {
-        if (openPackages.get(cacheKey) === opening) openPackages.delete(cacheKey);
-      },
-    );
-    trimOpenPackages();
-  }
-  return p;
-}
-
-/** Drops the oldest kept packages until both limits hold. */
-function trimOpenPackages(): void {
-  let total = 0;
-  for (const key of openPackages.keys()) total += openPackageBytes.get(key) ?? 0;
-  for (const key of openPackages.keys()) {
-    if (openPackages.size <= OPEN_PACKAGES_KEPT && total <= OPEN_PACKAGES_BYTES) break;
-    total -= openPackageBytes.get(key) ?? 0;
-    openPackages.delete(key);
-    openPackageBytes.delete(key);
-  }
-}
-
-/** Cache keys of the packages this thread keeps open for rendering, oldest first (for tests and diagnostics). */
 export function keptPackages(): string[] {
-  return [...openPackages.keys()];
+  return openedTemplates.readPackageKeys();
 }
 
 export type CpuTask =
@@ -164,7 +113,7 @@ export default async function run(task: CpuTask): Promise<InspectResult | Analyz
         return { ok: true, results: { ...results, doctor: diagnose(results, pkg) } };
       }
       case 'render': {
-        const pkg = await openCached(task.cacheKey, task.bytes);
+        const pkg = await openedTemplates.readPackage(task.cacheKey, task.bytes);
         let order: string[] | undefined;
         const parts = task.slides.map((target) => {
           if ('part_name' in target) return target.part_name;
@@ -184,7 +133,7 @@ export default async function run(task: CpuTask): Promise<InspectResult | Analyz
       }
       case 'pdf': {
         // Opened through the same per-thread cache as previews: the package is often just previewed.
-        const pkg = await openCached(task.cacheKey, task.bytes);
+        const pkg = await openedTemplates.readPackage(task.cacheKey, task.bytes);
         const parts = visibleSlideParts(pkg);
         if (parts.length === 0) return { ok: false, error: { code: 'no_slides', message: 'the presentation has no visible slide to put on a PDF page' } };
         const r = await renderPdf(pkg, { pdfa: task.pdfa, slidePartNames: parts });

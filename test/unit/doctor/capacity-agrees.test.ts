@@ -4,7 +4,7 @@
  * of one-line bullets the doctor reports for that area (`lines_at_template_size`) is written
  * at the template's size — fitting does not shrink it — and one bullet more is shrunk.
  *
- * Both sides read the placeholder's text styles with the same reader (render/text-body.ts),
+ * Both sides read the placeholder's text styles with the same reader (ooxml/pml/text-style.ts),
  * measure with the same metrics and the same share of the box's height
  * (text/fit-metrics.ts), and the content goes to the area the doctor names (placement by
  * room), so they agree exactly; a layout where they do not is listed. Below the 8 pt

@@ -59,7 +59,7 @@ t.test('deferred paragraphs serialize and read as the nodes they stand for', nee
         // every other line set takes its formatting from the template's body, as
         // tables.ts does for cells and fill-slide.ts for placeholders: the model then
         // holds the template's elements, whose formatting readers resolve once for all
-        // slides (render/text-body.ts), so later pairs read through what earlier ones kept
+        // slides (ooxml/pml/text-style.ts), so later pairs read through what earlier ones kept
         const formatFrom = li % 2 === 1 ? textBodies(src)[pair.index] : undefined;
         setParagraphs(pair.model, pair.modelBody, lines, formatFrom);
         setParagraphs(pair.nodes, pair.nodesBody, lines, formatFrom);

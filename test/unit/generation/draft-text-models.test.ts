@@ -1,7 +1,7 @@
 /**
  * Reading deferred paragraphs (core/src/generation/draft/deferred-paragraphs.ts) through shared level
  * styles: `readDraftTextBody` (generation/draft/read.ts) resolves the formatting of a model's template elements once and
- * keeps it for every later body with the same elements (render/text-body.ts,
+ * keeps it for every later body with the same elements (ooxml/pml/text-style.ts,
  * `LevelStyle.modelParagraphs`). Whatever was kept, each body must read exactly as its
  * materialized nodes read, with no cache: every combination of paragraph, run and
  * end-of-paragraph properties, sized and not, read in one sequence through one set of
@@ -14,7 +14,7 @@ import { CT } from '../../../core/src/ooxml/opc/constants.js';
 import { PmlModel } from '../../../core/src/ooxml/pml/parts.js';
 import { NS, child, children, parseXml, type Document, type Element } from '../../../core/src/ooxml/xml.js';
 import { paragraphMarkers, type DeferredParagraphs } from '../../../core/src/generation/draft/deferred-paragraphs.js';
-import { withSharedLevelStyles, type TextStyleSources } from '../../../core/src/render/text-body.js';
+import { withSharedLevelStyles, type TextStyleSources } from '../../../core/src/ooxml/pml/text-style.js';
 import { readDraftTextBody } from '../../../core/src/generation/draft/read.js';
 import { materializeParagraphs } from '../../../core/src/generation/text.js';
 import { corpusPath, needsCorpus } from '../../helpers/corpus.js';

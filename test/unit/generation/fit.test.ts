@@ -10,7 +10,7 @@ import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { CT } from '../../../core/src/ooxml/opc/constants.js';
 import { PmlModel } from '../../../core/src/ooxml/pml/parts.js';
 import { NS, attr, child, children, descendants, intAttr, path } from '../../../core/src/ooxml/xml.js';
-import { readTextBody, shapeTextSources } from '../../../core/src/render/text-body.js';
+import { readTextBody, shapeTextSources } from '../../../core/src/ooxml/pml/text-style.js';
 import { layoutText } from '../../../core/src/text/layout.js';
 import { paginateRows } from '../../../core/src/generation/fit.js';
 import { fitMetrics } from '../../../core/src/text/fit-metrics.js';

@@ -13,7 +13,7 @@ import { PmlModel } from '../../../core/src/ooxml/pml/parts.js';
 import { NS, child } from '../../../core/src/ooxml/xml.js';
 import { renderSlide } from '../../../core/src/render/render-slide.js';
 import { drawFamily, ensureFonts, FALLBACK_WITHIN_CLASS } from '../../../core/src/render/fonts.js';
-import { readTextBody, shapeTextSources } from '../../../core/src/render/text-body.js';
+import { readTextBody, shapeTextSources } from '../../../core/src/ooxml/pml/text-style.js';
 import { ConservativeMetrics } from '../../../core/src/text/fit-metrics.js';
 import { CLASS_STAND_IN, FAMILY_SHAPE, ShippedFontMetrics, measure, resolveFace } from '../../../core/src/text/font-metrics.js';
 import { classifyFont, fontNameKey, shapeFromPanose, shapeFromPitchFamily, type FontShape } from '../../../core/src/text/font-class.js';

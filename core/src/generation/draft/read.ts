@@ -6,7 +6,7 @@
  * renderer itself never meets a draft's markers.
  */
 import type { Document, Element } from '../../ooxml/xml.js';
-import { appendParagraphModel, readTextBody, type TextStyleSources } from '../../render/text-body.js';
+import { appendParagraphModel, readTextBody, type TextStyleSources } from '../../ooxml/pml/text-style.js';
 import type { TextBodyInput } from '../../text/layout.js';
 import { deferredParagraphs, type DeferredParagraphs } from './deferred-paragraphs.js';
 

@@ -1,21 +1,20 @@
 /**
  * Text of a shape's text body (ECMA-376 Part 1, §21.1.2 DrawingML text: `a:p` §21.1.2.2.6,
- * `a:r` §21.1.2.3.8, `a:fld` §21.1.2.2.4, `a:br` §21.1.2.2.1) and its effective character
- * properties (`a:rPr` / `a:defRPr` §21.1.2.3.9 / §21.1.2.3.2), resolved along the
- * PresentationML inheritance chain:
+ * `a:r` §21.1.2.3.8, `a:fld` §21.1.2.2.4, `a:br` §21.1.2.2.1) and the effective character,
+ * paragraph and text-frame properties that stand for it, as analysis reports them.
  *
- * run `a:rPr` → paragraph `a:pPr/a:defRPr` → the shape's `a:lstStyle` → each base
- * placeholder's `a:lstStyle` (layout, then master) → the shape's `p:style/a:fontRef`
- * (§20.1.4.2.10) → for placeholders, the master's `p:txStyles` (§19.3.1.52: `titleStyle`
- * for title placeholders, `otherStyle` for date/footer/slide-number/header, `bodyStyle` for
- * the other placeholders) then the presentation's `p:defaultTextStyle` (§19.2.1.8); for
- * plain text boxes `p:defaultTextStyle` then the master's `otherStyle` → the theme fonts. Within a list style the paragraph's level (`lvlNpPr`, N = `a:pPr/@lvl` + 1) is read
- * before `a:defPPr`.
+ * The properties are not resolved here: they are what the one text-style resolver
+ * (./text-style.ts, the inheritance chain of `a:rPr` / `a:pPr` / list styles / the shape
+ * style's font reference / the master's `p:txStyles` / `p:defaultTextStyle`) gives the
+ * paragraph and run that stand for the shape, so analysis reports what rendering draws,
+ * fitting fits and the doctor measures. This module only picks that paragraph and run.
  */
-import { NS, attr, boolAttr, child, children, descendants, intAttr, parseXml, resolveAlternateContent, type Element } from '../xml.js';
-import { resolveColorIn, type ColorContext } from './color.js';
+import { NS, child, children, descendants, intAttr, resolveAlternateContent, type Element } from '../xml.js';
+import { rgbaToHex } from './color.js';
 import type { Shape } from './shapes.js';
-import { resolveThemeFont, scriptOfLanguage } from './theme.js';
+import { masterTextStyleFor, paragraphStyleOf, shapeTextSources, textFrameOf, type TextFrameProperties } from './text-style.js';
+
+export { masterTextStyleFor, type TextFrameProperties };
 
 /** Office Math Markup Language (ECMA-376 Part 1, §22.1). */
 const OMML_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/math';
@@ -85,65 +84,6 @@ export interface EffectiveFont {
   color: string | null;
 }
 
-/** Which master text style a shape's text inherits from. */
-export function masterTextStyleFor(shape: Shape): 'titleStyle' | 'bodyStyle' | 'otherStyle' | undefined {
-  const ph = shape.placeholder;
-  if (!ph) return undefined;
-  switch (ph.type) {
-    case 'title':
-    case 'ctrTitle':
-      return 'titleStyle';
-    case 'dt':
-    case 'ftr':
-    case 'sldNum':
-    case 'hdr':
-      return 'otherStyle';
-    default:
-      return 'bodyStyle';
-  }
-}
-
-/**
- * The paragraph-property elements (`a:pPr`, list-style `a:lvlNpPr` and `a:defPPr`) that
- * apply to a paragraph at `level` of `shape`, nearest first, split where the shape's own
- * style reference (`p:style/a:fontRef`) takes its turn for run properties: `near` are the
- * paragraph itself and the list styles on the placeholder chain; `far` the master text
- * style and the presentation default text style.
- */
-function paragraphSources(shape: Shape, paragraph: Element | undefined, level: number): { near: Element[]; far: Element[] } {
-  const near: Element[] = [];
-  const far: Element[] = [];
-  const lvlName = `lvl${level + 1}pPr`;
-  const fromList = (list: Element | undefined, out: Element[]): void => {
-    if (!list) return;
-    const lvl = child(list, NS.a, lvlName);
-    if (lvl) out.push(lvl);
-    const def = child(list, NS.a, 'defPPr');
-    if (def) out.push(def);
-  };
-  const pPr = child(paragraph, NS.a, 'pPr');
-  if (pPr) near.push(pPr);
-  for (const s of shape.chain()) fromList(child(s.txBody, NS.a, 'lstStyle'), near);
-  const styleName = masterTextStyleFor(shape);
-  const defaults = shape.part.model.presentation.defaultTextStyle;
-  if (styleName) {
-    fromList(shape.part.master.textStyle(styleName), far);
-    fromList(defaults, far);
-  } else {
-    // A plain text box: the presentation defaults, then the master's otherStyle (as Apache POI reads it).
-    fromList(defaults, far);
-    fromList(shape.part.master.textStyle('otherStyle'), far);
-  }
-  return { near, far };
-}
-
-/** The run-property sources (`a:rPr`, then each paragraph source's `a:defRPr`), split as {@link paragraphSources}. */
-function propertySources(shape: Shape, paragraph: Element | undefined, run: Element | undefined, level: number): { near: Element[]; far: Element[] } {
-  const p = paragraphSources(shape, paragraph, level);
-  const defRPr = (list: Element[]): Element[] => list.map((el) => child(el, NS.a, 'defRPr')).filter((el): el is Element => el !== undefined);
-  return { near: [...(run ? [run] : []), ...defRPr(p.near)], far: defRPr(p.far) };
-}
-
 /** First paragraph with visible text, and its first run with text; else the first paragraph. */
 function representativeRun(txBody: Element | undefined): { paragraph: Element | undefined; run: Element | undefined } {
   const paras = txBody ? children(txBody, NS.a, 'p') : [];
@@ -171,165 +111,56 @@ function representativeOf(shape: Shape): { paragraph: Element | undefined; run: 
   return representativeRun(shape.txBody);
 }
 
+/** A shape that can hold text: an `p:sp` with a text body, or a placeholder (whose text body may be inherited). */
+function holdsText(shape: Shape): boolean {
+  return shape.kind === 'sp' && (shape.txBody !== undefined || shape.placeholder !== undefined);
+}
+
+/** The resolved style of the paragraph that stands for `shape`'s text ({@link representativeOf}). */
+function representativeStyle(shape: Shape): { style: ReturnType<typeof paragraphStyleOf>; run: Element | undefined } {
+  const { paragraph, run } = representativeOf(shape);
+  const src = shapeTextSources(shape, { theme: shape.part.theme, colorMap: shape.part.colorMap });
+  const level = paragraph ? paragraphLevel(paragraph) : 0;
+  return { style: paragraphStyleOf(src, level, child(paragraph, NS.a, 'pPr')), run };
+}
+
 /**
  * The effective font of a shape's text: the properties of its first run with text (or, for
- * an empty text body, of its first paragraph's end-of-paragraph properties), each resolved
- * independently along the inheritance chain described in this module's header.
+ * an empty text body, of its first paragraph's end-of-paragraph properties), as the text-style
+ * resolver gives them (./text-style.ts).
  *
  * @returns undefined for shapes without a text body (pictures, graphic frames, groups, and
  *   shapes with no `p:txBody`)
  */
 export function effectiveFont(shape: Shape): EffectiveFont | undefined {
-  // A placeholder's text body may be inherited: an empty slide placeholder still has text
-  // properties from its layout. Only a shape that can hold text is answered.
-  if (shape.kind !== 'sp') return undefined;
-  if (!shape.txBody && !shape.placeholder) return undefined;
-  const { paragraph, run } = representativeOf(shape);
-  const level = paragraph ? paragraphLevel(paragraph) : 0;
-  const { near, far } = propertySources(shape, paragraph, run, level);
-  const theme = shape.part.theme;
-  const ctx: ColorContext = { theme, colorMap: shape.part.colorMap };
-  const styleName = masterTextStyleFor(shape);
-  // The shape style's font reference (§20.1.4.2.10) sits between the shape's own list
-  // styles and the master/presentation defaults: it is how a filled autoshape gets white text.
-  const fontRef = child(child(shape.element, NS.p, 'style'), NS.a, 'fontRef');
-  const fontRefIdx = attr(fontRef, 'idx');
-  const fontRefFace = fontRefIdx === 'major' ? '+mj-lt' : fontRefIdx === 'minor' ? '+mn-lt' : undefined;
-  const fontRefColor = fontRef ? resolveColorIn(fontRef, ctx) : undefined;
-
-  const first = <T>(list: Element[], pick: (el: Element) => T | undefined): T | undefined => {
-    for (const el of list) {
-      const v = pick(el);
-      if (v !== undefined) return v;
-    }
-    return undefined;
-  };
-  /** Near sources, then the style reference, then far sources; `null` is a value and stops the walk. */
-  const walk = <T>(pick: (el: Element) => T | undefined, fromStyle?: T): T | undefined => {
-    const n = first(near, pick);
-    if (n !== undefined) return n;
-    if (fromStyle !== undefined) return fromStyle;
-    return first(far, pick);
-  };
-
-  const typeface = (local: string) => (el: Element): string | undefined => {
-    const v = attr(child(el, NS.a, local), 'typeface');
-    return v === undefined || v === '' ? undefined : v;
-  };
-  const latin = walk(typeface('latin'), fontRefFace) ?? (styleName === 'titleStyle' ? '+mj-lt' : '+mn-lt');
-  const ea = walk(typeface('ea'));
-  const cs = walk(typeface('cs'));
-  const sz = walk((el) => intAttr(el, 'sz'));
-  const bold = walk((el) => boolAttr(el, 'b'));
-  const italic = walk((el) => boolAttr(el, 'i'));
-  // A text fill (§20.1.8): solid → its colour; gradient → its first stop by position;
-  // pattern → its foreground; no fill → none (null stops the walk).
-  const fillColor = (el: Element): string | null | undefined => {
-    for (const f of children(el, NS.a)) {
-      switch (f.localName) {
-        case 'solidFill':
-          return resolveColorIn(f, ctx) ?? null;
-        case 'gradFill': {
-          const stops = children(child(f, NS.a, 'gsLst') ?? f, NS.a, 'gs');
-          const firstStop = stops.reduce<Element | undefined>((best, gs) => (best === undefined || intAttr(gs, 'pos', 0) < intAttr(best, 'pos', 0) ? gs : best), undefined);
-          return resolveColorIn(firstStop, ctx) ?? null;
-        }
-        case 'pattFill':
-          return resolveColorIn(child(f, NS.a, 'fgClr'), ctx) ?? null;
-        case 'noFill':
-        case 'blipFill':
-          return null;
-        default:
-          break;
-      }
-    }
-    return undefined;
-  };
-  const walked = walk(fillColor, fontRefColor);
-  const color = walked === undefined ? resolveColorIn(schemeTx1, ctx) : walked;
-
-  // The run's language picks the theme's per-script face when an ea/cs slot is empty.
-  const lang = walk((el) => attr(el, 'lang'));
-  const altLang = walk((el) => attr(el, 'altLang'));
-  const resolved = (face: string | undefined, language: string | undefined): string | null => {
-    if (face === undefined) return null;
-    const r = resolveThemeFont(face, theme, language);
-    return r === '' ? null : r;
-  };
+  if (!holdsText(shape)) return undefined;
+  const { style, run } = representativeStyle(shape);
+  const resolved = style.runProps(run);
+  const scripts = style.scriptFaces(run);
   return {
-    name: resolved(latin, lang),
-    eastAsianName: resolved(ea, scriptOfLanguage(lang) ? lang : altLang),
-    complexScriptName: resolved(cs, lang),
-    sizePt: sz !== undefined ? sz / 100 : 18,
-    bold: bold ?? false,
-    italic: italic ?? false,
-    color: color ?? null,
+    name: resolved.facts.face,
+    eastAsianName: scripts.eastAsian,
+    complexScriptName: scripts.complexScript,
+    sizePt: resolved.font.size_pt,
+    bold: resolved.font.bold ?? false,
+    italic: resolved.font.italic ?? false,
+    color: resolved.facts.fill ? rgbaToHex(resolved.facts.fill) : null,
   };
-}
-
-/** A stand-in `a:solidFill` holding `a:schemeClr val="tx1"`: text is tx1 unless something says otherwise. */
-const schemeTx1: Element = parseXml(`<a:solidFill xmlns:a="${NS.a}"><a:schemeClr val="tx1"/></a:solidFill>`, 'default text colour').documentElement!;
-
-/** Text frame properties of a shape (`a:bodyPr`, §21.1.2.1.1), resolved along the placeholder chain. */
-export interface TextFrameProperties {
-  /** Insets in EMU (schema defaults 91440 left/right, 45720 top/bottom). */
-  insetLeft: number;
-  insetTop: number;
-  insetRight: number;
-  insetBottom: number;
-  /** `anchor` (ST_TextAnchoringType): `t` (default), `ctr`, `b`, `just`, `dist`. */
-  anchor: string;
-  /** `wrap="square"` (default) wraps; `none` does not. */
-  wrap: boolean;
-  /** `a:noAutofit` / `a:normAutofit` (shrink text on overflow) / `a:spAutoFit` (resize shape); `none` when unset. */
-  autofit: 'none' | 'normal' | 'shape';
-  /** `a:normAutofit/@fontScale` as a fraction (1 = 100 %). */
-  fontScale: number;
-  /** `vert` (ST_TextVerticalType), `horz` by default. */
-  vertical: string;
-  /** `numCol`, 1 by default. */
-  columns: number;
 }
 
 /**
- * The effective text frame of a shape: each `a:bodyPr` attribute and the autofit choice
- * taken from the nearest shape on the placeholder chain that sets it, else the schema
- * default. Undefined for shapes that cannot hold text.
+ * The effective text frame of a shape (`a:bodyPr`, §21.1.2.1.1) along its placeholder
+ * chain, as the text-style resolver reads it ({@link textFrameOf}). Undefined for shapes
+ * that cannot hold text.
  */
 export function effectiveTextFrame(shape: Shape): TextFrameProperties | undefined {
-  if (shape.kind !== 'sp' || (!shape.txBody && !shape.placeholder)) return undefined;
+  if (!holdsText(shape)) return undefined;
   const bodies: Element[] = [];
   for (const s of shape.chain()) {
     const b = child(s.txBody, NS.a, 'bodyPr');
     if (b) bodies.push(b);
   }
-  const pick = <T>(f: (b: Element) => T | undefined): T | undefined => {
-    for (const b of bodies) {
-      const v = f(b);
-      if (v !== undefined) return v;
-    }
-    return undefined;
-  };
-  const fit = pick((b): { kind: 'none' | 'normal' | 'shape'; scale: number } | undefined => {
-    for (const c of children(b, NS.a)) {
-      if (c.localName === 'noAutofit') return { kind: 'none', scale: 1 };
-      if (c.localName === 'normAutofit') return { kind: 'normal', scale: intAttr(c, 'fontScale', 100000) / 100000 };
-      if (c.localName === 'spAutoFit') return { kind: 'shape', scale: 1 };
-    }
-    return undefined;
-  });
-  return {
-    insetLeft: pick((b) => intAttr(b, 'lIns')) ?? 91440,
-    insetTop: pick((b) => intAttr(b, 'tIns')) ?? 45720,
-    insetRight: pick((b) => intAttr(b, 'rIns')) ?? 91440,
-    insetBottom: pick((b) => intAttr(b, 'bIns')) ?? 45720,
-    anchor: pick((b) => attr(b, 'anchor')) ?? 't',
-    wrap: (pick((b) => attr(b, 'wrap')) ?? 'square') !== 'none',
-    autofit: fit?.kind ?? 'none',
-    fontScale: fit?.scale ?? 1,
-    vertical: pick((b) => attr(b, 'vert')) ?? 'horz',
-    columns: pick((b) => intAttr(b, 'numCol')) ?? 1,
-  };
+  return textFrameOf(bodies);
 }
 
 /** Effective paragraph properties of a shape's first text paragraph (§21.1.2.2.7 `a:pPr`). */
@@ -353,55 +184,30 @@ export interface EffectiveParagraph {
 }
 
 /**
- * The effective paragraph properties of the paragraph {@link effectiveFont} reads, each
- * attribute or child taken from the nearest source: the paragraph's `a:pPr`, the list
- * styles on the placeholder chain, the master text style, the presentation defaults.
+ * The effective paragraph properties of the paragraph {@link effectiveFont} reads, as the
+ * text-style resolver gives them.
  *
  * @param fontSizePt - the paragraph's effective font size when already known (spacing given
  *   as a percentage is taken of it); computed with {@link effectiveFont} otherwise
  */
 export function effectiveParagraph(shape: Shape, fontSizePt?: number): EffectiveParagraph | undefined {
-  if (shape.kind !== 'sp' || (!shape.txBody && !shape.placeholder)) return undefined;
-  const { paragraph } = representativeOf(shape);
-  const level = paragraph ? paragraphLevel(paragraph) : 0;
-  const { near, far } = paragraphSources(shape, paragraph, level);
-  const sources = [...near, ...far];
-  const pick = <T>(f: (el: Element) => T | undefined): T | undefined => {
-    for (const el of sources) {
-      const v = f(el);
-      if (v !== undefined) return v;
-    }
-    return undefined;
-  };
-  const sizePt = fontSizePt ?? effectiveFont(shape)?.sizePt ?? 18;
-  const spacing = (local: 'lnSpc' | 'spcBef' | 'spcAft'): { pct?: number; pts?: number } | undefined =>
-    pick((el) => {
-      const sp = child(el, NS.a, local);
-      if (!sp) return undefined;
-      const pct = child(sp, NS.a, 'spcPct');
-      if (pct) return { pct: intAttr(pct, 'val', 100000) / 100000 };
-      const pts = child(sp, NS.a, 'spcPts');
-      if (pts) return { pts: intAttr(pts, 'val', 0) / 100 };
-      return undefined;
-    });
-  const toPt = (v: { pct?: number; pts?: number } | undefined): number => (v === undefined ? 0 : v.pts ?? (v.pct ?? 0) * sizePt);
-  const line = spacing('lnSpc');
-  const bullet = pick((el) => {
-    for (const c of children(el, NS.a)) {
-      if (c.localName === 'buNone') return false;
-      if (c.localName === 'buChar' || c.localName === 'buAutoNum' || c.localName === 'buBlip') return true;
-    }
-    return undefined;
-  });
+  if (!holdsText(shape)) return undefined;
+  const { style, run } = representativeStyle(shape);
+  const facts = style.facts();
+  const sizePt = fontSizePt ?? style.runProps(run).font.size_pt;
+  // the resolver keeps percentages in percent (thousandths of a percent / 1000): back to the written value
+  const fraction = (pct: number): number => Math.round(pct * 1000) / 100000;
+  const toPt = (v: typeof facts.spaceBefore): number => (v === undefined ? 0 : 'pts' in v ? v.pts : fraction(v.pct) * sizePt);
+  const line = facts.lineSpacing;
   return {
-    alignment: pick((el) => attr(el, 'algn')) ?? 'l',
-    rtl: pick((el) => boolAttr(el, 'rtl')) ?? false,
-    lineSpacing: line === undefined ? 1 : line.pct ?? null,
-    lineSpacingPt: line?.pts ?? null,
-    spaceBeforePt: toPt(spacing('spcBef')),
-    spaceAfterPt: toPt(spacing('spcAft')),
-    marginLeft: pick((el) => intAttr(el, 'marL')) ?? 0,
-    indent: pick((el) => intAttr(el, 'indent')) ?? 0,
-    bullet: bullet ?? false,
+    alignment: facts.align,
+    rtl: facts.rtl,
+    lineSpacing: line === undefined ? 1 : 'pct' in line ? fraction(line.pct) : null,
+    lineSpacingPt: line !== undefined && 'pts' in line ? line.pts : null,
+    spaceBeforePt: toPt(facts.spaceBefore),
+    spaceAfterPt: toPt(facts.spaceAfter),
+    marginLeft: facts.marL_emu,
+    indent: facts.indent_emu,
+    bullet: facts.bullet,
   };
 }

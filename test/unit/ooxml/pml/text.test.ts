@@ -137,7 +137,7 @@ t.test('text frame properties inherit per attribute along the placeholder chain,
   const slide = '<p:sp><p:nvSpPr><p:cNvPr id="5" name="B"/><p:cNvSpPr/><p:nvPr><p:ph idx="1"/></p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr tIns="12700"><a:normAutofit fontScale="62500" lnSpcReduction="20000"/></a:bodyPr><a:lstStyle/><a:p/></p:txBody></p:sp>';
   const pkg = await miniDeck({ masterTree: master, slides: [{ tree: slide }] });
   const [s] = new PmlModel(pkg).slide('/ppt/slides/slide1.xml').shapes;
-  t.same(effectiveTextFrame(s!), { insetLeft: 0, insetTop: 12700, insetRight: 91440, insetBottom: 45720, anchor: 'ctr', wrap: true, autofit: 'normal', fontScale: 0.625, vertical: 'horz', columns: 1 });
+  t.same(effectiveTextFrame(s!), { insetLeft: 0, insetTop: 12700, insetRight: 91440, insetBottom: 45720, anchor: 'ctr', wrap: true, autofit: 'normal', fontScale: 0.625, lnSpcReduction: 0.2, vertical: 'horz', columns: 1 });
 });
 
 t.test("a slide's colour map override changes what tx1 means", async (t) => {

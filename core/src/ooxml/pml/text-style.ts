@@ -1,23 +1,49 @@
 /**
- * Reads a DrawingML text body (ECMA-376 Part 1, §21.1.2: `a:bodyPr` §21.1.2.1.1, `a:p`
- * §21.1.2.2.6, `a:pPr` §21.1.2.2.7, `a:r`/`a:rPr` §21.1.2.3.8/.9, bullets §21.1.2.4) into the
- * layout engine's {@link TextBodyInput}, resolving every paragraph and run property along
- * the PresentationML inheritance chain (paragraph → the shape's and its base placeholders'
- * `a:lstStyle` → the shape style's font reference → the master's `p:txStyles` and the
- * presentation's `p:defaultTextStyle`), level by level (`lvlNpPr`, N = `lvl` + 1).
+ * The one text-style resolver of PresentationML: reads a DrawingML text body (ECMA-376
+ * Part 1, §21.1.2: `a:bodyPr` §21.1.2.1.1, `a:p` §21.1.2.2.6, `a:pPr` §21.1.2.2.7,
+ * `a:r`/`a:rPr` §21.1.2.3.8/.9, bullets §21.1.2.4) into the intermediate text form
+ * {@link TextBodyInput}, resolving every paragraph and run property along the
+ * PresentationML inheritance chain (run `a:rPr` → paragraph `a:pPr/a:defRPr` → the shape's
+ * and its base placeholders' `a:lstStyle` → the shape style's font reference §20.1.4.2.10 →
+ * the master's `p:txStyles` §19.3.1.52 and the presentation's `p:defaultTextStyle`
+ * §19.2.1.8), level by level (`lvlNpPr`, N = `lvl` + 1, then `a:defPPr`; §21.1.2.4.13).
  *
- * Shared with text fitting: it yields the same input the renderer lays out. Generation's
+ * Analysis (ooxml/pml/text.ts `effectiveFont`, `effectiveParagraph`, `effectiveTextFrame`),
+ * the doctor's capacity, text fitting and rendering all read text through this module, so
+ * they agree by construction: rendering only draws the input it is given. Generation's
  * paragraphs still held as a model (generation/draft) are read by generation
  * ({@link appendParagraphModel}): this module never decodes a draft's markers.
  */
-import { NS, attr, attrNS, boolAttr, child, children, intAttr, parseXml, type Document, type Element } from '../ooxml/xml.js';
-import type { Shape } from '../ooxml/pml/shapes.js';
-import { masterTextStyleFor } from '../ooxml/pml/text.js';
-import { resolveThemeFont, type Theme, type ThemeFontCollection } from '../ooxml/pml/theme.js';
-import { shapeFromAttributes, type FontShape } from '../text/font-class.js';
-import type { ParagraphInput, Spacing, TextBodyInput, TextRunInput } from '../text/layout.js';
-import { colorIn, type ColorContext, type Rgba } from '../ooxml/pml/color.js';
-import { BoundedMemo } from '../bounded-memo.js';
+import { NS, attr, attrNS, boolAttr, child, children, intAttr, parseXml, type Document, type Element } from '../xml.js';
+import type { Shape } from './shapes.js';
+import { resolveThemeFont, scriptOfLanguage, type Theme, type ThemeFontCollection } from './theme.js';
+import { shapeFromAttributes, type FontShape } from '../../text/font-class.js';
+import type { ParagraphInput, Spacing, TextBodyInput, TextRunInput } from '../../text/layout.js';
+import { colorIn, rgbaToHex, type ColorContext, type Rgba } from './color.js';
+import { BoundedMemo } from '../../bounded-memo.js';
+
+/**
+ * Which master text style (`p:txStyles`, ECMA-376 Part 1, §19.3.1.52) a shape's text
+ * inherits from: `titleStyle` for title placeholders, `otherStyle` for date, footer,
+ * slide-number and header placeholders, `bodyStyle` for the other placeholders; undefined
+ * for a shape that is no placeholder (a text box reads `p:defaultTextStyle` first).
+ */
+export function masterTextStyleFor(shape: Shape): 'titleStyle' | 'bodyStyle' | 'otherStyle' | undefined {
+  const ph = shape.placeholder;
+  if (!ph) return undefined;
+  switch (ph.type) {
+    case 'title':
+    case 'ctrTitle':
+      return 'titleStyle';
+    case 'dt':
+    case 'ftr':
+    case 'sldNum':
+    case 'hdr':
+      return 'otherStyle';
+    default:
+      return 'bodyStyle';
+  }
+}
 
 /** Where a text body's inherited properties come from. */
 export interface TextStyleSources {
@@ -32,8 +58,14 @@ export interface TextStyleSources {
   bodyPrs: Element[];
   theme: Theme;
   colorCtx: ColorContext;
-  /** Typeface used when nothing names one (`+mn-lt` or `+mj-lt` resolved). */
+  /** Typeface used when nothing names one (`+mn-lt` or `+mj-lt` resolved, else a drawable fallback). */
   defaultFace: string;
+  /**
+   * The theme's typeface for text that names none (`+mj-lt` for titles, `+mn-lt` otherwise),
+   * '' when the theme has none; unset reads as {@link defaultFace}. What analysis reports
+   * (it never reports a drawing fallback).
+   */
+  themeDefaultFace?: string;
   /**
    * Outline levels resolved from these sources, filled by {@link readTextBody}: a cache
    * that lives and dies with the sources object (sources shared by many text bodies, such
@@ -79,6 +111,7 @@ export function shapeTextSources(shape: Shape, colorCtx: ColorContext): TextStyl
   const theme = shape.part.theme;
   const fontRefFace = idx === 'major' ? '+mj-lt' : idx === 'minor' ? '+mn-lt' : undefined;
   const fontRefColor = fontRef ? colorIn(fontRef, colorCtx) : undefined;
+  const themeDefaultFace = resolveThemeFont(styleName === 'titleStyle' ? '+mj-lt' : '+mn-lt', theme);
   return {
     near,
     far,
@@ -87,7 +120,8 @@ export function shapeTextSources(shape: Shape, colorCtx: ColorContext): TextStyl
     bodyPrs,
     theme,
     colorCtx,
-    defaultFace: resolveThemeFont(styleName === 'titleStyle' ? '+mj-lt' : '+mn-lt', theme) || 'Calibri',
+    defaultFace: themeDefaultFace || 'Calibri',
+    themeDefaultFace,
     levelStyles: shareable ? sharedLevelStyles(theme, near, far, fontRefFace, fontRefColor, colorCtx) : undefined,
   };
 }
@@ -106,6 +140,11 @@ export function withSharedLevelStyles(src: TextStyleSources): TextStyleSources {
  * list styles, font reference and colour context): the placeholders of all slides on one
  * layout resolve each outline level once. Kept per theme (so per opened template), at
  * most {@link MAX_SHARED_STYLE_SETS} sets each.
+ *
+ * A memo of the theme object, not a cache of its own: it lives and dies with the `Theme` of
+ * a reading model, which the thread's opened templates (opened-templates.ts) hold, and
+ * cannot go stale (keys are element identities). It stays keyed by the theme because
+ * sources built without a package (a table's cells in fitting) know only their theme.
  */
 const sharedStyles = new WeakMap<Theme, BoundedMemo<Array<LevelStyle | undefined>>>();
 const MAX_SHARED_STYLE_SETS = 512;
@@ -206,36 +245,18 @@ export interface ReadTextOptions {
  * (theme references resolved); the caller maps them to drawable faces.
  */
 export function readTextBody(txBody: Element | undefined, src: TextStyleSources, options: ReadTextOptions = {}): TextBodyInput {
-  const bp = (f: (b: Element) => number | string | undefined): number | string | undefined => {
-    for (const b of src.bodyPrs) {
-      const v = f(b);
-      if (v !== undefined) return v;
-    }
-    return undefined;
-  };
-  let fontScale = 1;
-  let lnRed = 0;
-  for (const b of src.bodyPrs) {
-    const fit = children(b, NS.a).find((c) => c.localName === 'normAutofit' || c.localName === 'noAutofit' || c.localName === 'spAutoFit');
-    if (fit) {
-      if (fit.localName === 'normAutofit') {
-        fontScale = intAttr(fit, 'fontScale', 100000) / 100000;
-        lnRed = intAttr(fit, 'lnSpcReduction', 0) / 100000;
-      }
-      break;
-    }
-  }
-  const anchorRaw = String(bp((b) => attr(b, 'anchor')) ?? 't');
+  const frame = textFrameOf(src.bodyPrs);
   const body: TextBodyInput = {
     paragraphs: [],
-    lIns_emu: Number(bp((b) => intAttr(b, 'lIns')) ?? 91440),
-    tIns_emu: Number(bp((b) => intAttr(b, 'tIns')) ?? 45720),
-    rIns_emu: Number(bp((b) => intAttr(b, 'rIns')) ?? 91440),
-    bIns_emu: Number(bp((b) => intAttr(b, 'bIns')) ?? 45720),
-    anchor: (['t', 'ctr', 'b'].includes(anchorRaw) ? anchorRaw : 't') as TextBodyInput['anchor'],
-    wrap: bp((b) => attr(b, 'wrap')) !== 'none',
-    fontScale,
-    lnSpcReduction: lnRed,
+    lIns_emu: frame.insetLeft,
+    tIns_emu: frame.insetTop,
+    rIns_emu: frame.insetRight,
+    bIns_emu: frame.insetBottom,
+    // the layout engine anchors top, middle or bottom; `just`/`dist` lay out from the top
+    anchor: (frame.anchor === 'ctr' || frame.anchor === 'b' ? frame.anchor : 't') as TextBodyInput['anchor'],
+    wrap: frame.wrap,
+    fontScale: frame.fontScale,
+    lnSpcReduction: frame.lnSpcReduction,
   };
   if (!txBody) return body;
   const counters = new Map<number, number>();
@@ -258,7 +279,7 @@ export function readTextBody(txBody: Element | undefined, src: TextStyleSources,
       if (linkRid) {
         const link = colorIn(HLINK, src.colorCtx);
         if (link) {
-          runs.push({ ...rp.withText(text), color: rgbHex(link), alpha: 1, underline: true, link_rid: linkRid });
+          runs.push({ ...rp.withText(text), color: rgbaToHex(link), alpha: 1, underline: true, link_rid: linkRid });
           continue;
         }
       }
@@ -269,6 +290,85 @@ export function readTextBody(txBody: Element | undefined, src: TextStyleSources,
     body.paragraphs.push(style.input(runs, end.font, level, counters));
   }
   return body;
+}
+
+/** Text frame properties (`a:bodyPr`, ECMA-376 Part 1, §21.1.2.1.1) resolved along the placeholder chain. */
+export interface TextFrameProperties {
+  /** Insets in EMU (schema defaults 91440 left/right, 45720 top/bottom). */
+  insetLeft: number;
+  insetTop: number;
+  insetRight: number;
+  insetBottom: number;
+  /** `anchor` (ST_TextAnchoringType) as written: `t` (default), `ctr`, `b`, `just`, `dist`. */
+  anchor: string;
+  /** `wrap="square"` (default) wraps; `none` does not. */
+  wrap: boolean;
+  /** `a:noAutofit` / `a:normAutofit` (shrink text on overflow) / `a:spAutoFit` (resize shape); `none` when unset. */
+  autofit: 'none' | 'normal' | 'shape';
+  /** `a:normAutofit/@fontScale` as a fraction (1 = 100 %). */
+  fontScale: number;
+  /** `a:normAutofit/@lnSpcReduction` as a fraction (0 = none). */
+  lnSpcReduction: number;
+  /** `vert` (ST_TextVerticalType), `horz` by default. */
+  vertical: string;
+  /** `numCol`, 1 by default. */
+  columns: number;
+}
+
+/**
+ * The effective text frame of `bodyPrs` (nearest first, as in {@link TextStyleSources}):
+ * each attribute from the nearest `a:bodyPr` that sets it, the autofit choice from the
+ * nearest that holds one of `a:noAutofit`, `a:normAutofit`, `a:spAutoFit`, else the schema
+ * defaults.
+ */
+export function textFrameOf(bodyPrs: readonly Element[]): TextFrameProperties {
+  const pick = <T>(f: (b: Element) => T | undefined): T | undefined => {
+    for (const b of bodyPrs) {
+      const v = f(b);
+      if (v !== undefined) return v;
+    }
+    return undefined;
+  };
+  let autofit: TextFrameProperties['autofit'] = 'none';
+  let fontScale = 1;
+  let lnSpcReduction = 0;
+  fits: for (const b of bodyPrs) {
+    for (const c of children(b, NS.a)) {
+      if (c.localName === 'noAutofit') break fits;
+      if (c.localName === 'spAutoFit') {
+        autofit = 'shape';
+        break fits;
+      }
+      if (c.localName === 'normAutofit') {
+        autofit = 'normal';
+        fontScale = intAttr(c, 'fontScale', 100000) / 100000;
+        lnSpcReduction = intAttr(c, 'lnSpcReduction', 0) / 100000;
+        break fits;
+      }
+    }
+  }
+  return {
+    insetLeft: pick((b) => intAttr(b, 'lIns')) ?? 91440,
+    insetTop: pick((b) => intAttr(b, 'tIns')) ?? 45720,
+    insetRight: pick((b) => intAttr(b, 'rIns')) ?? 91440,
+    insetBottom: pick((b) => intAttr(b, 'bIns')) ?? 45720,
+    anchor: pick((b) => attr(b, 'anchor')) ?? 't',
+    wrap: pick((b) => attr(b, 'wrap')) !== 'none',
+    autofit,
+    fontScale,
+    lnSpcReduction,
+    vertical: pick((b) => attr(b, 'vert')) ?? 'horz',
+    columns: pick((b) => intAttr(b, 'numCol')) ?? 1,
+  };
+}
+
+/**
+ * The resolved properties of paragraphs with paragraph properties `pPr` at outline level
+ * `level` (0–8) of a text body read with `src`: what {@link readTextBody} lays out, for
+ * readers that want the facts of one paragraph (analysis).
+ */
+export function paragraphStyleOf(src: TextStyleSources, level: number, pPr: Element | undefined): ParagraphStyle {
+  return new ParagraphStyle(src, levelStyleOf(src, Math.max(0, Math.min(8, level))), pPr);
 }
 
 /** The style of outline level `level` (0–8) resolved from `src`, made once and kept with it. */
@@ -322,21 +422,33 @@ export function appendParagraphModel(body: TextBodyInput, model: ParagraphModel,
   });
 }
 
+/** What a run's resolved properties report beyond what is drawn (see {@link ResolvedRun}). */
+interface RunFacts {
+  /** The Latin typeface the template gives the run, theme references resolved; null when nothing names one. */
+  readonly face: string | null;
+  /** The colour of the run's text fill; null for `a:noFill`, a picture fill or a colour that does not resolve. */
+  readonly fill: Rgba | null;
+}
+
 /**
  * A run's resolved properties (font, colour, decoration): what every run with the same
  * `a:rPr` under the same paragraph properties gets.
  */
-class ResolvedRun {
+export class ResolvedRun {
   private readonly hex: string | undefined;
   /** Sized copies by `sz` (hundredths of a point); a body's runs use one or two sizes. */
   private sizedCopies?: Map<number, ResolvedRun>;
 
   constructor(
+    /** The font drawn: the template's typeface, else the theme's or a drawable fallback. */
     readonly font: TextRunInput['font'],
+    /** The colour drawn (transparent for `a:noFill`). */
     readonly color: Rgba | undefined,
     private readonly decoration: Pick<TextRunInput, 'underline' | 'strike' | 'baseline_pct' | 'spacing_pt' | 'cap'>,
+    /** What analysis reports of the run. */
+    readonly facts: RunFacts,
   ) {
-    this.hex = color ? rgbHex(color) : undefined;
+    this.hex = color ? rgbaToHex(color) : undefined;
   }
 
   /** A layout run of `text` with these properties. */
@@ -348,7 +460,7 @@ class ResolvedRun {
   sized(sz: number): ResolvedRun {
     let copy = this.sizedCopies?.get(sz);
     if (copy === undefined) {
-      copy = new ResolvedRun({ ...this.font, size_pt: sz / 100 }, this.color, this.decoration);
+      copy = new ResolvedRun({ ...this.font, size_pt: sz / 100 }, this.color, this.decoration, this.facts);
       (this.sizedCopies ??= new Map()).set(sz, copy);
     }
     return copy;
@@ -370,13 +482,32 @@ interface BulletStyle {
   symbolic: boolean;
 }
 
+/** A paragraph's resolved properties as written (what analysis reports; {@link ParagraphStyle.input} lays them out). */
+export interface ParagraphFacts {
+  /** `algn` (ST_TextAlignType) as written: `l` (default), `ctr`, `r`, `just`, `justLow`, `dist`, `thaiDist`. */
+  align: string;
+  /** Right-to-left paragraph (`rtl`, xsd:boolean). */
+  rtl: boolean;
+  /** `marL`, `indent`, `marR` in EMU, 0 by default. */
+  marL_emu: number;
+  indent_emu: number;
+  marR_emu: number;
+  /** `a:lnSpc`, `a:spcBef`, `a:spcAft`; undefined when nothing sets them. */
+  lineSpacing: Spacing | undefined;
+  spaceBefore: Spacing | undefined;
+  spaceAfter: Spacing | undefined;
+  /** The paragraph shows a bullet or number (`a:buChar`, `a:buAutoNum`, `a:buBlip`; `a:buNone` or nothing: none). */
+  bullet: boolean;
+}
+
 /**
  * The properties of paragraphs with one `a:pPr` at one outline level: the paragraph's own
  * properties first, then the level's inherited ones (§21.1.2.2.7).
  */
-class ParagraphStyle {
+export class ParagraphStyle {
   private readonly ownDefRPr: Element | undefined;
   private fields?: Omit<ParagraphInput, 'runs' | 'endFont' | 'bullet'>;
+  private paragraphFacts?: ParagraphFacts;
   private bulletStyle?: BulletStyle | null;
 
   constructor(private readonly src: TextStyleSources, private readonly lvl: LevelStyle, private readonly pPr: Element | undefined) {
@@ -428,6 +559,9 @@ class ParagraphStyle {
       const c = fillColor(e, src.colorCtx);
       if (c !== undefined) { color = c; break; }
     }
+    // a picture fill (§20.1.8.14) has no one colour: it is drawn in the text colour (the layout draws one colour per run)
+    const picture = color === PICTURE_FILL;
+    const fill = color === PICTURE_FILL ? undefined : color;
     const b = ownAttr('b');
     const i = ownAttr('i');
     const u = ownAttr('u') ?? d.u;
@@ -437,7 +571,7 @@ class ParagraphStyle {
     const spc = ownAttr('spc');
     return new ResolvedRun(
       { name, size_pt: (sz ?? 1800) / 100, bold: b !== undefined ? onOff(b) : d.bold, italic: i !== undefined ? onOff(i) : d.italic, ...(shapeHint ? { shapeHint } : {}) },
-      color === null ? { r: 0, g: 0, b: 0, a: 0 } : color ?? this.lvl.textColor(),
+      fill === null ? { r: 0, g: 0, b: 0, a: 0 } : fill ?? this.lvl.textColor(),
       {
         underline: u !== undefined && u !== 'none',
         strike: strike !== undefined && strike !== 'noStrike',
@@ -445,7 +579,47 @@ class ParagraphStyle {
         spacing_pt: (spc !== undefined ? intOr(spc, 0) : d.spc) / 100,
         cap: cap === 'all' ? 'all' : cap === 'small' ? 'small' : 'none',
       },
+      {
+        face: face ? themed || null : src.themeDefaultFace !== undefined ? src.themeDefaultFace || null : src.defaultFace || null,
+        fill: picture ? null : fill === undefined ? this.lvl.textColor() ?? null : fill,
+      },
     );
+  }
+
+  /**
+   * The East Asian (`a:ea`) and complex-script (`a:cs`) typefaces of a run with `rPr`,
+   * theme references resolved (an empty theme slot takes the theme's face for the run's
+   * script, from `lang`, or `altLang` for East Asian text); null when nothing names one.
+   * The shape style's font reference names only the Latin face, so it is not read here.
+   */
+  scriptFaces(rPr: Element | undefined): { eastAsian: string | null; complexScript: string | null } {
+    const d = this.lvl.runDefaults;
+    const own = (e: Element | undefined, local: string): string | undefined => typefaceOf(child(e, NS.a, local));
+    const ownAttr = (name: string): string | undefined => (rPr ? attr(rPr, name) : undefined) ?? (this.ownDefRPr ? attr(this.ownDefRPr, name) : undefined);
+    const ea = own(rPr, 'ea') ?? own(this.ownDefRPr, 'ea') ?? d.ea;
+    const cs = own(rPr, 'cs') ?? own(this.ownDefRPr, 'cs') ?? d.cs;
+    const lang = ownAttr('lang') ?? d.lang;
+    const altLang = ownAttr('altLang') ?? d.altLang;
+    const resolved = (face: string | undefined, language: string | undefined): string | null => (face === undefined ? null : resolveThemeFont(face, this.src.theme, language) || null);
+    return { eastAsian: resolved(ea, scriptOfLanguage(lang) ? lang : altLang), complexScript: resolved(cs, lang) };
+  }
+
+  /** The paragraph's resolved properties as written. */
+  facts(): ParagraphFacts {
+    if (this.paragraphFacts) return this.paragraphFacts;
+    const kind = this.pChild(BULLET_KIND);
+    this.paragraphFacts = {
+      align: this.pAttr('algn') ?? 'l',
+      rtl: onOff(this.pAttr('rtl') ?? '0'),
+      marL_emu: Number(this.pAttr('marL') ?? 0),
+      indent_emu: Number(this.pAttr('indent') ?? 0),
+      marR_emu: Number(this.pAttr('marR') ?? 0),
+      lineSpacing: this.spacing(LN_SPC),
+      spaceBefore: this.spacing(SPC_BEF),
+      spaceAfter: this.spacing(SPC_AFT),
+      bullet: kind !== undefined && kind.localName !== 'buNone',
+    };
+    return this.paragraphFacts;
   }
 
   private bullet(): BulletStyle | null {
@@ -473,16 +647,17 @@ class ParagraphStyle {
    */
   input(runs: TextRunInput[], endFont: TextRunInput['font'], level: number, counters: Map<number, number>): ParagraphInput {
     if (!this.fields) {
-      const algnRaw = this.pAttr('algn') ?? 'l';
+      const facts = this.facts();
+      const algnRaw = facts.align;
       this.fields = {
         align: (['l', 'ctr', 'r', 'just', 'dist'].includes(algnRaw) ? algnRaw : algnRaw === 'justLow' || algnRaw === 'thaiDist' ? 'just' : 'l') as ParagraphInput['align'],
-        marL_emu: Number(this.pAttr('marL') ?? 0),
-        indent_emu: Number(this.pAttr('indent') ?? 0),
-        marR_emu: Number(this.pAttr('marR') ?? 0),
-        lineSpacing: this.spacing(LN_SPC),
-        spaceBefore: this.spacing(SPC_BEF),
-        spaceAfter: this.spacing(SPC_AFT),
-        rtl: this.pAttr('rtl') === '1',
+        marL_emu: facts.marL_emu,
+        indent_emu: facts.indent_emu,
+        marR_emu: facts.marR_emu,
+        lineSpacing: facts.lineSpacing,
+        spaceBefore: facts.spaceBefore,
+        spaceAfter: facts.spaceAfter,
+        rtl: facts.rtl,
       };
     }
     const f = this.fields;
@@ -519,7 +694,7 @@ class ParagraphStyle {
       para.bullet = {
         text: text + (autoNum ? ' ' : ''),
         font: { name: bu.symbolic || !bu.fontName ? firstFont.name : bu.fontName, size_pt: size, bold: autoNum ? firstFont.bold : false },
-        color: bu.color ? rgbHex(bu.color) : first?.color,
+        color: bu.color ? rgbaToHex(bu.color) : first?.color,
       };
     } else if (!bu || bu.kind.localName !== 'buAutoNum') {
       if (hasText) counters.delete(level);
@@ -549,17 +724,41 @@ function intOr(v: string, fallback: number): number {
   return Number.isFinite(n) ? n : fallback;
 }
 
+/** A text fill of a picture (`a:blipFill`): no one colour. */
+const PICTURE_FILL = Symbol('picture fill');
+
 /**
- * The fill a run's properties give its text: a colour, `null` for `a:noFill`, undefined
- * when the element names none (a gradient counts as its first stop).
+ * The fill a run's properties give its text (ECMA-376 Part 1, §20.1.8): a colour; `null`
+ * for `a:noFill` or a colour that does not resolve; {@link PICTURE_FILL} for `a:blipFill`;
+ * undefined when the element names none. A gradient (§20.1.8.33) counts as its first
+ * stop written (ECMA-376 names no one colour for it; the first written is the one the
+ * template's author put first, and what previews have always drawn), a pattern (§20.1.8.47)
+ * as its foreground colour.
  */
-function fillColor(e: Element, ctx: ColorContext): Rgba | null | undefined {
+function fillColor(e: Element, ctx: ColorContext): Rgba | null | typeof PICTURE_FILL | undefined {
   for (const f of children(e, NS.a)) {
-    if (f.localName === 'solidFill') return colorIn(f, ctx) ?? null;
-    if (f.localName === 'gradFill') return colorIn(child(child(f, NS.a, 'gsLst'), NS.a, 'gs'), ctx) ?? null;
-    if (f.localName === 'noFill') return null;
+    switch (f.localName) {
+      case 'solidFill':
+        return colorIn(f, ctx) ?? null;
+      case 'gradFill':
+        return colorIn(child(child(f, NS.a, 'gsLst'), NS.a, 'gs'), ctx) ?? null;
+      case 'pattFill':
+        return colorIn(child(f, NS.a, 'fgClr'), ctx) ?? null;
+      case 'noFill':
+        return null;
+      case 'blipFill':
+        return PICTURE_FILL;
+      default:
+        break;
+    }
   }
   return undefined;
+}
+
+/** The `typeface` of a font element (`a:latin`, `a:ea`, `a:cs`), undefined when unset or empty. */
+function typefaceOf(font: Element | undefined): string | undefined {
+  const v = attr(font, 'typeface');
+  return v === undefined || v === '' ? undefined : v;
 }
 
 /** Run properties a level's list styles give every run that does not say otherwise. */
@@ -568,9 +767,13 @@ interface RunDefaults {
   /** The shape the attributes of the `a:latin` that named {@link face} give (not for theme references). */
   faceShape?: FontShape;
   lang?: string;
+  /** East Asian and complex-script typefaces (`a:ea`, `a:cs`), as written. */
+  ea?: string;
+  cs?: string;
+  altLang?: string;
   /** Hundredths of a point. */
   sz?: number;
-  color?: Rgba | null;
+  color?: Rgba | null | typeof PICTURE_FILL;
   bold: boolean;
   italic: boolean;
   u?: string;
@@ -696,8 +899,11 @@ export class LevelStyle {
       face: typeof faceFrom === 'string' ? faceFrom : faceFrom ? attr(faceFrom, 'typeface') : undefined,
       faceShape: typeof faceFrom === 'object' ? latinShape(faceFrom) : undefined,
       lang: pick((e) => attr(e, 'lang')),
+      altLang: pick((e) => attr(e, 'altLang')),
+      ea: pick((e) => typefaceOf(child(e, NS.a, 'ea'))),
+      cs: pick((e) => typefaceOf(child(e, NS.a, 'cs'))),
       sz: pick((e) => intAttr(e, 'sz')),
-      color: pick((e) => fillColor(e, src.colorCtx), src.fontRefColor ?? undefined),
+      color: pick<Rgba | null | typeof PICTURE_FILL>((e) => fillColor(e, src.colorCtx), src.fontRefColor ?? undefined),
       bold: pick((e) => boolAttr(e, 'b')) ?? false,
       italic: pick((e) => boolAttr(e, 'i')) ?? false,
       u: pick((e) => attr(e, 'u')),
@@ -750,9 +956,4 @@ function defaultFaceShape(src: TextStyleSources): FontShape | undefined {
   if (src.defaultFace === src.theme.minor.latin) return collectionShape(src.theme.minor);
   if (src.defaultFace === src.theme.major.latin) return collectionShape(src.theme.major);
   return undefined;
-}
-
-function rgbHex(c: Rgba): string {
-  const h = (x: number): string => Math.max(0, Math.min(255, Math.round(x))).toString(16).padStart(2, '0');
-  return `${h(c.r)}${h(c.g)}${h(c.b)}`.toUpperCase();
 }
