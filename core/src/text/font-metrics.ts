@@ -147,9 +147,10 @@ const DEFAULT_FAMILY = 'DejaVu Sans';
  * The face East Asian text falls back to where the template's fonts lack it: Noto Sans
  * CJK (Debian `fonts-noto-cjk`), what fontconfig gives LibreOffice for Chinese, Japanese
  * and Korean. Its ideographs, kana, Hangul and full-width forms advance 1 em (as
- * {@link isCjk} measures them, in any face that lacks them). Its own, taller line (win
- * ascent 1.16 em, descent 0.288 em) applies when a template names it; LibreOffice sets a
- * line of fallback CJK glyphs at the height of the run's own face, so layout does too.
+ * {@link isCjk} measures them, in any face that lacks them); its line is taller than a
+ * Latin face's (win ascent 1.16 em, descent 0.288 em), and LibreOffice sets a line of
+ * single or wider proportional spacing that holds such glyphs at that height (below 100 %
+ * it scales the run's own face's height), which text layout follows.
  */
 export const CJK_FALLBACK_FAMILY = 'Noto Sans CJK';
 

@@ -12,10 +12,10 @@
  *
  * Shared by the renderer (which draws the lines) and text fitting ({@link fitText}).
  */
-import { defaultFontMetrics, isCjk, type FontMetrics, type FontSpec } from './font-metrics.js';
+import { CJK_FALLBACK_FAMILY, defaultFontMetrics, isCjk, type FontMetrics, type FontSpec } from './font-metrics.js';
 import { embeddingLevels, visualOrder } from './bidi.js';
 import { breakPieces } from './line-break.js';
-import { hasNonLatinScript, hasRightToLeft } from './script.js';
+import { hasEastAsian, hasNonLatinScript, hasRightToLeft } from './script.js';
 
 /** EMU per point (ECMA-376 §20.1.10.16 ST_Coordinate: 914400 EMU per inch, 72 pt per inch). */
 export const EMU_PER_PT = 12700;
@@ -217,6 +217,8 @@ interface RunSplit {
   kinds: number[];
   /** Characters (code points) of each piece: letter spacing is added once per character. */
   counts: number[];
+  /** Per piece, true when it holds East Asian characters; undefined when no piece does. */
+  eastAsian?: boolean[];
 
   /** The run's font at the last size it was laid out at, and the font it was made from. */
   font?: FontSpec;
@@ -311,10 +313,12 @@ function splitByBreakOpportunities(run: TextRunInput, text: string): RunSplit {
   const texts: string[] = [];
   const kinds: number[] = [];
   const counts: number[] = [];
+  const eastAsian: boolean[] = [];
   const push = (t: string, kind: number): void => {
     texts.push(t);
     kinds.push(kind);
     counts.push([...t].length);
+    eastAsian.push(kind === UNIT && hasEastAsian(t));
   };
   for (const piece of breakPieces(text)) {
     let end = piece.length;
@@ -322,7 +326,7 @@ function splitByBreakOpportunities(run: TextRunInput, text: string): RunSplit {
     if (end > 0) push(piece.slice(0, end), UNIT);
     if (end < piece.length) push(piece.slice(end), SPACE);
   }
-  return { run, text: run.text, cap: run.cap, texts, kinds, counts };
+  return { run, text: run.text, cap: run.cap, texts, kinds, counts, eastAsian };
 }
 
 /** A size times `k` as written into a file: hundredths of a point, at least 1 pt. */
@@ -684,6 +688,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
     // Place the lines.
     const lineSpacing = p.lineSpacing;
     const lineCount = S.lines;
+    const tallCjk = lineSpacing === undefined || ('pct' in lineSpacing && lineSpacing.pct >= 100);
     for (let li = 0; li < lineCount; li++) {
       const begin = S.lineStart[li]!;
       const end = li + 1 < lineCount ? S.lineStart[li + 1]! : S.placedLen;
@@ -704,7 +709,10 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
         }
         visibleCount++;
         if (kind !== SPACE) last = j;
-        S.take(S.fonts[S.run[i]!]!, m);
+        const font = S.fonts[S.run[i]!]!;
+        S.take(font, m);
+        // East Asian glyphs from the fallback face make a line of single or wider proportional spacing as tall as that face's (LibreOffice)
+        if (kind === UNIT && tallCjk && S.seg[i]! >= 0 && S.splits[S.run[i]!]!.eastAsian?.[S.seg[i]!]) S.take(cjkFace(font), m);
       }
       if (visibleCount === 0) S.take(p.endFont ? sized(p.endFont, s, k) : firstFont, m);
       if (li === 0 && bulletFont && visibleCount) S.take(bulletFont, m);
@@ -815,6 +823,17 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
 /** `algn` seen from the other side (l ↔ r). */
 function mirroredAlign(a: NonNullable<ParagraphInput['align']>): NonNullable<ParagraphInput['align']> {
   return a === 'l' ? 'r' : a === 'r' ? 'l' : a;
+}
+
+/** The CJK fallback face at a run font's size and weight (kept per font object). */
+const cjkFaces = new WeakMap<FontSpec, FontSpec>();
+function cjkFace(font: FontSpec): FontSpec {
+  let f = cjkFaces.get(font);
+  if (!f) {
+    f = { name: CJK_FALLBACK_FAMILY, size_pt: font.size_pt, bold: font.bold };
+    cjkFaces.set(font, f);
+  }
+  return f;
 }
 
 /**
