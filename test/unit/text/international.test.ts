@@ -13,6 +13,9 @@ import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { PmlModel } from '../../../core/src/ooxml/pml/parts.js';
 import { corpusFilesOfFor, corpusPath } from '../../helpers/corpus.js';
 
+// a deck per corpus template (about a minute and a half on a loaded machine)
+t.setTimeout(900_000);
+
 const calibri = (size_pt: number) => ({ name: 'Calibri', size_pt });
 const box = (wPt: number) => ({ width_emu: wPt * EMU_PER_PT, height_emu: 1000 * EMU_PER_PT });
 const noInsets = { lIns_emu: 0, rIns_emu: 0, tIns_emu: 0, bIns_emu: 0 };
