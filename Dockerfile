@@ -8,9 +8,10 @@ FROM node:20-bookworm-slim
 
 # Open fonts the previews draw with and the text fitter measures against
 # (metric-compatible stand-ins for Calibri, Cambria, Arial, Times New Roman, Courier New;
-# DejaVu Sans and Serif for other fonts, by class). .ci/run installs the same four.
+# DejaVu Sans and Serif for other fonts, by class, and for Hebrew and Arabic; Noto Sans CJK
+# for Chinese, Japanese and Korean). .ci/run installs the same five.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends fonts-crosextra-carlito fonts-crosextra-caladea fonts-liberation2 fonts-dejavu-core \
+ && apt-get install -y --no-install-recommends fonts-crosextra-carlito fonts-crosextra-caladea fonts-liberation2 fonts-dejavu-core fonts-noto-cjk \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app

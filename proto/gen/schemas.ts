@@ -1063,6 +1063,15 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                           "type": "string"
                         },
                         "maxItems": 500
+                      },
+                      "language": {
+                        "description": "BCP 47 language tag of the bullets (e.g. \"ar\", \"he-IL\", \"ja-JP\"); overrides the\noptions' `language` for this block. A right-to-left language (Arabic, Hebrew, Persian,\nUrdu, ...) makes the paragraphs right to left; the runs carry it as their language.",
+                        "type": [
+                          "string",
+                          "null"
+                        ],
+                        "maxLength": 35,
+                        "format": "bcp47"
                       }
                     },
                     "additionalProperties": false
@@ -1593,6 +1602,15 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                     "type": "string"
                   },
                   "maxItems": 500
+                },
+                "language": {
+                  "description": "BCP 47 language tag of the bullets (e.g. \"ar\", \"he-IL\", \"ja-JP\"); overrides the\noptions' `language` for this block. A right-to-left language (Arabic, Hebrew, Persian,\nUrdu, ...) makes the paragraphs right to left; the runs carry it as their language.",
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 35,
+                  "format": "bcp47"
                 }
               },
               "additionalProperties": false
@@ -1828,6 +1846,15 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               "type": "string"
             },
             "maxItems": 500
+          },
+          "language": {
+            "description": "BCP 47 language tag of the bullets (e.g. \"ar\", \"he-IL\", \"ja-JP\"); overrides the\noptions' `language` for this block. A right-to-left language (Arabic, Hebrew, Persian,\nUrdu, ...) makes the paragraphs right to left; the runs carry it as their language.",
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 35,
+            "format": "bcp47"
           }
         },
         "additionalProperties": false
@@ -2030,6 +2057,15 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           "type": "string"
         },
         "maxItems": 500
+      },
+      "language": {
+        "description": "BCP 47 language tag of the bullets (e.g. \"ar\", \"he-IL\", \"ja-JP\"); overrides the\noptions' `language` for this block. A right-to-left language (Arabic, Hebrew, Persian,\nUrdu, ...) makes the paragraphs right to left; the runs carry it as their language.",
+        "type": [
+          "string",
+          "null"
+        ],
+        "maxLength": 35,
+        "format": "bcp47"
       }
     },
     "additionalProperties": false
@@ -2724,6 +2760,15 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           "null"
         ],
         "maxLength": 200
+      },
+      "language": {
+        "description": "BCP 47 language tag of the text (e.g. \"ar\", \"he-IL\", \"ja-JP\", \"zh-CN\"). A\nright-to-left language makes the paragraphs right to left; the runs carry it as their\nlanguage. Without it each paragraph's direction and language follow its script.",
+        "type": [
+          "string",
+          "null"
+        ],
+        "maxLength": 35,
+        "format": "bcp47"
       }
     },
     "additionalProperties": false
@@ -2906,6 +2951,15 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                               "type": "string"
                             },
                             "maxItems": 500
+                          },
+                          "language": {
+                            "description": "BCP 47 language tag of the bullets (e.g. \"ar\", \"he-IL\", \"ja-JP\"); overrides the\noptions' `language` for this block. A right-to-left language (Arabic, Hebrew, Persian,\nUrdu, ...) makes the paragraphs right to left; the runs carry it as their language.",
+                            "type": [
+                              "string",
+                              "null"
+                            ],
+                            "maxLength": 35,
+                            "format": "bcp47"
                           }
                         },
                         "additionalProperties": false
@@ -4512,6 +4566,15 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                               "type": "string"
                             },
                             "maxItems": 500
+                          },
+                          "language": {
+                            "description": "BCP 47 language tag of the bullets (e.g. \"ar\", \"he-IL\", \"ja-JP\"); overrides the\noptions' `language` for this block. A right-to-left language (Arabic, Hebrew, Persian,\nUrdu, ...) makes the paragraphs right to left; the runs carry it as their language.",
+                            "type": [
+                              "string",
+                              "null"
+                            ],
+                            "maxLength": 35,
+                            "format": "bcp47"
                           }
                         },
                         "additionalProperties": false
@@ -5072,6 +5135,15 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               "null"
             ],
             "maxLength": 200
+          },
+          "language": {
+            "description": "BCP 47 language tag of the text (e.g. \"ar\", \"he-IL\", \"ja-JP\", \"zh-CN\"). A\nright-to-left language makes the paragraphs right to left; the runs carry it as their\nlanguage. Without it each paragraph's direction and language follow its script.",
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 35,
+            "format": "bcp47"
           }
         },
         "additionalProperties": false
@@ -5198,6 +5270,15 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                                     "type": "string"
                                   },
                                   "maxItems": 500
+                                },
+                                "language": {
+                                  "description": "BCP 47 language tag of the bullets (e.g. \"ar\", \"he-IL\", \"ja-JP\"); overrides the\noptions' `language` for this block. A right-to-left language (Arabic, Hebrew, Persian,\nUrdu, ...) makes the paragraphs right to left; the runs carry it as their language.",
+                                  "type": [
+                                    "string",
+                                    "null"
+                                  ],
+                                  "maxLength": 35,
+                                  "format": "bcp47"
                                 }
                               },
                               "additionalProperties": false
@@ -5758,6 +5839,15 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                     "null"
                   ],
                   "maxLength": 200
+                },
+                "language": {
+                  "description": "BCP 47 language tag of the text (e.g. \"ar\", \"he-IL\", \"ja-JP\", \"zh-CN\"). A\nright-to-left language makes the paragraphs right to left; the runs carry it as their\nlanguage. Without it each paragraph's direction and language follow its script.",
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "maxLength": 35,
+                  "format": "bcp47"
                 }
               },
               "additionalProperties": false
@@ -5852,6 +5942,15 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               "null"
             ],
             "maxLength": 200
+          },
+          "language": {
+            "description": "BCP 47 language tag of the text (e.g. \"ar\", \"he-IL\", \"ja-JP\", \"zh-CN\"). A\nright-to-left language makes the paragraphs right to left; the runs carry it as their\nlanguage. Without it each paragraph's direction and language follow its script.",
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 35,
+            "format": "bcp47"
           }
         },
         "additionalProperties": false
@@ -6044,6 +6143,15 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
                               "type": "string"
                             },
                             "maxItems": 500
+                          },
+                          "language": {
+                            "description": "BCP 47 language tag of the bullets (e.g. \"ar\", \"he-IL\", \"ja-JP\"); overrides the\noptions' `language` for this block. A right-to-left language (Arabic, Hebrew, Persian,\nUrdu, ...) makes the paragraphs right to left; the runs carry it as their language.",
+                            "type": [
+                              "string",
+                              "null"
+                            ],
+                            "maxLength": 35,
+                            "format": "bcp47"
                           }
                         },
                         "additionalProperties": false
@@ -6612,6 +6720,15 @@ export const MESSAGE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
               "null"
             ],
             "maxLength": 200
+          },
+          "language": {
+            "description": "BCP 47 language tag of the text (e.g. \"ar\", \"he-IL\", \"ja-JP\", \"zh-CN\"). A\nright-to-left language makes the paragraphs right to left; the runs carry it as their\nlanguage. Without it each paragraph's direction and language follow its script.",
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 35,
+            "format": "bcp47"
           }
         },
         "additionalProperties": false
@@ -10247,6 +10364,15 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                                 "type": "string"
                               },
                               "maxItems": 500
+                            },
+                            "language": {
+                              "description": "BCP 47 language tag of the bullets (e.g. \"ar\", \"he-IL\", \"ja-JP\"); overrides the\noptions' `language` for this block. A right-to-left language (Arabic, Hebrew, Persian,\nUrdu, ...) makes the paragraphs right to left; the runs carry it as their language.",
+                              "type": [
+                                "string",
+                                "null"
+                              ],
+                              "maxLength": 35,
+                              "format": "bcp47"
                             }
                           },
                           "additionalProperties": false
@@ -11382,6 +11508,15 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                                       "type": "string"
                                     },
                                     "maxItems": 500
+                                  },
+                                  "language": {
+                                    "description": "BCP 47 language tag of the bullets (e.g. \"ar\", \"he-IL\", \"ja-JP\"); overrides the\noptions' `language` for this block. A right-to-left language (Arabic, Hebrew, Persian,\nUrdu, ...) makes the paragraphs right to left; the runs carry it as their language.",
+                                    "type": [
+                                      "string",
+                                      "null"
+                                    ],
+                                    "maxLength": 35,
+                                    "format": "bcp47"
                                   }
                                 },
                                 "additionalProperties": false
@@ -11942,6 +12077,15 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                       "null"
                     ],
                     "maxLength": 200
+                  },
+                  "language": {
+                    "description": "BCP 47 language tag of the text (e.g. \"ar\", \"he-IL\", \"ja-JP\", \"zh-CN\"). A\nright-to-left language makes the paragraphs right to left; the runs carry it as their\nlanguage. Without it each paragraph's direction and language follow its script.",
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "maxLength": 35,
+                    "format": "bcp47"
                   }
                 },
                 "additionalProperties": false
@@ -12036,6 +12180,15 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                 "null"
               ],
               "maxLength": 200
+            },
+            "language": {
+              "description": "BCP 47 language tag of the text (e.g. \"ar\", \"he-IL\", \"ja-JP\", \"zh-CN\"). A\nright-to-left language makes the paragraphs right to left; the runs carry it as their\nlanguage. Without it each paragraph's direction and language follow its script.",
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 35,
+              "format": "bcp47"
             }
           },
           "additionalProperties": false
@@ -12192,6 +12345,15 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                                 "type": "string"
                               },
                               "maxItems": 500
+                            },
+                            "language": {
+                              "description": "BCP 47 language tag of the bullets (e.g. \"ar\", \"he-IL\", \"ja-JP\"); overrides the\noptions' `language` for this block. A right-to-left language (Arabic, Hebrew, Persian,\nUrdu, ...) makes the paragraphs right to left; the runs carry it as their language.",
+                              "type": [
+                                "string",
+                                "null"
+                              ],
+                              "maxLength": 35,
+                              "format": "bcp47"
                             }
                           },
                           "additionalProperties": false
@@ -12760,6 +12922,15 @@ export const ROUTE_SCHEMAS: Readonly<Record<string, RouteSchemaSet>> = {
                 "null"
               ],
               "maxLength": 200
+            },
+            "language": {
+              "description": "BCP 47 language tag of the text (e.g. \"ar\", \"he-IL\", \"ja-JP\", \"zh-CN\"). A\nright-to-left language makes the paragraphs right to left; the runs carry it as their\nlanguage. Without it each paragraph's direction and language follow its script.",
+              "type": [
+                "string",
+                "null"
+              ],
+              "maxLength": 35,
+              "format": "bcp47"
             }
           },
           "additionalProperties": false

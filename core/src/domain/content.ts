@@ -9,6 +9,8 @@
 /** A bullet list. Each string is one paragraph at level 0. */
 export interface TextBlock {
   bullets: string[];
+  /** BCP 47 language of the bullets (e.g. "ar", "he-IL", "ja-JP"): sets direction and run language. */
+  language?: string;
 }
 
 export interface TableCell {
@@ -100,6 +102,8 @@ export interface SlideData {
 
 /** Generation options; every field optional, defaults as the contract says. */
 export interface GenerationOptions {
+  /** BCP 47 language of the text (deck default; a slide's options replace it): sets direction and run language. */
+  language?: string;
   auto_paginate_tables?: boolean;
   allow_textbox_reposition?: boolean;
   /** Points, 6–72. */

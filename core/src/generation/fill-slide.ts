@@ -25,6 +25,8 @@ import { buildTableFrame, frameTable, replaceTableContent } from './tables.js';
 import { cloneInto } from './draft/clone.js';
 import { ensureShapeTextBody, hasDateField, hasSlideNumberField, plainText, setDateField, setParagraphs, setRunFont, setSlideNumberField } from './text.js';
 import type { TextRole } from './slide-format.js';
+import { applyParagraphLanguages, inheritedAlignment } from './intl-text.js';
+import { matchLayoutPlaceholder, matchMasterPlaceholder } from './shapes.js';
 import type { RichFillArgs } from './charts/blocks.js';
 
 /** Placeholder types of the footer area (§19.7.10): date, footer, slide number, header. */
@@ -136,6 +138,13 @@ function textBullets(blocks: readonly Block[]): string[] {
   return out;
 }
 
+/** Per bullet of {@link textBullets}, the language its text block gives (`TextBlock.language`). */
+function bulletLanguages(blocks: readonly Block[]): Array<string | undefined> {
+  const out: Array<string | undefined> = [];
+  for (const b of blocks) if (b.type === 'text' && b.text) for (let i = 0; i < b.text.bullets.length; i++) out.push(b.text.language);
+  return out;
+}
+
 function tables(blocks: readonly Block[]): Table[] {
   const out: Table[] = [];
   for (const b of blocks) if (b.type === 'table' && b.table?.table && b.table.table.rows.length > 0) out.push(b.table.table);
@@ -158,11 +167,19 @@ export function fillSlide(ctx: FillContext): void {
   const rectOf = (p: PlaceholderShape): Rect | undefined => resolveRect(p, ctx.layoutPhs, ctx.masterPhs);
   const isTextShape = (p: PlaceholderShape): boolean => p.shape.localName === 'sp';
 
-  const fillText = (p: PlaceholderShape, lines: readonly string[], role: TextRole): void => {
+  const fillText = (p: PlaceholderShape, lines: readonly string[], role: TextRole, languages?: readonly (string | undefined)[]): void => {
     // the template shape's own formatting elements (a copy's are per slide): text
     // measuring resolves them once for every slide made from the template
     const source = ctx.sourceOf?.get(p.shape);
-    setParagraphs(doc, ensureShapeTextBody(doc, p.shape), lines, source ? child(source, NS.p, 'txBody') : undefined);
+    const txBody = ensureShapeTextBody(doc, p.shape);
+    setParagraphs(doc, txBody, lines, source ? child(source, NS.p, 'txBody') : undefined);
+    // right-to-left paragraphs, languages and runs per script (Latin text without a language: nothing)
+    const langs = lines.map((_, i) => languages?.[i] ?? options.language);
+    if (langs.some((l) => l !== undefined) || lines.some((l) => /[^\u0000-\u058f]/.test(l))) {
+      const lp = matchLayoutPlaceholder(ctx.layoutPhs, p.type, p.idx);
+      const mp = matchMasterPlaceholder(ctx.masterPhs, lp?.type ?? p.type);
+      applyParagraphLanguages(doc, txBody, lines, langs, inheritedAlignment([source ?? p.shape, lp?.shape], mp?.shape, p.type));
+    }
     // an empty text clears a template placeholder; on a new slide the placeholder goes
     if (lines.some((l) => l !== '')) filled.add(p.shape);
     used.add(p.shape);
@@ -385,7 +402,7 @@ function fillColumns(
   phs: PlaceholderShape[],
   columns: readonly Column[],
   rectOf: (p: PlaceholderShape) => Rect | undefined,
-  fillText: (p: PlaceholderShape, lines: readonly string[], role: TextRole) => void,
+  fillText: (p: PlaceholderShape, lines: readonly string[], role: TextRole, languages?: readonly (string | undefined)[]) => void,
   used: Set<Element>,
   filled: Set<Element>,
   newId: () => number,
@@ -430,7 +447,7 @@ function fillColumns(
     for (const t of tbls) {
       const existing = existingTables.shift();
       if (existing) {
-        replaceTableContent(doc, existing.frame, t, ctx.sourceOf?.get(existing.frame));
+        replaceTableContent(doc, existing.frame, t, ctx.sourceOf?.get(existing.frame), ctx.options.language);
         filled.add(existing.frame);
         ctx.onFilled?.(existing.frame, 'table');
       } else remaining.push(t);
@@ -442,14 +459,14 @@ function fillColumns(
     }
     const rect = area.rect;
     if (remaining.length === 0) {
-      fillText(area.ph, bullets, 'body');
+      fillText(area.ph, bullets, 'body', bulletLanguages(col.blocks));
       return;
     }
     let tableRect = rect;
     if (bullets.length) {
       // text above, tables below: the text gets the height it needs at its template size
       // (measured; at most half the area), the tables the rest
-      fillText(area.ph, bullets, 'body');
+      fillText(area.ph, bullets, 'body', bulletLanguages(col.blocks));
       const measured = ctx.measureTextHeight?.(area.ph.shape, rect.cx);
       const estimate = bullets.length * ESTIMATED_LINE_EMU + 2 * 91_440;
       const textCy = Math.min(Math.round(rect.cy * 0.5), Math.ceil(measured ?? estimate));

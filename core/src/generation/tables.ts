@@ -11,6 +11,7 @@ import { paragraphMarkers, type DeferredParagraphs } from './draft/deferred-para
 import { MERGE_ATTRS, rowMarkers, type DeferredCell, type DeferredRows } from './draft/deferred-rows.js';
 import { setRect, type Rect } from './shapes.js';
 import { paragraphsModel } from './text.js';
+import { cellParagraphLanguage } from './intl-text.js';
 import { cloneInto } from './draft/clone.js';
 
 /** `a:graphicData/@uri` of a table (§21.1.3). */
@@ -173,7 +174,7 @@ export function buildTableFrame(doc: Document, table: Table, rect: Rect, o: NewT
     rows: rows.map((row) => ({
       h: rowH,
       cells: row.cells.map((text): DeferredCell => {
-        const paragraphs = paragraphsModel([text], undefined);
+        const paragraphs = cellParagraphLanguage(doc, paragraphsModel([text], undefined), text, o.options.language, undefined);
         if (cellPt !== undefined) paragraphs.sizes = uniformSizes(paragraphs, Math.round(cellPt * 100));
         return { template: undefined, paragraphs };
       }),
@@ -204,8 +205,9 @@ function isCellProperties(el: Element): boolean {
  *
  * @param sourceFrame - the template's frame to take row formatting from, when `frame` is a
  *   copy made without its rows
+ * @param language - BCP 47 language of the cells (the slide's options), for direction and run language
  */
-export function replaceTableContent(doc: Document, frame: Element, table: Table, sourceFrame?: Element): void {
+export function replaceTableContent(doc: Document, frame: Element, table: Table, sourceFrame?: Element, language?: string): void {
   const tbl = frameTable(frame);
   if (!tbl) return;
   // without a source, the table's own rows are the template: as nodes
@@ -253,7 +255,8 @@ export function replaceTableContent(doc: Document, frame: Element, table: Table,
         h,
         cells: row.cells.map((text, j): DeferredCell => {
           const template = tmplCells[Math.min(j, tmplCells.length - 1)];
-          return { template, paragraphs: paragraphsModel([text], template ? child(template, NS.a, 'txBody') : undefined) };
+          const paragraphs = paragraphsModel([text], template ? child(template, NS.a, 'txBody') : undefined);
+          return { template, paragraphs: cellParagraphLanguage(doc, paragraphs, text, language, undefined) };
         }),
       };
     }),

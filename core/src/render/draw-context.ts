@@ -12,7 +12,8 @@ import type { Theme } from '../ooxml/pml/theme.js';
 import { NS, attr, attrNS, child, children, intAttr, type Element } from '../ooxml/xml.js';
 import { isVerticalText, layoutText, type TextBodyInput, type TextBox, type TextLayout } from '../text/layout.js';
 import { colorIn, css, resolveRgba, type ColorContext, type Rgba } from '../ooxml/pml/color.js';
-import { cssFont, drawFamily, pdfFallbackFamilies } from './fonts.js';
+import { cssFont, drawFamily, pdfFallbackFamilies, scriptFallbackFamilies } from './fonts.js';
+import { hasNonLatinScript } from '../text/script.js';
 import type { FontShape } from '../text/font-class.js';
 import type { EvaluatedGeometry } from './geometry.js';
 import { decodeImage, MAX_IMAGE_PIXELS, type ImageRefusal } from './images.js';
@@ -793,7 +794,9 @@ export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt
       if (!f.text.trim()) continue;
       const alpha = f.alpha ?? 1;
       if (alpha <= 0) continue;
-      const nextFont = cssFont(dc.family(f.font.name, f.font.shapeHint), f.font.size_pt, !!f.font.bold, !!f.font.italic, dc.fallbackFamilies);
+      // text in other scripts than Latin is drawn with the faces LibreOffice falls back to for them
+      const fallbacks = hasNonLatinScript(f.text) ? scriptFallbackFamilies(dc.fallbackFamilies) : dc.fallbackFamilies;
+      const nextFont = cssFont(dc.family(f.font.name, f.font.shapeHint), f.font.size_pt, !!f.font.bold, !!f.font.italic, fallbacks);
       if (nextFont !== font) ctx.font = font = nextFont;
       const n = Number.parseInt(f.color ?? '000000', 16);
       const nextFill = css({ r: (n >> 16) & 255, g: (n >> 8) & 255, b: n & 255, a: alpha });
@@ -802,7 +805,14 @@ export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt
       if (nextSpacing !== spacing) ctx.letterSpacing = spacing = nextSpacing;
       const x = rect.x + f.x_pt;
       const y = rect.y + line.baseline_pt - f.rise_pt;
-      ctx.fillText(f.text, x, y);
+      if (f.rtl) {
+        // a right-to-left piece: the shaper orders its glyphs (and joins Arabic) from its right edge
+        ctx.direction = 'rtl';
+        ctx.textAlign = 'right';
+        ctx.fillText(f.text, x + f.width_pt, y);
+        ctx.direction = 'ltr';
+        ctx.textAlign = 'left';
+      } else ctx.fillText(f.text, x, y);
       if (f.link_rid && dc.surface.pdf) annotateLink(dc, f.link_rid, x, y - f.font.size_pt, x + f.width_pt, y + f.font.size_pt * 0.25);
       if (f.underline || f.strike) {
         const th = Math.max(f.font.size_pt / 18, 0.5);

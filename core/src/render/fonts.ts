@@ -116,3 +116,16 @@ export function pdfFallbackFamilies(): string[] {
   const available = ensureFonts();
   return ['DejaVu Sans', 'DejaVu Serif'].filter((f) => available.has(f));
 }
+
+/**
+ * Families that draw text in scripts the slide's faces lack (Hebrew and Arabic: DejaVu Sans;
+ * Chinese, Japanese, Korean: Noto Sans CJK from `fonts-noto-cjk`), after `base`: the faces
+ * fontconfig gives LibreOffice for those scripts, so previews show the glyphs LibreOffice
+ * and the measuring assume (`text/font-metrics.ts` CJK_FALLBACK_FAMILY). Skia takes each
+ * character from the first family that has it and skips families it does not know.
+ */
+export function scriptFallbackFamilies(base: readonly string[]): string[] {
+  const out = [...base];
+  for (const f of ['DejaVu Sans', 'Noto Sans CJK JP', 'Noto Sans CJK SC', 'Noto Sans CJK KR']) if (!out.includes(f)) out.push(f);
+  return out;
+}

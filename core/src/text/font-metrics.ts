@@ -33,6 +33,7 @@
 import { FACE_DATA } from './metrics-data/fonts.js';
 import type { FaceMetricsData } from './metrics-types.js';
 import { classOfName, fontNameKey, shapeFromNameWords, type FontShape } from './font-class.js';
+import { isJoiningArabic, needsShaping, shapedWidthEm } from './shaping.js';
 
 /** A font request as text runs carry it. */
 export interface FontSpec {
@@ -94,6 +95,8 @@ export interface FontMetrics {
   resolve(name: string, shapeHint?: FontShape): ResolvedFace;
 }
 
+const CJK_FALLBACK_FAMILY_KEY = 'Noto Sans CJK';
+
 const EXACT: Readonly<Record<string, string>> = {
   calibri: 'Carlito', carlito: 'Carlito',
   cambria: 'Caladea', caladea: 'Caladea',
@@ -101,6 +104,9 @@ const EXACT: Readonly<Record<string, string>> = {
   'times new roman': 'Liberation Serif', times: 'Liberation Serif', tinos: 'Liberation Serif', 'liberation serif': 'Liberation Serif',
   'courier new': 'Liberation Mono', courier: 'Liberation Mono', cousine: 'Liberation Mono', 'liberation mono': 'Liberation Mono',
   'dejavu sans': 'DejaVu Sans', 'dejavu serif': 'DejaVu Serif', 'bitstream vera sans': 'DejaVu Sans',
+  'noto sans cjk': CJK_FALLBACK_FAMILY_KEY, 'noto sans cjk jp': CJK_FALLBACK_FAMILY_KEY, 'noto sans cjk sc': CJK_FALLBACK_FAMILY_KEY,
+  'noto sans cjk tc': CJK_FALLBACK_FAMILY_KEY, 'noto sans cjk kr': CJK_FALLBACK_FAMILY_KEY, 'noto sans cjk hk': CJK_FALLBACK_FAMILY_KEY,
+  'source han sans': CJK_FALLBACK_FAMILY_KEY,
 };
 
 /** Fonts without an open metric twin → the nearest shipped metric face (and a width scale). */
@@ -137,6 +143,34 @@ export const NEAREST_CLASS: Readonly<Record<string, { family: string; widthScale
 
 const DEFAULT_FAMILY = 'DejaVu Sans';
 
+/**
+ * The face East Asian text falls back to where the template's fonts lack it: Noto Sans
+ * CJK (Debian `fonts-noto-cjk`), what fontconfig gives LibreOffice for Chinese, Japanese
+ * and Korean. Its ideographs, kana, Hangul and full-width forms advance 1 em (as
+ * {@link isCjk} measures them, in any face that lacks them); its line is taller than a
+ * Latin face's (win ascent 1.16 em, descent 0.288 em), and LibreOffice sets a line of
+ * single or wider proportional spacing that holds such glyphs at that height (below 100 %
+ * it scales the run's own face's height), which text layout follows.
+ */
+export const CJK_FALLBACK_FAMILY = 'Noto Sans CJK';
+
+/**
+ * Vertical metrics of Noto Sans CJK (regular and bold alike; read from the `hhea`, `OS/2`
+ * and `post` tables of NotoSansCJK-Regular.ttc and -Bold.ttc, version 2.004). No advance
+ * widths are shipped: its East Asian characters take the 1 em of {@link isCjk}, others the
+ * per-character fallback.
+ */
+function cjkFaceData(): FaceMetricsData {
+  return {
+    family: CJK_FALLBACK_FAMILY, unitsPerEm: 1000,
+    hheaAscender: 1160, hheaDescender: -288, hheaLineGap: 0,
+    winAscent: 1160, winDescent: 288,
+    typoAscender: 880, typoDescender: -120, typoLineGap: 0,
+    underlinePosition: -125, underlineThickness: 50,
+    runs: [],
+  };
+}
+
 /** The face each class falls back to: the widest shipped face of that shape (see the module header). */
 export const CLASS_STAND_IN: Readonly<Record<FontShape, string>> = { serif: 'DejaVu Serif', sans: 'DejaVu Sans', mono: 'Liberation Mono' };
 
@@ -145,6 +179,7 @@ export const FAMILY_SHAPE: Readonly<Record<string, FontShape>> = {
   Carlito: 'sans', 'Liberation Sans': 'sans', 'DejaVu Sans': 'sans',
   Caladea: 'serif', 'Liberation Serif': 'serif', 'DejaVu Serif': 'serif',
   'Liberation Mono': 'mono',
+  'Noto Sans CJK': 'sans',
 };
 
 function standIn(shape: FontShape, source: FaceSource): ResolvedFace {
@@ -216,7 +251,7 @@ function face(family: string, bold: boolean, italic: boolean): Face {
   let f = styles[styleIndex];
   if (!f) {
     const style = STYLE_NAMES[styleIndex]!;
-    const data = FACE_DATA[`${family}|${style}`] ?? FACE_DATA[`${DEFAULT_FAMILY}|${style}`]!;
+    const data = family === CJK_FALLBACK_FAMILY ? cjkFaceData() : FACE_DATA[`${family}|${style}`] ?? FACE_DATA[`${DEFAULT_FAMILY}|${style}`]!;
     f = new Face(data);
     styles[styleIndex] = f;
   }
@@ -296,6 +331,7 @@ export class ShippedFontMetrics implements FontMetrics {
     const f = this.styleFace(n, font);
     const k = (font.size_pt * n.resolved.widthScale) / f.data.unitsPerEm;
     let w = 0;
+    let arabic = false;
     for (let i = 0; i < text.length; i++) {
       let cp = text.charCodeAt(i);
       if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < text.length) {
@@ -303,8 +339,49 @@ export class ShippedFontMetrics implements FontMetrics {
         i++;
       }
       const adv = f.width(cp);
-      w += adv >= 0 ? adv * k : this.advance(cp, font);
+      if (adv >= 0) w += adv * k;
+      else {
+        w += this.advance(cp, font);
+        if (isJoiningArabic(cp)) arabic = true;
+      }
     }
+    // Arabic the face lacks is drawn (and joined) in the fallback face: measure it shaped
+    if (arabic && needsShaping(text)) return this.measureShaped(text, font) ?? w;
+    return w;
+  }
+
+  /** Width of text holding Arabic: its Arabic letters and the characters around them shaped in the fallback face, the rest by advances. */
+  private measureShaped(text: string, font: FontSpec): number | undefined {
+    // the face's own characters (Latin around the Arabic) keep their advances: split at script changes
+    let w = 0;
+    let start = 0;
+    const parts: Array<[string, boolean]> = [];
+    let cur: boolean | undefined;
+    for (let i = 0; i < text.length; i++) {
+      const a = isJoiningArabic(text.charCodeAt(i)) || ((text.charCodeAt(i) === 0x20 || (text.charCodeAt(i) >= 0x064b && text.charCodeAt(i) <= 0x065f)) && cur === true);
+      if (cur !== undefined && a !== cur) {
+        parts.push([text.slice(start, i), cur]);
+        start = i;
+      }
+      cur = a;
+    }
+    parts.push([text.slice(start), cur ?? false]);
+    for (const [part, isArabic] of parts) {
+      if (!isArabic) {
+        w += this.measureUnshaped(part, font);
+        continue;
+      }
+      const em = shapedWidthEm(part, !!font.bold, !!font.italic);
+      if (em === undefined) return undefined;
+      w += em * font.size_pt;
+    }
+    return w;
+  }
+
+  /** Sum of advances (no shaping). */
+  private measureUnshaped(text: string, font: FontSpec): number {
+    let w = 0;
+    for (const ch of text) w += this.advance(ch.codePointAt(0)!, font);
     return w;
   }
 

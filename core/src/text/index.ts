@@ -12,3 +12,9 @@ export { EMU_PER_PT, fitText, layoutText } from './layout.js';
 export type {
   BulletInput, FitOptions, FitResult, LayoutLine, LayoutOptions, LineFragment, ParagraphInput, Spacing, TextBodyInput, TextBox, TextLayout, TextRunInput,
 } from './layout.js';
+export { embeddingLevels, visualOrder } from './bidi.js';
+export { breakPieces } from './line-break.js';
+export {
+  hasEastAsian, hasNonLatinScript, hasRightToLeft, isComplexScript, isEastAsian, isLanguageTag, isRightToLeft, isRightToLeftLanguage, languageOfText, slotOf, slotOfLanguage, splitByScript,
+} from './script.js';
+export type { FontSlot, ScriptRun } from './script.js';

@@ -12,7 +12,10 @@
  *
  * Shared by the renderer (which draws the lines) and text fitting ({@link fitText}).
  */
-import { defaultFontMetrics, isCjk, type FontMetrics, type FontSpec } from './font-metrics.js';
+import { CJK_FALLBACK_FAMILY, defaultFontMetrics, isCjk, type FontMetrics, type FontSpec } from './font-metrics.js';
+import { embeddingLevels, visualOrder } from './bidi.js';
+import { breakPieces } from './line-break.js';
+import { hasEastAsian, hasNonLatinScript, hasRightToLeft } from './script.js';
 
 /** EMU per point (ECMA-376 §20.1.10.16 ST_Coordinate: 914400 EMU per inch, 72 pt per inch). */
 export const EMU_PER_PT = 12700;
@@ -67,7 +70,12 @@ export interface ParagraphInput {
   bullet?: BulletInput;
   /** Font of an empty paragraph's line (`a:endParaRPr`), used for its height. */
   endFont?: FontSpec;
-  /** Right-to-left paragraph (`rtl`); recorded, alignment stays absolute. */
+  /**
+   * Right-to-left paragraph (`rtl`, §21.1.2.2.7): lines start at the right (margins,
+   * indent and bullet mirrored) and their pieces are ordered by the Unicode
+   * Bidirectional Algorithm with a right-to-left base; `algn` stays absolute (`r` puts
+   * the text against the right edge, as PowerPoint and LibreOffice draw it).
+   */
   rtl?: boolean;
 }
 
@@ -124,6 +132,8 @@ export interface LineFragment {
   bullet?: boolean;
   /** Relationship id of the run's hyperlink ({@link TextRunInput.link_rid}). */
   link_rid?: string;
+  /** True when the fragment's text is at an odd bidi embedding level (drawn right to left). */
+  rtl?: boolean;
 }
 
 /** One laid-out line. */
@@ -183,11 +193,14 @@ export interface LayoutOptions {
 }
 
 // Kinds of pieces (break opportunities): spaces may hang at the end of a line, words glue
-// together, CJK characters break anywhere, breaks end the line.
+// together, CJK characters break anywhere, breaks end the line; units are the stretches
+// between two UAX #14 break opportunities of text in other scripts than Latin (a line may
+// end before each; one alone wider than the line is broken between characters).
 const WORD = 0;
 const SPACE = 1;
 const CJK = 2;
 const BREAK = 3;
+const UNIT = 4;
 
 /**
  * A run's text split into pieces: maximal stretches of word or of space characters, CJK
@@ -204,6 +217,9 @@ interface RunSplit {
   kinds: number[];
   /** Characters (code points) of each piece: letter spacing is added once per character. */
   counts: number[];
+  /** Per piece, true when it holds East Asian characters; undefined when no piece does. */
+  eastAsian?: boolean[];
+
   /** The run's font at the last size it was laid out at, and the font it was made from. */
   font?: FontSpec;
   fontOf?: FontSpec;
@@ -235,12 +251,17 @@ function displayText(run: TextRunInput): string {
 /** Characters the split rewrites first (tab → four spaces, line ends → space). */
 const TAB_OR_BREAK = /[\t\r\n\v]/;
 
-/** Splits a run's displayed text into words, spaces and CJK characters in one pass over its UTF-16 units. */
+/**
+ * Splits a run's displayed text into pieces: text in East Asian or complex scripts at its
+ * UAX #14 break opportunities (units and their trailing spaces), other text into words,
+ * spaces and CJK characters in one pass over its UTF-16 units.
+ */
 function splitRun(run: TextRunInput): RunSplit {
   const texts: string[] = [];
   const kinds: number[] = [];
   const counts: number[] = [];
   const text = TAB_OR_BREAK.test(run.text) ? displayText(run).replace(/[\t]/g, '    ').replace(/[\r\n\v]/g, ' ') : displayText(run);
+  if (hasNonLatinScript(text)) return splitByBreakOpportunities(run, text);
   let start = 0;
   let count = 0;
   let cur = WORD;
@@ -285,6 +306,27 @@ function splitRun(run: TextRunInput): RunSplit {
     counts.push(count);
   }
   return { run, text: run.text, cap: run.cap, texts, kinds, counts };
+}
+
+/** The split of text in other scripts than Latin: units between UAX #14 break opportunities, their trailing spaces apart. */
+function splitByBreakOpportunities(run: TextRunInput, text: string): RunSplit {
+  const texts: string[] = [];
+  const kinds: number[] = [];
+  const counts: number[] = [];
+  const eastAsian: boolean[] = [];
+  const push = (t: string, kind: number): void => {
+    texts.push(t);
+    kinds.push(kind);
+    counts.push([...t].length);
+    eastAsian.push(kind === UNIT && hasEastAsian(t));
+  };
+  for (const piece of breakPieces(text)) {
+    let end = piece.length;
+    while (end > 0 && (piece.charCodeAt(end - 1) === 0x20 || piece.charCodeAt(end - 1) === 0x3000)) end--;
+    if (end > 0) push(piece.slice(0, end), UNIT);
+    if (end < piece.length) push(piece.slice(end), SPACE);
+  }
+  return { run, text: run.text, cap: run.cap, texts, kinds, counts, eastAsian };
 }
 
 /** A size times `k` as written into a file: hundredths of a point, at least 1 pt. */
@@ -619,7 +661,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
       // The word alone is wider than the line: break it between characters.
       width = 0;
       for (let j = glued; j < S.placedLen; j++) width += S.width[S.placed[j]!]!;
-      if (kind === CJK) {
+      if (kind === CJK || (kind === UNIT && [...S.text(i)].length === 1)) {
         if (S.placedLen > begin) {
           S.newLine(marL, indent, marR, innerW);
           width = 0;
@@ -646,6 +688,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
     // Place the lines.
     const lineSpacing = p.lineSpacing;
     const lineCount = S.lines;
+    const tallCjk = lineSpacing === undefined || ('pct' in lineSpacing && lineSpacing.pct >= 100);
     for (let li = 0; li < lineCount; li++) {
       const begin = S.lineStart[li]!;
       const end = li + 1 < lineCount ? S.lineStart[li + 1]! : S.placedLen;
@@ -666,7 +709,10 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
         }
         visibleCount++;
         if (kind !== SPACE) last = j;
-        S.take(S.fonts[S.run[i]!]!, m);
+        const font = S.fonts[S.run[i]!]!;
+        S.take(font, m);
+        // East Asian glyphs from the fallback face make a line of single or wider proportional spacing as tall as that face's (LibreOffice)
+        if (kind === UNIT && tallCjk && S.seg[i]! >= 0 && S.splits[S.run[i]!]!.eastAsian?.[S.seg[i]!]) S.take(cjkFace(font), m);
       }
       if (visibleCount === 0) S.take(p.endFont ? sized(p.endFont, s, k) : firstFont, m);
       if (li === 0 && bulletFont && visibleCount) S.take(bulletFont, m);
@@ -701,9 +747,11 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
         lines.push({ paragraph: pi, baseline_pt: baseline, top_pt: top, height_pt: h, width_pt: textW, avail_pt: avail, fragments: [] });
         continue;
       }
-      const align = p.align ?? 'l';
+      // Alignment is absolute (as PowerPoint and LibreOffice draw rtl paragraphs with algn="l"):
+      // a right-to-left line is placed mirrored, so its alignment is mirrored first.
+      const rtl = !!p.rtl;
+      const align = rtl ? mirroredAlign(p.align ?? 'l') : p.align ?? 'l';
       let off = 0;
-      // Alignment is absolute (as PowerPoint and LibreOffice draw rtl paragraphs with algn="l").
       if (align === 'ctr') off = (avail - textW) / 2;
       else if (align === 'r') off = avail - textW;
       if (!wrap && align !== 'l') {
@@ -751,6 +799,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
         }
         x += w;
       }
+      if (rtl || frags.some((f) => !f.bullet && hasRightToLeft(f.text))) orderBidi(frags, rtl, 2 * lIns + innerW, m);
       lines.push({ paragraph: pi, baseline_pt: baseline, top_pt: top, height_pt: h, width_pt: textW, avail_pt: avail, fragments: frags });
     }
     y += spacingPts(p.spaceAfter, paraSize, k);
@@ -769,6 +818,77 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
     l.baseline_pt += dy;
   }
   return { lines, textHeight_pt: textHeight, totalHeight_pt: totalHeight, overflow_pt: Math.max(0, totalHeight - boxH), overflowX_pt: wrap ? 0 : Math.max(0, overflowX), brokeWords, scale: k };
+}
+
+/** `algn` seen from the other side (l ↔ r). */
+function mirroredAlign(a: NonNullable<ParagraphInput['align']>): NonNullable<ParagraphInput['align']> {
+  return a === 'l' ? 'r' : a === 'r' ? 'l' : a;
+}
+
+/** The CJK fallback face at a run font's size and weight (kept per font object). */
+const cjkFaces = new WeakMap<FontSpec, FontSpec>();
+function cjkFace(font: FontSpec): FontSpec {
+  let f = cjkFaces.get(font);
+  if (!f) {
+    f = { name: CJK_FALLBACK_FAMILY, size_pt: font.size_pt, bold: font.bold };
+    cjkFaces.set(font, f);
+  }
+  return f;
+}
+
+/**
+ * Puts a line's fragments (in logical order, placed left to right) into visual order:
+ * splits them where the bidi embedding level changes (UAX #9 with the paragraph's base
+ * direction), orders the pieces by rule L2 and places them one after the other over the
+ * line's span. A right-to-left paragraph's line is first mirrored inside the box
+ * (`mirrorSum` = twice the left inset plus the inner width), bullet included.
+ */
+function orderBidi(frags: LineFragment[], rtl: boolean, mirrorSum: number, m: FontMetrics): void {
+  const text: LineFragment[] = [];
+  for (const f of frags) {
+    if (rtl) f.x_pt = mirrorSum - f.x_pt - f.width_pt;
+    if (!f.bullet) text.push(f);
+  }
+  if (text.length === 0) return;
+  let left = Infinity;
+  let right = -Infinity;
+  let joined = '';
+  for (const f of text) {
+    left = Math.min(left, f.x_pt);
+    right = Math.max(right, f.x_pt + f.width_pt);
+    joined += f.text;
+  }
+  const levels = embeddingLevels(joined, rtl);
+  const pieces: LineFragment[] = [];
+  const pieceLevels: number[] = [];
+  let at = 0;
+  for (const f of text) {
+    let start = 0;
+    for (let i = 1; i <= f.text.length; i++) {
+      if (i < f.text.length && levels[at + i] === levels[at + start]) continue;
+      const part = f.text.slice(start, i);
+      const whole = start === 0 && i === f.text.length;
+      const width = whole ? f.width_pt : m.measure(part, f.font) + f.spacing_pt * [...part].length;
+      const level = levels[at + start]!;
+      pieces.push({ ...f, text: part, width_pt: width, ...(level % 2 === 1 ? { rtl: true } : {}) });
+      pieceLevels.push(level);
+      start = i;
+    }
+    at += f.text.length;
+  }
+  // the pieces' widths may differ from the fragments' (measured apart): keep the span's side the line is aligned to
+  const total = pieces.reduce((sum, f) => sum + f.width_pt, 0);
+  let x = rtl ? right - total : left;
+  const placed: LineFragment[] = [];
+  for (const i of visualOrder(pieceLevels)) {
+    const f = pieces[i]!;
+    f.x_pt = x;
+    x += f.width_pt;
+    placed.push(f);
+  }
+  const bullets = frags.filter((f) => f.bullet);
+  frags.length = 0;
+  frags.push(...bullets, ...placed);
 }
 
 /** Options of {@link fitText}. */

@@ -23,7 +23,8 @@ const ajv = new Ajv2020({
   verbose: true,
   allowUnionTypes: true,
   strict: true,
-  formats: { 'date-time': true },
+  // bcp47: a well-formed BCP 47 language tag (language, then subtags of 1–8 letters or digits)
+  formats: { 'date-time': true, bcp47: /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/ },
 });
 ajv.addVocabulary(['x-proto-type', 'x-single-or-list', 'x-http-header']);
 

@@ -51,12 +51,13 @@ class Column(_message.Message):
     def __init__(self, blocks: _Optional[_Iterable[_Union[Block, _Mapping]]] = ..., header: _Optional[str] = ...) -> None: ...
 
 class GenerationOptions(_message.Message):
-    __slots__ = ["allow_textbox_reposition", "auto_paginate_tables", "footer_font_name", "footer_font_size", "footer_text", "show_slide_numbers", "table_min_font_size", "textbox_min_font_size"]
+    __slots__ = ["allow_textbox_reposition", "auto_paginate_tables", "footer_font_name", "footer_font_size", "footer_text", "language", "show_slide_numbers", "table_min_font_size", "textbox_min_font_size"]
     ALLOW_TEXTBOX_REPOSITION_FIELD_NUMBER: _ClassVar[int]
     AUTO_PAGINATE_TABLES_FIELD_NUMBER: _ClassVar[int]
     FOOTER_FONT_NAME_FIELD_NUMBER: _ClassVar[int]
     FOOTER_FONT_SIZE_FIELD_NUMBER: _ClassVar[int]
     FOOTER_TEXT_FIELD_NUMBER: _ClassVar[int]
+    LANGUAGE_FIELD_NUMBER: _ClassVar[int]
     SHOW_SLIDE_NUMBERS_FIELD_NUMBER: _ClassVar[int]
     TABLE_MIN_FONT_SIZE_FIELD_NUMBER: _ClassVar[int]
     TEXTBOX_MIN_FONT_SIZE_FIELD_NUMBER: _ClassVar[int]
@@ -65,10 +66,11 @@ class GenerationOptions(_message.Message):
     footer_font_name: str
     footer_font_size: int
     footer_text: str
+    language: str
     show_slide_numbers: bool
     table_min_font_size: int
     textbox_min_font_size: int
-    def __init__(self, auto_paginate_tables: bool = ..., allow_textbox_reposition: bool = ..., table_min_font_size: _Optional[int] = ..., textbox_min_font_size: _Optional[int] = ..., show_slide_numbers: bool = ..., footer_text: _Optional[str] = ..., footer_font_size: _Optional[int] = ..., footer_font_name: _Optional[str] = ...) -> None: ...
+    def __init__(self, auto_paginate_tables: bool = ..., allow_textbox_reposition: bool = ..., table_min_font_size: _Optional[int] = ..., textbox_min_font_size: _Optional[int] = ..., show_slide_numbers: bool = ..., footer_text: _Optional[str] = ..., footer_font_size: _Optional[int] = ..., footer_font_name: _Optional[str] = ..., language: _Optional[str] = ...) -> None: ...
 
 class ImageBlock(_message.Message):
     __slots__ = ["alt_text", "asset_id", "content_type", "data_base64"]
@@ -141,10 +143,12 @@ class TableRow(_message.Message):
     def __init__(self, cells: _Optional[_Iterable[_Union[TableCell, _Mapping]]] = ..., is_header: bool = ...) -> None: ...
 
 class TextBlock(_message.Message):
-    __slots__ = ["bullets"]
+    __slots__ = ["bullets", "language"]
     BULLETS_FIELD_NUMBER: _ClassVar[int]
+    LANGUAGE_FIELD_NUMBER: _ClassVar[int]
     bullets: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, bullets: _Optional[_Iterable[str]] = ...) -> None: ...
+    language: str
+    def __init__(self, bullets: _Optional[_Iterable[str]] = ..., language: _Optional[str] = ...) -> None: ...
 
 class TextFormat(_message.Message):
     __slots__ = ["alignment", "bold", "color", "font_name", "font_size", "italic"]

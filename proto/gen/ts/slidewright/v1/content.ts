@@ -84,6 +84,12 @@ export interface Block {
 export interface TextBlock {
   /** The bullets, in order. */
   bullets: string[];
+  /**
+   * BCP 47 language tag of the bullets (e.g. "ar", "he-IL", "ja-JP"); overrides the
+   * options' `language` for this block. A right-to-left language (Arabic, Hebrew, Persian,
+   * Urdu, ...) makes the paragraphs right to left; the runs carry it as their language.
+   */
+  language?: string | undefined;
 }
 
 /** The outer table payload of a table block. */
@@ -232,7 +238,15 @@ export interface GenerationOptions {
     | number
     | undefined;
   /** Font name for footer, slide number and date placeholders. */
-  footer_font_name?: string | undefined;
+  footer_font_name?:
+    | string
+    | undefined;
+  /**
+   * BCP 47 language tag of the text (e.g. "ar", "he-IL", "ja-JP", "zh-CN"). A
+   * right-to-left language makes the paragraphs right to left; the runs carry it as their
+   * language. Without it each paragraph's direction and language follow its script.
+   */
+  language?: string | undefined;
 }
 
 function createBaseSlideDataInput(): SlideDataInput {
@@ -652,13 +666,16 @@ export const Block: MessageFns<Block> = {
 };
 
 function createBaseTextBlock(): TextBlock {
-  return { bullets: [] };
+  return { bullets: [], language: undefined };
 }
 
 export const TextBlock: MessageFns<TextBlock> = {
   encode(message: TextBlock, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.bullets) {
       writer.uint32(10).string(v!);
+    }
+    if (message.language !== undefined) {
+      writer.uint32(18).string(message.language);
     }
     return writer;
   },
@@ -684,6 +701,14 @@ export const TextBlock: MessageFns<TextBlock> = {
             message.bullets.push(reader.string());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.language = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -699,6 +724,7 @@ export const TextBlock: MessageFns<TextBlock> = {
   fromJSON(object: any): TextBlock {
     return {
       bullets: globalThis.Array.isArray(object?.bullets) ? object.bullets.map((e: any) => globalThis.String(e)) : [],
+      language: isSet(object.language) ? globalThis.String(object.language) : undefined,
     };
   },
 
@@ -706,6 +732,9 @@ export const TextBlock: MessageFns<TextBlock> = {
     const obj: any = {};
     if (message.bullets?.length) {
       obj.bullets = message.bullets;
+    }
+    if (message.language !== undefined) {
+      obj.language = message.language;
     }
     return obj;
   },
@@ -716,6 +745,7 @@ export const TextBlock: MessageFns<TextBlock> = {
   fromPartial<I extends Exact<DeepPartial<TextBlock>, I>>(object: I): TextBlock {
     const message = createBaseTextBlock();
     message.bullets = object.bullets?.map((e) => e) || [];
+    message.language = object.language ?? undefined;
     return message;
   },
 };
@@ -1644,6 +1674,7 @@ function createBaseGenerationOptions(): GenerationOptions {
     footer_text: undefined,
     footer_font_size: undefined,
     footer_font_name: undefined,
+    language: undefined,
   };
 }
 
@@ -1672,6 +1703,9 @@ export const GenerationOptions: MessageFns<GenerationOptions> = {
     }
     if (message.footer_font_name !== undefined) {
       writer.uint32(66).string(message.footer_font_name);
+    }
+    if (message.language !== undefined) {
+      writer.uint32(74).string(message.language);
     }
     return writer;
   },
@@ -1753,6 +1787,14 @@ export const GenerationOptions: MessageFns<GenerationOptions> = {
             message.footer_font_name = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.language = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1783,6 +1825,7 @@ export const GenerationOptions: MessageFns<GenerationOptions> = {
       footer_text: isSet(object.footer_text) ? globalThis.String(object.footer_text) : undefined,
       footer_font_size: isSet(object.footer_font_size) ? globalThis.Number(object.footer_font_size) : undefined,
       footer_font_name: isSet(object.footer_font_name) ? globalThis.String(object.footer_font_name) : undefined,
+      language: isSet(object.language) ? globalThis.String(object.language) : undefined,
     };
   },
 
@@ -1812,6 +1855,9 @@ export const GenerationOptions: MessageFns<GenerationOptions> = {
     if (message.footer_font_name !== undefined) {
       obj.footer_font_name = message.footer_font_name;
     }
+    if (message.language !== undefined) {
+      obj.language = message.language;
+    }
     return obj;
   },
 
@@ -1828,6 +1874,7 @@ export const GenerationOptions: MessageFns<GenerationOptions> = {
     message.footer_text = object.footer_text ?? undefined;
     message.footer_font_size = object.footer_font_size ?? undefined;
     message.footer_font_name = object.footer_font_name ?? undefined;
+    message.language = object.language ?? undefined;
     return message;
   },
 };
