@@ -9,7 +9,7 @@
  *
  * Shapes written at their template size that fit are not listed.
  */
-import type { DeckSlideRecord } from '../generation/build-deck.js';
+import type { DeckSlideRecord } from '../generation/deck/build-deck.js';
 import type { QualityFinding } from './types.js';
 
 /**

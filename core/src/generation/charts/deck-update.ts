@@ -13,7 +13,7 @@ import { CT } from '../../ooxml/opc/constants.js';
 import { sourceOfRelsPart } from '../../ooxml/opc/part-names.js';
 import { readPresentation } from '../../ooxml/pml/presentation.js';
 import { NS, attr, attrNS, child, children, path, type Element } from '../../ooxml/xml.js';
-import { cNvPr, shapeTree } from '../shapes.js';
+import { cNvPr, shapeTree } from '../slide/shapes.js';
 import { CHART_URI } from './blocks.js';
 import { ChartError, checkChartData, type ChartSeriesData } from './chart-data.js';
 import { nextFreeName, packageStore, updateChartPart } from './chart-part.js';

@@ -14,16 +14,16 @@
  *
  * Geometry is EMU (12 700 per point); sizes are points.
  */
-import { deferredParagraphs, type DeferredParagraphs } from './draft/deferred-paragraphs.js';
-import { deferredRows } from './draft/deferred-rows.js';
-import { NS, attr, child, children, createElement, intAttr, parseXml, type Element } from '../ooxml/xml.js';
-import { LayoutPart, ShapeTreePart, type MasterPart } from '../ooxml/pml/parts.js';
-import { IDENTITY, Shape, layoutBasePlaceholder, masterBasePlaceholder, type PlaceholderRef } from '../ooxml/pml/shapes.js';
-import { shapeTextSources, withSharedLevelStyles, type TextStyleSources } from '../render/text-body.js';
-import { readDeferredTextBody, readDraftTextBody } from './draft/read.js';
-import { isVerticalText, layoutText, EMU_PER_PT, type TextBodyInput, type TextLayout, type TextRunInput } from '../text/layout.js';
-import type { VerticalMetrics } from '../text/font-metrics.js';
-import { FIT_LAYOUT, fitMetrics, HEIGHT_SAFETY } from '../text/fit-metrics.js';
+import { deferredParagraphs, type DeferredParagraphs } from '../draft/deferred-paragraphs.js';
+import { deferredRows } from '../draft/deferred-rows.js';
+import { NS, attr, child, children, createElement, intAttr, parseXml, type Element } from '../../ooxml/xml.js';
+import { LayoutPart, ShapeTreePart, type MasterPart } from '../../ooxml/pml/parts.js';
+import { IDENTITY, Shape, layoutBasePlaceholder, masterBasePlaceholder, type PlaceholderRef } from '../../ooxml/pml/shapes.js';
+import { shapeTextSources, withSharedLevelStyles, type TextStyleSources } from '../../render/text-body.js';
+import { readDeferredTextBody, readDraftTextBody } from '../draft/read.js';
+import { isVerticalText, layoutText, EMU_PER_PT, type TextBodyInput, type TextLayout, type TextRunInput } from '../../text/layout.js';
+import type { VerticalMetrics } from '../../text/font-metrics.js';
+import { FIT_LAYOUT, fitMetrics, HEIGHT_SAFETY } from '../../text/fit-metrics.js';
 
 
 /** Smallest size steps written: sizes are rounded down to half points. */

@@ -29,33 +29,33 @@
  *   as `image_too_large` (see ./picture-limits.ts).
  */
 import { createHash } from 'node:crypto';
-import type { GenerationOptions, SlideData, SlideError, SlideWarning } from '../domain/content.js';
-import { PackageError } from '../ooxml/errors.js';
-import { repairTemplateParts } from '../ooxml/repair.js';
-import { CT, RT } from '../ooxml/opc/constants.js';
-import { OpcPackage, RELS_CONTENT_TYPE, type Relationship } from '../ooxml/opc/package.js';
-import { compressEntry } from '../ooxml/opc/zip-codec.js';
-import { extensionOf, partFolder, relativeTarget, relsPartName } from '../ooxml/opc/part-names.js';
-import { NS, attr, child, children, createElement, decodeXmlBytes, descendants, insertInOrder, intAttr, parseXml, type Document, type Element } from '../ooxml/xml.js';
-import { fillSlide, newSlideFromLayout, sortByPosition } from './fill-slide.js';
-import { blockFailure, hasChartBlocks, isChartFrame, SlideRichContent, type BlockErrorCode, type RichHost } from './charts/blocks.js';
-import { PmlModel } from '../ooxml/pml/parts.js';
-import { GeneratedSlidePart } from './fit.js';
-import { finishSlide, measureShapeText, type FilledShape, type PaginationPlan } from './finish-slide.js';
-import { isTableOnly, pageSlideData } from './paginate.js';
-import { cloneDocument, cloneInto, cloneRootWithStubs, cloneWithStubs } from './draft/clone.js';
-import { serializeDocument } from './draft/serialize.js';
+import type { GenerationOptions, SlideData, SlideError, SlideWarning } from '../../domain/content.js';
+import { PackageError } from '../../ooxml/errors.js';
+import { repairTemplateParts } from '../../ooxml/repair.js';
+import { CT, RT } from '../../ooxml/opc/constants.js';
+import { OpcPackage, RELS_CONTENT_TYPE, type Relationship } from '../../ooxml/opc/package.js';
+import { compressEntry } from '../../ooxml/opc/zip-codec.js';
+import { extensionOf, partFolder, relativeTarget, relsPartName } from '../../ooxml/opc/part-names.js';
+import { NS, attr, child, children, createElement, decodeXmlBytes, descendants, insertInOrder, intAttr, parseXml, type Document, type Element } from '../../ooxml/xml.js';
+import { fillSlide, newSlideFromLayout, sortByPosition } from '../slide/fill-slide.js';
+import { blockFailure, hasChartBlocks, isChartFrame, SlideRichContent, type BlockErrorCode, type RichHost } from '../charts/blocks.js';
+import { PmlModel } from '../../ooxml/pml/parts.js';
+import { GeneratedSlidePart } from '../fit/text-fit.js';
+import { finishSlide, measureShapeText, type FilledShape, type PaginationPlan } from '../slide/finish-slide.js';
+import { isTableOnly, pageSlideData } from '../fit/paginate.js';
+import { cloneDocument, cloneInto, cloneRootWithStubs, cloneWithStubs } from '../draft/clone.js';
+import { serializeDocument } from '../draft/serialize.js';
 import { TemplateCache } from './template-cache.js';
-import { cNvPr as cNvPrOf, placeholderElement, placeholders, renumberDuplicateShapeIds, shapeIdStats, shapeTree, type PlaceholderShape } from './shapes.js';
-import { materializeParagraphs, plainText } from './text.js';
+import { cNvPr as cNvPrOf, placeholderElement, placeholders, renumberDuplicateShapeIds, shapeIdStats, shapeTree, type PlaceholderShape } from '../slide/shapes.js';
+import { materializeParagraphs, plainText } from '../slide/text.js';
 import { deliverOversizedPicture, planOversizedPicture, TEMPLATE_PICTURE_LIMITS, type DeliveredPicture, type OversizedPicture, type TemplatePictureLimits } from './picture-limits.js';
-import { DEFAULT_TABLE_STYLE_ID, frameTable, tableStyleIds } from './tables.js';
-import { shapeBrand, templateVocabulary, themeBrand, type BrandContext, type TemplateVocabulary } from '../quality/brand.js';
-import { shapeAccessibility, slideAccessibility, type SlideTitle } from '../quality/accessibility.js';
-import type { QualityFinding } from '../quality/types.js';
-import { checkSlideText, type PackageProblem } from '../quality/package.js';
-import { deferredParagraphs } from './draft/deferred-paragraphs.js';
-import type { Shape } from '../ooxml/pml/shapes.js';
+import { DEFAULT_TABLE_STYLE_ID, frameTable, tableStyleIds } from '../slide/tables.js';
+import { shapeBrand, templateVocabulary, themeBrand, type BrandContext, type TemplateVocabulary } from '../../quality/brand.js';
+import { shapeAccessibility, slideAccessibility, type SlideTitle } from '../../quality/accessibility.js';
+import type { QualityFinding } from '../../quality/types.js';
+import { checkSlideText, type PackageProblem } from '../../quality/package.js';
+import { deferredParagraphs } from '../draft/deferred-paragraphs.js';
+import type { Shape } from '../../ooxml/pml/shapes.js';
 import { DEFAULT_NOTES_SIZE, minimalNotesMasterXml, minimalThemeXml, notesSlideXml } from './notes.js';
 
 /** One slide of the deck to build. */

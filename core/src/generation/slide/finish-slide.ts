@@ -21,11 +21,11 @@
  *   a table's area, overlapping it horizontally, move down as far as the table grows past
  *   its area, and the table may grow until those boxes reach the slide's bottom edge.
  */
-import type { GenerationOptions, SlideData } from '../domain/content.js';
-import { NS, attr, child, children, type Document, type Element } from '../ooxml/xml.js';
-import { EMU_PER_PT, layoutText } from '../text/layout.js';
-import { fitShapeText, fitTable, measureTable, paginateRows, readShapeText, GeneratedSlidePart, type TableMeasure } from './fit.js';
-import { fitMetrics } from '../text/fit-metrics.js';
+import type { GenerationOptions, SlideData } from '../../domain/content.js';
+import { NS, attr, child, children, type Document, type Element } from '../../ooxml/xml.js';
+import { EMU_PER_PT, layoutText } from '../../text/layout.js';
+import { fitShapeText, fitTable, measureTable, paginateRows, readShapeText, GeneratedSlidePart, type TableMeasure } from '../fit/text-fit.js';
+import { fitMetrics } from '../../text/fit-metrics.js';
 import { applyTextFormat, formatFor, type TextRole } from './slide-format.js';
 import { cNvPr, ownRect, placeholderElement, setRect, shapeTree, xfrmElement, type Rect } from './shapes.js';
 import { frameTable } from './tables.js';

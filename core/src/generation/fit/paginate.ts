@@ -1,9 +1,9 @@
 /**
  * Table pagination (issue 4, item 2): which slides may be split, and the slide data of
  * each page. The split itself (how many rows per page, at what size) is measured in
- * `finish-slide.ts`; `build-deck.ts` builds one slide per page.
+ * `../slide/finish-slide.ts`; `../deck/build-deck.ts` builds one slide per page.
  */
-import type { Block, SlideData } from '../domain/content.js';
+import type { Block, SlideData } from '../../domain/content.js';
 
 /** Marker appended to the title of continuation slides. */
 export const CONTINUATION_MARK = ' (cont.)';
