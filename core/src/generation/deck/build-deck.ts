@@ -33,9 +33,10 @@ import type { GenerationOptions, SlideData, SlideError, SlideWarning } from '../
 import { PackageError } from '../../ooxml/errors.js';
 import { repairTemplateParts } from '../../ooxml/repair.js';
 import { CT, RT } from '../../ooxml/opc/constants.js';
-import { OpcPackage, RELS_CONTENT_TYPE, type Relationship } from '../../ooxml/opc/package.js';
+import { OpcPackage } from '../../ooxml/opc/package.js';
+import { appendRelationship, RelIdAllocator, type RelationshipDraft } from '../../ooxml/opc/relationships.js';
 import { compressEntry } from '../../ooxml/opc/zip-codec.js';
-import { extensionOf, partFolder, relativeTarget, relsPartName } from '../../ooxml/opc/part-names.js';
+import { extensionOf } from '../../ooxml/opc/part-names.js';
 import { NS, attr, child, children, createElement, decodeXmlBytes, descendants, insertInOrder, intAttr, parseXml, type Document, type Element } from '../../ooxml/xml.js';
 import { fillSlide, newSlideFromLayout, sortByPosition } from '../slide/fill-slide.js';
 import { blockFailure, hasChartBlocks, isChartFrame, SlideRichContent, type BlockErrorCode, type RichHost } from '../charts/blocks.js';
@@ -216,7 +217,7 @@ function isXmlContentType(ct: string | undefined): boolean {
 }
 
 /** A relationship as `OpcPackage.setRels` takes it. */
-type RelOut = Omit<Relationship, 'target'> & { target?: string };
+type RelOut = RelationshipDraft;
 
 /** What is known about a template's bytes whatever id a request gives it (kept between builds). */
 type OpenedTemplate = Omit<TemplateSource, 'id'>;
@@ -399,16 +400,8 @@ class DeckWriter {
   readonly slideRecords: DeckSlideRecord[] = [];
   private readonly out = OpcPackage.create();
   private readonly opened = new Map<string, TemplateSource | SlideFailure>();
-  private readonly allocated = new Set<string>();
-  private readonly counters = new Map<string, number>();
   private readonly sharedBySource = new Map<string, string>();
   private readonly sharedByKey = new Map<string, string>();
-  /**
-   * Relationships parts written so far, by their XML: slides made from one template slide
-   * have the same relationships, so their parts share one byte array, which the zip writer
-   * compresses once.
-   */
-  private readonly relsBytes = new Map<string, Uint8Array>();
   private readonly masters: MasterRecord[] = [];
   private readonly masterByOut = new Map<string, MasterRecord>();
   private readonly slides: string[] = [];
@@ -428,7 +421,7 @@ class DeckWriter {
     private readonly pictureLimits: TemplatePictureLimits,
     private readonly input: Pick<BuildDeckInput, 'quality'> = {},
   ) {
-    for (const n of ['/ppt/presentation.xml', '/ppt/presProps.xml', '/ppt/viewProps.xml', '/ppt/tableStyles.xml']) this.allocated.add(n.toLowerCase());
+    for (const n of ['/ppt/presentation.xml', '/ppt/presProps.xml', '/ppt/viewProps.xml', '/ppt/tableStyles.xml']) this.out.names.reserve(n);
   }
 
   get slideCount(): number {
@@ -559,14 +552,7 @@ class DeckWriter {
       pkg: this.out,
       newPartName: (example) => this.allocate(example, true),
       created: (name) => this.record(() => this.out.removePart(name)),
-      addSlideRel: (type, target) => {
-        const list = rels();
-        const used = new Set(list.map((r) => r.id));
-        let n = list.length + 1;
-        while (used.has(`rId${n}`)) n++;
-        list.push({ id: `rId${n}`, type, external: false, targetPartName: target });
-        return `rId${n}`;
-      },
+      addSlideRel: (type, target) => appendRelationship(rels(), type, target),
       slideRelTarget: (rId) => rels().find((r) => r.id === rId && !r.external)?.targetPartName,
       storeMedia: (bytes, contentType, extension) => this.storeMedia(bytes, contentType, extension),
       warn,
@@ -685,7 +671,8 @@ class DeckWriter {
         src.newSlides.set(layoutPart, proto);
       }
       doc = cloneDocument(proto);
-      rels = [{ id: 'rId1', type: RT.slideLayout, external: false, targetPartName: outLayout }];
+      rels = [];
+      appendRelationship(rels, RT.slideLayout, outLayout);
     }
 
     const firstSlideNum = intAttr(this.base ? this.base.pkg.getXml(this.base.mainPart).documentElement! : undefined, 'firstSlideNum', 1);
@@ -744,12 +731,7 @@ class DeckWriter {
     for (const id of new Set([...tableStyleIds(doc), ...sourceStyleIds])) this.ensureTableStyle(src, id);
     if (!stubs) renumberDuplicateShapeIds(doc);
     const notesPart = this.planNotes(src, spec, index, partName, outSlide, warn);
-    if (notesPart) {
-      const used = new Set(rels.map((r) => r.id));
-      let n = rels.length + 1;
-      while (used.has(`rId${n}`)) n++;
-      rels.push({ id: `rId${n}`, type: RT.notesSlide, external: false, targetPartName: notesPart });
-    }
+    if (notesPart) appendRelationship(rels, RT.notesSlide, notesPart);
 
     // written at once: the tree is garbage while young, which keeps large decks cheap; and
     // compressed at once, so a deck's slides wait for the zip in their compressed size
@@ -762,7 +744,7 @@ class DeckWriter {
       packageProblems = undefined; // the package check then reads the slide from the deck
     }
     this.out.setCompressed(outSlide, compressEntry(utf8(xml)), CT.slide);
-    this.writeRels(outSlide, rels);
+    this.out.setRels(outSlide, rels);
     this.record(() => this.out.removePart(outSlide));
     this.slides.push(outSlide);
     this.record(() => this.slides.pop());
@@ -900,20 +882,6 @@ class DeckWriter {
   }
 
   /**
-   * Writes the relationships part of `source` directly as bytes (ECMA-376 Part 2, §9.3):
-   * output parts are never read back, so no tree is built for them.
-   */
-  private writeRels(source: string, rels: readonly RelOut[]): void {
-    const xml = relationshipsXml(source, rels);
-    let bytes = this.relsBytes.get(xml);
-    if (!bytes) {
-      bytes = utf8(xml);
-      this.relsBytes.set(xml, bytes);
-    }
-    this.out.setBytes(relsPartName(source), bytes, RELS_CONTENT_TYPE);
-  }
-
-  /**
    * Decides the notes slide of a deck slide (written by {@link finish}): `slide_data.notes`
    * when given (an empty string: none), else the template slide's own notes slide when it
    * has a readable one. Returns the deck's notes slide part name, or undefined for none.
@@ -972,27 +940,8 @@ class DeckWriter {
    * same folder and stem with the next free number (`/ppt/media/image7.png`).
    */
   private allocate(srcName: string, numbered = false): string {
-    const lower = srcName.toLowerCase();
-    let name: string | undefined;
-    if (!numbered && !this.allocated.has(lower)) name = srcName;
-    else {
-      const folder = partFolder(srcName);
-      const base = srcName.slice(folder.length);
-      const ext = extensionOf(srcName);
-      const stem = (ext ? base.slice(0, base.length - ext.length - 1) : base).replace(/\d+$/, '');
-      const pattern = `${folder}${stem}%d${ext ? `.${ext}` : ''}`;
-      let i = this.counters.get(pattern) ?? 1;
-      for (;; i++) {
-        const candidate = pattern.replace('%d', String(i));
-        if (!this.allocated.has(candidate.toLowerCase())) {
-          name = candidate;
-          break;
-        }
-      }
-      this.counters.set(pattern, i + 1);
-    }
-    this.allocated.add(name.toLowerCase());
-    this.record(() => this.allocated.delete(name.toLowerCase()));
+    const name = this.out.newPartName(srcName, numbered);
+    this.record(() => this.out.names.release(name));
     return name;
   }
 
@@ -1154,7 +1103,7 @@ class DeckWriter {
     }
     if (doc) this.out.setXml(outName, doc, ct);
     else this.out.setBytes(outName, src.pkg.getBytes(part), ct);
-    if (rels.length) this.writeRels(outName, rels);
+    if (rels.length) this.out.setRels(outName, rels);
     this.record(() => this.out.removePart(outName));
   }
 
@@ -1232,8 +1181,7 @@ class DeckWriter {
         const rels = this.writeCopy(src, part, outName, new Map([[part, outName]]), true);
         if (!rels.some((r) => r.type === RT.theme)) {
           // a notes master must have a theme (§13.3.4): give it one
-          const used = new Set(rels.map((r) => r.id));
-          this.writeRels(outName, [...rels, { id: freeRelId(used), type: RT.theme, external: false, targetPartName: this.notesTheme() }]);
+          this.out.setRels(outName, [...rels, { id: new RelIdAllocator(rels.map((r) => r.id)).next(), type: RT.theme, external: false, targetPartName: this.notesTheme() }]);
         }
         return outName;
       } catch {
@@ -1247,7 +1195,7 @@ class DeckWriter {
     const notesSize = sz ? { cx: intAttr(sz, 'cx', DEFAULT_NOTES_SIZE.cx), cy: intAttr(sz, 'cy', DEFAULT_NOTES_SIZE.cy) } : DEFAULT_NOTES_SIZE;
     const slideSize = this.base?.slideSize ?? { cx: 12_192_000, cy: 6_858_000 };
     this.out.setBytes(outName, utf8(minimalNotesMasterXml(notesSize, slideSize)), CT.notesMaster);
-    this.writeRels(outName, [{ id: 'rId1', type: RT.theme, external: false, targetPartName: this.notesTheme() }]);
+    this.out.setRels(outName, [{ id: new RelIdAllocator().next(), type: RT.theme, external: false, targetPartName: this.notesTheme() }]);
     return outName;
   }
 
@@ -1280,7 +1228,8 @@ class DeckWriter {
     ];
     const written = (xml: string): void => {
       this.out.setBytes(n.outName, utf8(xml), CT.notesSlide);
-      this.writeRels(n.outName, linksFor({ master: 'rId1', slide: 'rId2' }));
+      const ids = new RelIdAllocator();
+      this.out.setRels(n.outName, linksFor({ master: ids.next(), slide: ids.next() }));
     };
     if ('text' in n.content) {
       written(notesSlideXml(n.content.text));
@@ -1297,9 +1246,9 @@ class DeckWriter {
         if (!slideId && r.type === RT.slide && r.targetPartName === sourceSlide) slideId = r.id;
         else if (!masterId && r.type === RT.notesMaster) masterId = r.id;
       }
-      const used = new Set([...rels.map((r) => r.id), ...(slideId ? [slideId] : []), ...(masterId ? [masterId] : [])]);
-      masterId ??= freeRelId(used);
-      slideId ??= freeRelId(used);
+      const ids = new RelIdAllocator([...rels.map((r) => r.id), ...(slideId ? [slideId] : []), ...(masterId ? [masterId] : [])]);
+      masterId ??= ids.next();
+      slideId ??= ids.next();
       dropped.delete(masterId);
       dropped.delete(slideId);
       this.writeCopyWithRels(n.src, part, n.outName, [...linksFor({ master: masterId, slide: slideId }), ...rels], dropped);
@@ -1401,11 +1350,9 @@ class DeckWriter {
       if (!lst) lst = insertInOrder(root, createElement(m.doc, NS.p, 'p:sldLayoutIdLst'), ['transition', 'timing', 'hf', 'txStyles', 'extLst']);
       while (lst.firstChild) lst.removeChild(lst.firstChild);
       const rels = [...m.rels];
-      let n = 1;
-      const used = new Set(rels.map((r) => r.id));
+      const ids = new RelIdAllocator(rels.map((r) => r.id));
       for (const layout of m.layouts) {
-        while (used.has(`rId${n}`)) n++;
-        const rid = `rId${n++}`;
+        const rid = ids.next();
         rels.push({ id: rid, type: RT.slideLayout, external: false, targetPartName: layout });
         const el = createElement(m.doc, NS.p, 'p:sldLayoutId', { id: nextId++ });
         el.setAttributeNS(NS.r, 'r:id', rid);
@@ -1433,9 +1380,9 @@ class DeckWriter {
     }
     const presName = '/ppt/presentation.xml';
     const rels: RelOut[] = [];
-    let rid = 1;
+    const relIds = new RelIdAllocator();
     const addRel = (type: string, target: string): string => {
-      const id = `rId${rid++}`;
+      const id = relIds.next();
       rels.push({ id, type, external: false, targetPartName: target });
       return id;
     };
@@ -1517,28 +1464,19 @@ class DeckWriter {
     out.setRels(presName, rels);
 
     // Package relationships: the main part and the document properties
-    const pkgRels: RelOut[] = [{ id: 'rId1', type: RT.officeDocument, external: false, targetPartName: presName }];
-    let prid = 2;
+    const pkgRelIds = new RelIdAllocator();
+    const pkgRels: RelOut[] = [{ id: pkgRelIds.next(), type: RT.officeDocument, external: false, targetPartName: presName }];
     for (const r of base.pkg.rels('/')) {
       if (r.external || !r.targetPartName || !base.pkg.hasPart(r.targetPartName)) continue;
       if (r.type !== RT.corePropertiesPackage && r.type !== RT.extendedProperties && r.type !== CUSTOM_PROPERTIES_REL) continue;
       const name = this.importOwned(base, r.targetPartName, new Map());
       if (r.type === RT.extendedProperties) this.refreshExtendedProperties(name);
-      pkgRels.push({ id: `rId${prid++}`, type: r.type, external: false, targetPartName: name });
+      pkgRels.push({ id: pkgRelIds.next(), type: r.type, external: false, targetPartName: name });
     }
     out.setRels('/', pkgRels);
     await this.deliverPictures(-1, '');
     return out.toBytes();
   }
-}
-
-/** The first `rIdN` not in `used`, added to it. */
-function freeRelId(used: Set<string>): string {
-  let n = 1;
-  while (used.has(`rId${n}`)) n++;
-  const id = `rId${n}`;
-  used.add(id);
-  return id;
 }
 
 /** The text of a notes slide's body placeholder (`p:ph type="body"`), one line per paragraph. */
@@ -1554,20 +1492,6 @@ const STALE_EXTENDED_PROPERTIES = ['Words', 'Paragraphs', 'Lines', 'Characters',
 /** UTF-8 bytes of a string (Node's native encoder). */
 function utf8(text: string): Uint8Array {
   return Buffer.from(text, 'utf8');
-}
-
-function escapeAttribute(v: string): string {
-  return v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-}
-
-/** The XML of a relationships part (`Relationships`, ECMA-376 Part 2, §9.3.2.1) with targets relative to `source`. */
-function relationshipsXml(source: string, rels: readonly RelOut[]): string {
-  let xml = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n<Relationships xmlns="${NS.pkgRels}">`;
-  for (const r of rels) {
-    const target = r.external ? (r.target ?? '') : relativeTarget(source === '/' ? '/x' : source, r.targetPartName!);
-    xml += `<Relationship Id="${escapeAttribute(r.id)}" Type="${escapeAttribute(r.type)}" Target="${escapeAttribute(target)}"${r.external ? ' TargetMode="External"' : ''}/>`;
-  }
-  return `${xml}</Relationships>`;
 }
 
 function isTableRow(el: Element): boolean {
