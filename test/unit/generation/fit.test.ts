@@ -12,10 +12,8 @@ import { PmlModel } from '../../../core/src/ooxml/pml/parts.js';
 import { NS, attr, child, children, descendants, intAttr, path } from '../../../core/src/ooxml/xml.js';
 import { readTextBody, shapeTextSources } from '../../../core/src/render/text-body.js';
 import { layoutText } from '../../../core/src/text/layout.js';
-import { paginateRows } from '../../../core/src/generation/fit/text-fit.js';
 import { fitMetrics } from '../../../core/src/text/fit-metrics.js';
-import { isTableOnly, pageSlideData } from '../../../core/src/generation/fit/paginate.js';
-import { evenSplit } from '../../../core/src/generation/slide/finish-slide.js';
+import { evenSplit, isTableOnly, pageSlideData, paginateRows } from '../../../core/src/generation/fit/paginate.js';
 import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 
 const PANDOC = 'pandoc-footer-reference.pptx';

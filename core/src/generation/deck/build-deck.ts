@@ -42,8 +42,8 @@ import { fillSlide, newSlideFromLayout, sortByPosition } from '../slide/fill-sli
 import { blockFailure, hasChartBlocks, isChartFrame, SlideRichContent, type BlockErrorCode, type RichHost } from '../charts/blocks.js';
 import { PmlModel } from '../../ooxml/pml/parts.js';
 import { GeneratedSlidePart } from '../fit/text-fit.js';
-import { finishSlide, measureShapeText, type FilledShape, type PaginationPlan } from '../slide/finish-slide.js';
-import { isTableOnly, pageSlideData } from '../fit/paginate.js';
+import { finishSlide, measureShapeText, type FilledShape } from '../slide/finish-slide.js';
+import { isTableOnly, pageSlideData, type PaginationPlan } from '../fit/paginate.js';
 import { cloneDocument, cloneInto, cloneRootWithStubs, cloneWithStubs } from '../draft/clone.js';
 import { serializeDocument } from '../draft/serialize.js';
 import { TemplateCache } from './template-cache.js';
@@ -292,11 +292,6 @@ interface TemplateSlideQuality {
   findings: Map<Shape, QualityFinding[]>;
 }
 
-/** Thrown inside a slide's build when its table must be split: the slide is undone and built page by page. */
-class PaginateSignal {
-  constructor(readonly plan: PaginationPlan) {}
-}
-
 interface SourceSlideInfo {
   /** Largest `p:cNvPr/@id` of the slide. */
   maxShapeId: number;
@@ -517,13 +512,11 @@ class DeckWriter {
     };
     this.journal = journal;
     try {
-      try {
-        this.buildSlide(src, spec, index);
-      } catch (err) {
-        if (!(err instanceof PaginateSignal)) throw err;
+      const plan = this.buildSlide(src, spec, index);
+      if (plan) {
         // a table-only slide whose rows do not fit: one slide per page, all or nothing
         undo();
-        const { pages, sizePt } = err.plan;
+        const { pages, sizePt } = plan;
         const pageOf: number[] = [];
         pages.forEach((rows, page) => {
           this.buildSlide(src, { ...spec, slide_data: pageSlideData(spec.slide_data, rows, page) }, index, sizePt);
@@ -590,10 +583,14 @@ class DeckWriter {
   }
 
   /**
+   * Builds one slide into the deck, or decides it must be split: then it returns the
+   * {@link PaginationPlan} and what it wrote so far is to be undone (the caller builds one
+   * slide per page).
+   *
    * @param tablePt - the cell size of a page of a paginated table (the slide is then never
    *   split again)
    */
-  private buildSlide(src: TemplateSource, spec: DeckSlideSpec, index: number, tablePt?: number): void {
+  private buildSlide(src: TemplateSource, spec: DeckSlideSpec, index: number, tablePt?: number): PaginationPlan | undefined {
     const pkg = src.pkg;
     const partName = spec.source.part_name.startsWith('/') ? spec.source.part_name : `/${spec.source.part_name}`;
     if (!pkg.hasPart(partName)) throw new SlideFailure('source_not_found', `template ${spec.template_id} has no part ${partName}`);
@@ -726,7 +723,7 @@ class DeckWriter {
         warn,
         onFit: (f) => fits.push({ shape: f.shape, fit: { role: f.role, template_size_pt: f.templateSizePt, size_pt: f.sizePt, overflow_pt: f.overflowPt } }),
       });
-      if (plan) throw new PaginateSignal(plan);
+      if (plan) return plan;
     } else warn('not_fitted', 'the template cannot be read for measuring; text and tables are placed at their template sizes');
     for (const id of new Set([...tableStyleIds(doc), ...sourceStyleIds])) this.ensureTableStyle(src, id);
     if (!stubs) renumberDuplicateShapeIds(doc);
@@ -761,6 +758,7 @@ class DeckWriter {
     });
     this.slideRecords.push({ part_name: outSlide, slide_index: index, template_slide_id: spec.template_slide_id, fits: fitRecords, ...quality, package_problems: packageProblems });
     this.record(() => this.slideRecords.pop());
+    return undefined;
   }
 
   /**
