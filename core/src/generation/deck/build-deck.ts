@@ -27,37 +27,43 @@
  * - Template pictures past the pixel limits (50 megapixels, 32767 px a side) are never
  *   copied as they are: a downsampled copy or a plain stand-in takes their place, warned
  *   as `image_too_large` (see ./picture-limits.ts).
+ *
+ * This file builds each slide, all or nothing (a journal undoes a failed slide), and
+ * decides its notes; ./templates.ts opens the request's templates once, ./part-copier.ts
+ * copies and de-duplicates the parts slides bring, ./presentation-part.ts writes the
+ * masters' layout lists and the presentation part once the slides are known.
  */
-import { createHash } from 'node:crypto';
 import type { GenerationOptions, SlideData, SlideError, SlideWarning } from '../../domain/content.js';
-import { PackageError } from '../../ooxml/errors.js';
 import { repairTemplateParts } from '../../ooxml/repair.js';
 import { CT, RT } from '../../ooxml/opc/constants.js';
 import { OpcPackage } from '../../ooxml/opc/package.js';
 import { appendRelationship, RelIdAllocator, type RelationshipDraft } from '../../ooxml/opc/relationships.js';
 import { compressEntry } from '../../ooxml/opc/zip-codec.js';
-import { extensionOf } from '../../ooxml/opc/part-names.js';
-import { NS, attr, child, children, createElement, decodeXmlBytes, descendants, insertInOrder, intAttr, parseXml, type Document, type Element } from '../../ooxml/xml.js';
-import { fillSlide, newSlideFromLayout, sortByPosition } from '../slide/fill-slide.js';
-import { blockFailure, hasChartBlocks, isChartFrame, SlideRichContent, type BlockErrorCode, type RichHost } from '../charts/blocks.js';
+import { NS, attr, child, children, decodeXmlBytes, descendants, intAttr, parseXml, type Document, type Element } from '../../ooxml/xml.js';
+import { fillSlide, newSlideFromLayout } from '../slide/fill-slide.js';
+import { hasChartBlocks, isChartFrame, SlideRichContent, type RichHost } from '../charts/blocks.js';
 import { PmlModel } from '../../ooxml/pml/parts.js';
 import { GeneratedSlidePart } from '../fit/text-fit.js';
 import { finishSlide, measureShapeText, type FilledShape } from '../slide/finish-slide.js';
 import { isTableOnly, pageSlideData, type PaginationPlan } from '../fit/paginate.js';
-import { cloneDocument, cloneInto, cloneRootWithStubs, cloneWithStubs } from '../draft/clone.js';
+import { cloneDocument, cloneInto, cloneWithStubs } from '../draft/clone.js';
 import { serializeDocument } from '../draft/serialize.js';
-import { TemplateCache } from './template-cache.js';
-import { cNvPr as cNvPrOf, placeholderElement, placeholders, renumberDuplicateShapeIds, shapeIdStats, shapeTree, type PlaceholderShape } from '../slide/shapes.js';
+import { cNvPr as cNvPrOf, placeholderElement, placeholders, renumberDuplicateShapeIds, shapeTree } from '../slide/shapes.js';
 import { materializeParagraphs, plainText } from '../slide/text.js';
-import { deliverOversizedPicture, planOversizedPicture, TEMPLATE_PICTURE_LIMITS, type DeliveredPicture, type OversizedPicture, type TemplatePictureLimits } from './picture-limits.js';
-import { DEFAULT_TABLE_STYLE_ID, frameTable, tableStyleIds } from '../slide/tables.js';
-import { shapeBrand, templateVocabulary, themeBrand, type BrandContext, type TemplateVocabulary } from '../../quality/brand.js';
+import { TEMPLATE_PICTURE_LIMITS, type TemplatePictureLimits } from './picture-limits.js';
+import { DEFAULT_TABLE_STYLE_ID, tableStyleIds } from '../slide/tables.js';
+import { shapeBrand, themeBrand, type BrandContext } from '../../quality/brand.js';
 import { shapeAccessibility, slideAccessibility, type SlideTitle } from '../../quality/accessibility.js';
 import type { QualityFinding } from '../../quality/types.js';
 import { checkSlideText, type PackageProblem } from '../../quality/package.js';
 import { deferredParagraphs } from '../draft/deferred-paragraphs.js';
 import type { Shape } from '../../ooxml/pml/shapes.js';
 import { DEFAULT_NOTES_SIZE, minimalNotesMasterXml, minimalThemeXml, notesSlideXml } from './notes.js';
+import { PartCopier, removeDanglingReferences } from './part-copier.js';
+import { writeMasters, writePresentation } from './presentation-part.js';
+import { SlideFailure, toFailure } from './slide-failure.js';
+import { DeckTemplates, defaultTableStyle, modelOf, placeholdersOf, sourceSlideInfo, vocabularyOf, type TemplateSlideQuality, type TemplateSource } from './templates.js';
+
 
 /** One slide of the deck to build. */
 export interface DeckSlideSpec {
@@ -144,123 +150,6 @@ export interface DeckSlideRecord {
   package_problems?: PackageProblem[];
 }
 
-/** Why a slide could not be built; becomes a {@link SlideError}. */
-export class SlideFailure extends Error {
-  override readonly name = 'SlideFailure';
-  constructor(
-    readonly code: 'template_not_found' | 'template_unreadable' | 'source_not_found' | 'source_wrong_type' | 'source_corrupt' | 'generation_failed' | BlockErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const OFFICE_REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
-const PKG_REL = 'http://schemas.openxmlformats.org/package/2006/relationships';
-
-/** Relationship types never carried into a generated deck. */
-const DROPPED_REL_TYPES: ReadonlySet<string> = new Set([
-  RT.notesSlide,
-  RT.notesMaster,
-  RT.handoutMaster,
-  RT.comments,
-  RT.commentAuthors,
-  'http://schemas.microsoft.com/office/2018/10/relationships/comments',
-  'http://schemas.microsoft.com/office/2018/10/relationships/authors',
-  RT.vbaProject,
-  'http://schemas.microsoft.com/office/2006/relationships/vbaProjectSignature',
-  RT.digitalSignatureOrigin,
-  `${PKG_REL}/digital-signature/signature`,
-  `${PKG_REL}/metadata/thumbnail`,
-  RT.slide,
-  `${OFFICE_REL}/customXml`,
-  `${OFFICE_REL}/printerSettings`,
-  `${OFFICE_REL}/slideUpdateInfo`,
-]);
-
-/**
- * Parts that are never copied as the target of an ordinary relationship (a hyperlink to
- * another slide): the deck decides which slides, layouts and masters it has.
- */
-const STRUCTURAL_CONTENT_TYPES: ReadonlySet<string> = new Set([
-  CT.slide,
-  CT.slideLayout,
-  CT.slideMaster,
-  CT.notesSlide,
-  CT.notesMaster,
-  CT.presentationMain,
-  CT.templateMain,
-  CT.slideshowMain,
-  CT.macroPresentationMain,
-  CT.macroTemplateMain,
-  CT.macroSlideshowMain,
-]);
-
-const CUSTOM_PROPERTIES_REL = `${OFFICE_REL}/custom-properties`;
-const FONT_REL = `${OFFICE_REL}/font`;
-/** `p14:sectionLst` extension of `p:presentation/p:extLst` (lists slide ids of the template). */
-const SECTION_LIST_EXT_URI = '{521415D9-36F7-43E2-AB2F-B90AF26B5E84}';
-/** First id of `p:sldMasterId`/`p:sldLayoutId` (ST_SlideMasterId, §19.7.17: ≥ 2^31). */
-const FIRST_MASTER_OR_LAYOUT_ID = 2_147_483_648;
-/** Children of `p:sldMaster` that a deck edits (§19.3.1.42): the rest is written from the template. */
-const MASTER_EDITED_CHILDREN: ReadonlySet<string> = new Set(['sldLayoutIdLst']);
-/** First `p:sldId/@id` (ST_SlideId, §19.7.13: 256 ≤ id < 2^31). */
-const FIRST_SLIDE_ID = 256;
-
-function isDroppedContentType(ct: string | undefined): boolean {
-  if (!ct) return false;
-  return ct === CT.vbaProject || /macroEnabled|digital-signature/i.test(ct);
-}
-
-function isXmlContentType(ct: string | undefined): boolean {
-  return !!ct && (ct.endsWith('+xml') || ct.endsWith('/xml'));
-}
-
-/** A relationship as `OpcPackage.setRels` takes it. */
-type RelOut = RelationshipDraft;
-
-/** What is known about a template's bytes whatever id a request gives it (kept between builds). */
-type OpenedTemplate = Omit<TemplateSource, 'id'>;
-
-/** Opened templates of earlier builds on this thread (see template-cache.ts). */
-const openedTemplates = new TemplateCache<OpenedTemplate>();
-
-interface TemplateSource {
-  id: string;
-  pkg: OpcPackage;
-  mainPart: string;
-  /** Deep content keys by part name. */
-  keys: Map<string, string>;
-  /** Placeholders of layouts and masters by part name. */
-  phs: Map<string, PlaceholderShape[]>;
-  /** Unfilled new slides made from layouts, by layout part name (copied for each use). */
-  newSlides: Map<string, Document>;
-  /** Facts about source slides, by part name. */
-  slideInfo: Map<string, SourceSlideInfo>;
-  /** `p:sldSz` (EMU). */
-  slideSize: { cx: number; cy: number } | undefined;
-  tableStylesPart: string | undefined;
-  /**
-   * Made on first use and shared by every build reusing the template: the reading model
-   * (for measuring text), null when it cannot be read; the fonts and colours its own parts use.
-   */
-  lazy: { model?: PmlModel | null; vocabulary?: TemplateVocabulary; quality?: Map<string, TemplateSlideQuality>; filledQuality?: Map<string, QualityFinding[]> };
-  /** What is delivered for the template's pictures past the pixel limits (default limits only), by part name; made on first use, shared like `lazy`. */
-  oversized: Map<string, Promise<DeliveredPicture>>;
-}
-
-/** A template picture past the pixel limits, copied into the deck as an empty part until it is made ({@link DeckWriter.deliverPictures}). */
-interface PendingPicture {
-  src: TemplateSource;
-  /** The template's part. */
-  part: string;
-  /** The deck's part. */
-  outName: string;
-  /** The part whose relationship brought it. */
-  from: string | undefined;
-  plan: OversizedPicture;
-}
-
 /**
  * The warnings of one requested slide built as several pages, one per cause: the same
  * warning (code and message) raised on several pages is kept once, saying on which pages
@@ -285,22 +174,6 @@ function oncePerCause(warnings: readonly SlideWarning[], pageOf: readonly number
   });
 }
 
-/** The quality findings of a template slide's shapes, made once: a shape written from the template gives the same findings on every slide. */
-interface TemplateSlideQuality {
-  /** The template slide's reading-model shapes by the top-level element of its shape tree that holds them. */
-  byTop: Map<Element, Shape[]>;
-  findings: Map<Shape, QualityFinding[]>;
-}
-
-interface SourceSlideInfo {
-  /** Largest `p:cNvPr/@id` of the slide. */
-  maxShapeId: number;
-  duplicateShapeIds: boolean;
-  tableStyleIds: string[];
-  /** Top-level table frames, left to right then top to bottom (the order table blocks fill them). */
-  tableFrames: Element[];
-}
-
 /** The notes slide of one deck slide, written by {@link DeckWriter.finish} once the deck's notes master is known. */
 interface NotesPlan {
   /** The template of the deck slide. */
@@ -314,19 +187,6 @@ interface NotesPlan {
   outName: string;
   /** The notes text asked for, or the template notes slide kept (with the template slide it belongs to). */
   content: { text: string } | { part: string; sourceSlide: string };
-}
-
-interface MasterRecord {
-  /** The template and its master part this record copies. */
-  src: TemplateSource;
-  srcPart: string;
-  outName: string;
-  doc: Document;
-  /** Stand-ins in `doc` for the template's children written unchanged (see `cloneRootWithStubs`). */
-  stubs?: Map<Element, Element>;
-  rels: RelOut[];
-  /** Output layout part names, in the order they were first used. */
-  layouts: string[];
 }
 
 /**
@@ -378,27 +238,14 @@ function topLevelOf(el: Element, tree: Element | undefined): Element | undefined
   return undefined;
 }
 
-function toFailure(err: unknown): SlideFailure {
-  const block = blockFailure(err);
-  if (block) return new SlideFailure(block.code, block.message);
-  if (err instanceof PackageError) {
-    const code = err.code === 'missing_part' ? 'source_not_found' : 'source_corrupt';
-    return new SlideFailure(code, err.message);
-  }
-  return new SlideFailure('generation_failed', err instanceof Error ? err.message : String(err));
-}
-
 /** Accumulates the output package slide by slide; each slide is all-or-nothing. */
 class DeckWriter {
   readonly warnings: SlideWarning[] = [];
   /** The slides written, in deck order, with their fitting outcomes. */
   readonly slideRecords: DeckSlideRecord[] = [];
   private readonly out = OpcPackage.create();
-  private readonly opened = new Map<string, TemplateSource | SlideFailure>();
-  private readonly sharedBySource = new Map<string, string>();
-  private readonly sharedByKey = new Map<string, string>();
-  private readonly masters: MasterRecord[] = [];
-  private readonly masterByOut = new Map<string, MasterRecord>();
+  private readonly templates: DeckTemplates;
+  private readonly parts: PartCopier;
   private readonly slides: string[] = [];
   /** Notes slides of the deck's slides, in slide order. */
   private readonly notes: NotesPlan[] = [];
@@ -407,15 +254,19 @@ class DeckWriter {
   private readonly sizeWarned = new Set<string>();
   private journal: Array<() => void> | undefined;
 
-  /** Template pictures past the pixel limits copied for the slide being added, made once it is built. */
-  private readonly picturesPending: PendingPicture[] = [];
-
   constructor(
-    private readonly templates: ReadonlyMap<string, Uint8Array>,
-    private readonly reuseOpened: boolean,
-    private readonly pictureLimits: TemplatePictureLimits,
+    templates: ReadonlyMap<string, Uint8Array>,
+    reuseOpened: boolean,
+    pictureLimits: TemplatePictureLimits,
     private readonly input: Pick<BuildDeckInput, 'quality'> = {},
   ) {
+    this.templates = new DeckTemplates(templates, reuseOpened, pictureLimits);
+    this.parts = new PartCopier(
+      this.out,
+      pictureLimits,
+      (undo) => this.record(undo),
+      (w) => this.warnings.push(w),
+    );
     for (const n of ['/ppt/presentation.xml', '/ppt/presProps.xml', '/ppt/viewProps.xml', '/ppt/tableStyles.xml']) this.out.names.reserve(n);
   }
 
@@ -425,82 +276,17 @@ class DeckWriter {
 
   /** Typefaces (lower case) and `RRGGBB` colours the templates of the deck use in their slides, layouts, masters and themes. */
   vocabulary(): { fonts: string[]; colors: string[] } {
-    const fonts = new Set<string>();
-    const colors = new Set<string>();
-    for (const src of this.opened.values()) {
-      if (src instanceof SlideFailure) continue;
-      src.lazy.vocabulary ??= templateVocabulary(src.pkg, [CT.slide, CT.slideLayout, CT.slideMaster, CT.theme].flatMap((ct) => src.pkg.partsOfType(ct)));
-      for (const f of src.lazy.vocabulary.fonts) fonts.add(f);
-      for (const c of src.lazy.vocabulary.colors) colors.add(c);
-    }
-    return { fonts: [...fonts].sort(), colors: [...colors].sort() };
-  }
-
-  private async template(id: string): Promise<TemplateSource> {
-    const cached = this.opened.get(id);
-    if (cached instanceof SlideFailure) throw cached;
-    if (cached) return cached;
-    const bytes = this.templates.get(id);
-    let result: TemplateSource | SlideFailure;
-    if (!bytes) result = new SlideFailure('template_not_found', `template ${id} was not provided`);
-    else {
-      const key = this.reuseOpened ? TemplateCache.keyOf(bytes) : undefined;
-      const known = key ? openedTemplates.get(key) : undefined;
-      if (known) {
-        const source: TemplateSource = { ...known, id, oversized: this.pictureLimits === TEMPLATE_PICTURE_LIMITS ? known.oversized : new Map() };
-        this.opened.set(id, source);
-        return source;
-      }
-      try {
-        const pkg = await OpcPackage.open(bytes);
-        const mainPart = pkg.relatedPartName('/', RT.officeDocument);
-        if (!mainPart || !pkg.hasPart(mainPart)) throw new PackageError('not_presentation', 'the package has no main presentation part');
-        // the template as analysis repaired it (content types, package and presentation relationships); its slides are repaired as they are used
-        repairTemplateParts(pkg, []);
-        const pres = pkg.getXml(mainPart).documentElement!;
-        const sz = child(pres, NS.p, 'sldSz');
-        result = {
-          id,
-          pkg,
-          mainPart,
-          keys: new Map(),
-          phs: new Map(),
-          slideInfo: new Map(),
-          newSlides: new Map(),
-          slideSize: sz ? { cx: intAttr(sz, 'cx', 0), cy: intAttr(sz, 'cy', 0) } : undefined,
-          tableStylesPart: pkg.relatedPartName(mainPart, RT.tableStyles),
-          lazy: {},
-          oversized: new Map(),
-        };
-        if (key) openedTemplates.set(key, result, pkg.totalBytes());
-        // pictures made under other limits are this build's own, never the cached template's
-        if (this.pictureLimits !== TEMPLATE_PICTURE_LIMITS) result = { ...result, oversized: new Map() };
-      } catch (err) {
-        result = new SlideFailure('template_unreadable', `template ${id} cannot be read: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    }
-    this.opened.set(id, result);
-    if (result instanceof SlideFailure) throw result;
-    return result;
+    return this.templates.vocabulary();
   }
 
   private record(undo: () => void): void {
     this.journal?.push(undo);
   }
 
-  private placeholdersOf(src: TemplateSource, part: string): PlaceholderShape[] {
-    let phs = src.phs.get(part);
-    if (!phs) {
-      phs = placeholders(shapeTree(src.pkg.getXml(part)));
-      src.phs.set(part, phs);
-    }
-    return phs;
-  }
-
   // ---------------------------------------------------------------- slides
 
   async addSlide(spec: DeckSlideSpec, index: number): Promise<void> {
-    const src = await this.template(spec.template_id);
+    const src = await this.templates.get(spec.template_id);
     const journal: Array<() => void> = [];
     const warningsBefore = this.warnings.length;
     const undo = (): void => {
@@ -508,7 +294,7 @@ class DeckWriter {
       journal.length = 0;
       this.warnings.length = warningsBefore;
       this.richPending.length = 0;
-      this.picturesPending.length = 0;
+      this.parts.picturesPending.length = 0;
     };
     this.journal = journal;
     try {
@@ -527,7 +313,7 @@ class DeckWriter {
       // chart parts and workbooks of chart blocks (async: the workbook library)
       for (const rich of this.richPending.splice(0)) await rich.finish();
       // template pictures past the pixel limits (async: decoding)
-      await this.deliverPictures(index, spec.template_slide_id);
+      await this.parts.deliverPictures(index, spec.template_slide_id);
       this.journal = undefined;
     } catch (err) {
       this.journal = undefined;
@@ -540,46 +326,16 @@ class DeckWriter {
   private readonly richPending: SlideRichContent[] = [];
 
   /** What chart and image blocks of one slide need: its relationships, part names, media storage. */
-  private richHost(rels: () => RelOut[], warn: (message: string, code?: string) => void): RichHost {
+  private richHost(rels: () => RelationshipDraft[], warn: (message: string, code?: string) => void): RichHost {
     return {
       pkg: this.out,
-      newPartName: (example) => this.allocate(example, true),
+      newPartName: (example) => this.parts.allocate(example, true),
       created: (name) => this.record(() => this.out.removePart(name)),
       addSlideRel: (type, target) => appendRelationship(rels(), type, target),
       slideRelTarget: (rId) => rels().find((r) => r.id === rId && !r.external)?.targetPartName,
-      storeMedia: (bytes, contentType, extension) => this.storeMedia(bytes, contentType, extension),
+      storeMedia: (bytes, contentType, extension) => this.parts.storeMedia(bytes, contentType, extension),
       warn,
     };
-  }
-
-  /** A picture part stored once per content (the key {@link contentKey} gives a binary part without relationships). */
-  private storeMedia(bytes: Uint8Array, contentType: string, extension: string): string {
-    const h = createHash('sha1');
-    h.update(contentType);
-    h.update('\u0000');
-    h.update(bytes);
-    const key = h.digest('hex');
-    const same = this.sharedByKey.get(key);
-    if (same) return same;
-    const name = this.allocate(`/ppt/media/image1.${extension}`, true);
-    this.sharedByKey.set(key, name);
-    this.out.setBytes(name, bytes, contentType);
-    this.record(() => {
-      this.sharedByKey.delete(key);
-      this.out.removePart(name);
-    });
-    return name;
-  }
-
-  private modelOf(src: TemplateSource): PmlModel | undefined {
-    if (src.lazy.model === undefined) {
-      try {
-        src.lazy.model = new PmlModel(src.pkg);
-      } catch {
-        src.lazy.model = null;
-      }
-    }
-    return src.lazy.model ?? undefined;
   }
 
   /**
@@ -604,16 +360,16 @@ class DeckWriter {
     // the parts as analysis repaired them, with what they relate to (core/src/ooxml/repair.ts), before anything reads them
     repairTemplateParts(pkg, [partName, layoutPart, masterPart]);
     const layoutDoc = pkg.getXml(layoutPart);
-    const layoutPhs = this.placeholdersOf(src, layoutPart);
-    const masterPhs = this.placeholdersOf(src, masterPart);
+    const layoutPhs = placeholdersOf(src, layoutPart);
+    const masterPhs = placeholdersOf(src, masterPart);
 
     if (!this.base) this.adoptBase(src);
     this.checkSlideSize(src);
-    const outLayout = this.importShared(src, layoutPart);
-    const outSlide = this.allocate('/ppt/slides/slide1.xml', true);
+    const outLayout = this.parts.importShared(src, layoutPart);
+    const outSlide = this.parts.allocate('/ppt/slides/slide1.xml', true);
 
     let doc: Document;
-    let rels: RelOut[];
+    let rels: RelationshipDraft[];
     let stubs: Map<Element, Element> | undefined;
     let reservedShapeIdMax = 0;
     let sourceStyleIds: readonly string[] = [];
@@ -624,8 +380,8 @@ class DeckWriter {
       // `p:sld/@show` (ST_Boolean, §19.3.1.38): false hides the slide in a slide show
       const show = srcDoc.documentElement!.getAttribute('show');
       hiddenSource = show === '0' || show === 'false';
-      const info = this.sourceSlideInfo(src, partName);
-      const copied = this.copyRels(src, partName, new Map([[partName, outSlide]]), outLayout);
+      const info = sourceSlideInfo(src, partName);
+      const copied = this.parts.copyRels(src, partName, new Map([[partName, outSlide]]), outLayout);
       rels = copied.rels;
       const text = copied.dropped.size ? decodeXmlBytes(pkg.getBytes(partName)) : '';
       const referencesDropped = [...copied.dropped].some((id) => text.includes(`"${id}"`));
@@ -679,7 +435,7 @@ class DeckWriter {
     if (hiddenSource && !this.warnings.some((w) => w.slide_index === index && w.code === 'hidden_template_slide')) {
       warn('hidden_template_slide', `${partName} is hidden in template ${spec.template_id} (show="0"); the generated slide is shown, since the request asks for it`);
     }
-    const model = this.modelOf(src);
+    const model = modelOf(src);
     let part: GeneratedSlidePart | undefined;
     if (model) {
       try {
@@ -703,7 +459,7 @@ class DeckWriter {
       slideNumber: firstSlideNum + this.slides.length,
       reservedShapeIdMax,
       sourceOf,
-      tableStyleId: this.defaultTableStyle(src),
+      tableStyleId: defaultTableStyle(src),
       warn: (m, code) => warn(code ?? 'content_not_placed', m),
       onFilled: (shape, role, area) => filled.push({ shape, role, area }),
       measureTextHeight: part ? (sp, cx) => measureShapeText(part!, sp, cx) : undefined,
@@ -776,7 +532,7 @@ class DeckWriter {
     stubs: Map<Element, Element> | undefined,
     sourceOf: ReadonlyMap<Element, Element> | undefined,
     sourcePart: string | undefined,
-    rels: readonly RelOut[],
+    rels: readonly RelationshipDraft[],
     outSlide: string,
   ): { findings: QualityFinding[]; title: SlideTitle } | undefined {
     const tree = shapeTree(doc);
@@ -788,8 +544,7 @@ class DeckWriter {
       return undefined;
     }
     const options = this.input.quality || {};
-    src.lazy.vocabulary ??= templateVocabulary(src.pkg, [CT.slide, CT.slideLayout, CT.slideMaster, CT.theme].flatMap((ct) => src.pkg.partsOfType(ct)));
-    const brand = { ...themeBrand(gen.theme), vocabulary: src.lazy.vocabulary };
+    const brand = { ...themeBrand(gen.theme), vocabulary: vocabularyOf(src) };
     const outCtx: BrandContext = {
       ...brand,
       imageBytes: (_shape, rId) => {
@@ -903,24 +658,10 @@ class DeckWriter {
       }
       content = { part, sourceSlide: sourcePart };
     }
-    const outName = this.allocate('/ppt/notesSlides/notesSlide1.xml', true);
+    const outName = this.parts.allocate('/ppt/notesSlides/notesSlide1.xml', true);
     this.notes.push({ src, slideIndex, templateSlideId: spec.template_slide_id, slidePart, outName, content });
     this.record(() => this.notes.pop());
     return outName;
-  }
-
-  /** Facts about a source slide computed once however often the slide is used. */
-  private sourceSlideInfo(src: TemplateSource, part: string): SourceSlideInfo {
-    let info = src.slideInfo.get(part);
-    if (!info) {
-      const doc = src.pkg.getXml(part);
-      const ids = shapeIdStats(doc);
-      const tree = shapeTree(doc);
-      const frames = tree ? children(tree, NS.p, 'graphicFrame').filter((f) => frameTable(f) !== undefined) : [];
-      info = { maxShapeId: ids.max, duplicateShapeIds: ids.duplicates, tableStyleIds: tableStyleIds(doc), tableFrames: sortByPosition(frames) };
-      src.slideInfo.set(part, info);
-    }
-    return info;
   }
 
   private checkSlideSize(src: TemplateSource): void {
@@ -929,233 +670,6 @@ class DeckWriter {
     if (!a || !b || (a.cx === b.cx && a.cy === b.cy) || this.sizeWarned.has(src.id)) return;
     this.sizeWarned.add(src.id);
     this.warnings.push({ slide_index: -1, template_slide_id: '', code: 'slide_size_mismatch', message: `template ${src.id} has slide size ${b.cx}x${b.cy} EMU, the deck ${a.cx}x${a.cy} EMU; its slides are not rescaled` });
-  }
-
-  // ---------------------------------------------------------------- part copying
-
-  /**
-   * A new part name like `srcName`: its own name when free (unless `numbered`), else the
-   * same folder and stem with the next free number (`/ppt/media/image7.png`).
-   */
-  private allocate(srcName: string, numbered = false): string {
-    const name = this.out.newPartName(srcName, numbered);
-    this.record(() => this.out.names.release(name));
-    return name;
-  }
-
-  /**
-   * The relationships of `srcPart`, retargeted at copies in the output. Ids are kept, so
-   * the part's XML needs no change except where a relationship is dropped (returned in
-   * `dropped`). `layoutTarget` retargets a slide's layout relationship; a master's layout
-   * relationships are skipped (rebuilt when the deck is finished). With `ownThemes`, a theme
-   * is copied for this part alone instead of shared (a notes master's, §13.3.4).
-   */
-  private copyRels(src: TemplateSource, srcPart: string, memo: Map<string, string>, layoutTarget?: string, ownThemes = false): { rels: RelOut[]; dropped: Set<string> } {
-    const rels: RelOut[] = [];
-    const dropped = new Set<string>();
-    const srcCt = src.pkg.contentType(srcPart);
-    for (const r of src.pkg.rels(srcPart)) {
-      if (r.external) {
-        rels.push({ id: r.id, type: r.type, external: true, target: r.target, targetPartName: undefined });
-        continue;
-      }
-      if (r.type === RT.slideLayout) {
-        if (srcCt === CT.slideMaster) continue;
-        if (layoutTarget !== undefined) {
-          rels.push({ id: r.id, type: r.type, external: false, targetPartName: layoutTarget });
-          layoutTarget = undefined;
-        } else dropped.add(r.id);
-        continue;
-      }
-      const target = r.targetPartName!;
-      const ct = src.pkg.contentType(target);
-      if (DROPPED_REL_TYPES.has(r.type) || isDroppedContentType(ct) || !src.pkg.hasPart(target)) {
-        dropped.add(r.id);
-        continue;
-      }
-      if (r.type !== RT.slideMaster && ct !== undefined && STRUCTURAL_CONTENT_TYPES.has(ct)) {
-        // a hyperlink to a slide, layout or master: only a link to the part itself survives
-        const self = target === srcPart ? memo.get(target) : undefined;
-        if (self) rels.push({ id: r.id, type: r.type, external: false, targetPartName: self });
-        else dropped.add(r.id);
-        continue;
-      }
-      let outTarget: string;
-      if (r.type === RT.slideMaster || (r.type === RT.theme && !ownThemes) || isSharedBinary(ct, r.type)) outTarget = this.importShared(src, target, srcPart);
-      else outTarget = this.importOwned(src, target, memo);
-      rels.push({ id: r.id, type: r.type, external: false, targetPartName: outTarget });
-    }
-    return { rels, dropped };
-  }
-
-  /** A part copied for one owner (a chart of one slide): once per `memo`. */
-  private importOwned(src: TemplateSource, part: string, memo: Map<string, string>): string {
-    const hit = memo.get(part);
-    if (hit) return hit;
-    const outName = this.allocate(part);
-    memo.set(part, outName);
-    this.writeCopy(src, part, outName, memo);
-    return outName;
-  }
-
-  /**
-   * A part stored once per content: layouts, masters, themes, media, fonts, OLE binaries.
-   * A binary part whose header says it is a picture past the pixel limits gets a name with
-   * the extension of what will be delivered and waits, empty, for {@link deliverPictures}.
-   *
-   * @param from - the part whose relationship brings it (for warnings)
-   */
-  private importShared(src: TemplateSource, part: string, from?: string): string {
-    const sk = `${src.id}\u0000${part}`;
-    const hit = this.sharedBySource.get(sk);
-    if (hit) return hit;
-    const key = this.contentKey(src, part, new Set());
-    const same = this.sharedByKey.get(key);
-    if (same) {
-      this.sharedBySource.set(sk, same);
-      this.record(() => this.sharedBySource.delete(sk));
-      return same;
-    }
-    const ct = src.pkg.contentType(part);
-    const oversized = isXmlContentType(ct) ? undefined : planOversizedPicture(src.pkg.getBytes(part), this.pictureLimits);
-    const outName = this.allocate(oversized ? withExtension(part, oversized.extension) : part);
-    this.sharedBySource.set(sk, outName);
-    this.sharedByKey.set(key, outName);
-    this.record(() => {
-      this.sharedBySource.delete(sk);
-      this.sharedByKey.delete(key);
-    });
-    if (ct === CT.slideMaster) this.copyMaster(src, part, outName);
-    else if (oversized) {
-      this.out.setBytes(outName, new Uint8Array(0), oversized.contentType);
-      this.picturesPending.push({ src, part, outName, from, plan: oversized });
-      this.record(() => this.out.removePart(outName));
-    } else {
-      const rels = this.writeCopy(src, part, outName, new Map());
-      if (ct === CT.slideLayout) {
-        const masterRel = rels.find((r) => r.type === RT.slideMaster);
-        const master = masterRel ? this.masterByOut.get(masterRel.targetPartName!) : undefined;
-        if (!master) throw new SlideFailure('source_corrupt', `${part} has no slide master`);
-        master.layouts.push(outName);
-        this.record(() => master.layouts.splice(master.layouts.indexOf(outName), 1));
-      }
-    }
-    return outName;
-  }
-
-  /**
-   * Makes the template pictures past the pixel limits copied since the last call (a
-   * downsampled copy, or a stand-in; see picture-limits.ts) and warns `image_too_large` for
-   * each, on the slide that first brought it into the deck (`slide_index` -1 when the deck
-   * itself did). What is made is kept with the opened template for later builds.
-   */
-  private async deliverPictures(slideIndex: number, templateSlideId: string): Promise<void> {
-    for (const p of this.picturesPending.splice(0)) {
-      let made = p.src.oversized.get(p.part);
-      if (!made) {
-        made = deliverOversizedPicture(p.src.pkg.getBytes(p.part), p.plan, this.pictureLimits);
-        p.src.oversized.set(p.part, made);
-        // a failure fails this slide only: the next build tries again
-        const { oversized } = p.src;
-        const part = p.part;
-        made.catch(() => oversized.delete(part));
-      }
-      const d = await made;
-      this.out.setBytes(p.outName, d.bytes, p.plan.contentType);
-      const { format, width, height } = p.plan.header;
-      const limits = this.pictureLimits;
-      const what =
-        d.action === 'downsample'
-          ? `downsampled to ${d.width} × ${d.height} px`
-          : `${d.reason ? `it cannot be decoded (${d.reason})` : `too large to decode safely (over ${limits.maxDecodedPixels} pixels)`}, replaced by a plain grey ${d.width} × ${d.height} px picture of its aspect`;
-      this.warnings.push({
-        slide_index: slideIndex,
-        template_slide_id: templateSlideId,
-        code: 'image_too_large',
-        message: `picture ${p.part} of template ${p.src.id}${p.from ? ` (used by ${p.from})` : ''} is a ${width} × ${height} px ${format.toUpperCase()} (${width * height} pixels), past the limits of ${limits.maxPixels} pixels and ${limits.maxSide} px a side: ${what} (${p.outName} in the deck)`,
-      });
-    }
-  }
-
-  /** Writes a copy of `part` (bytes as they are unless a dropped relationship is referenced) with its relationships. */
-  private writeCopy(src: TemplateSource, part: string, outName: string, memo: Map<string, string>, ownThemes = false): RelOut[] {
-    const ct = src.pkg.contentType(part);
-    // an XML part is copied as bytes, but only once it is known to be well-formed (parsed
-    // once per template and cached): a corrupt part fails its slide instead of the deck
-    if (isXmlContentType(ct)) src.pkg.getXml(part);
-    const { rels, dropped } = this.copyRels(src, part, memo, undefined, ownThemes);
-    this.writeCopyWithRels(src, part, outName, rels, dropped);
-    return rels;
-  }
-
-  /** Writes `part` of `src` as `outName` with `rels` (its XML copied as bytes unless it refers to a `dropped` relationship). */
-  private writeCopyWithRels(src: TemplateSource, part: string, outName: string, rels: readonly RelOut[], dropped: ReadonlySet<string>): void {
-    const ct = src.pkg.contentType(part);
-    let doc: Document | undefined;
-    if (dropped.size && isXmlContentType(ct)) {
-      const text = decodeXmlBytes(src.pkg.getBytes(part));
-      if ([...dropped].some((id) => text.includes(`"${id}"`))) {
-        doc = cloneDocument(src.pkg.getXml(part));
-        removeDanglingReferences(doc, dropped);
-      }
-    }
-    if (doc) this.out.setXml(outName, doc, ct);
-    else this.out.setBytes(outName, src.pkg.getBytes(part), ct);
-    if (rels.length) this.out.setRels(outName, rels);
-    this.record(() => this.out.removePart(outName));
-  }
-
-  private copyMaster(src: TemplateSource, part: string, outName: string): void {
-    const srcDoc = src.pkg.getXml(part);
-    const { rels, dropped } = this.copyRels(src, part, new Map());
-    let doc: Document;
-    let stubs: Map<Element, Element> | undefined;
-    if (dropped.size === 0 && child(srcDoc.documentElement!, NS.p, 'sldLayoutIdLst') && !shapeIdStats(srcDoc).duplicates) {
-      // usual case: only the layout list changes; the rest is written from the template
-      ({ doc, stubs } = cloneRootWithStubs(srcDoc, MASTER_EDITED_CHILDREN));
-    } else {
-      doc = cloneDocument(srcDoc);
-      removeDanglingReferences(doc, dropped);
-      renumberDuplicateShapeIds(doc);
-    }
-    const rec: MasterRecord = { src, srcPart: part, outName, doc, stubs, rels, layouts: [] };
-    this.masters.push(rec);
-    this.masterByOut.set(outName, rec);
-    // written by finish, once the deck's layouts are known
-    this.out.setBytes(outName, new Uint8Array(0), CT.slideMaster);
-    this.record(() => {
-      this.masters.splice(this.masters.indexOf(rec), 1);
-      this.masterByOut.delete(outName);
-      this.out.removePart(outName);
-    });
-  }
-
-  /**
-   * A key equal for parts with equal content: SHA-1 over the content type, the bytes (a
-   * master's without its `p:sldLayoutIdLst`) and, per relationship kept, its id, type and
-   * the key of its target (or the external URI).
-   */
-  private contentKey(src: TemplateSource, part: string, stack: Set<string>): string {
-    const cached = src.keys.get(part);
-    if (cached) return cached;
-    stack.add(part);
-    const ct = src.pkg.contentType(part) ?? '';
-    const h = createHash('sha1');
-    h.update(ct);
-    h.update('\u0000');
-    if (ct === CT.slideMaster) h.update(decodeXmlBytes(src.pkg.getBytes(part)).replace(/<(\w+:)?sldLayoutIdLst\b[\s\S]*?<\/(\w+:)?sldLayoutIdLst>|<(\w+:)?sldLayoutIdLst\s*\/>/, ''));
-    else h.update(src.pkg.getBytes(part));
-    for (const r of src.pkg.rels(part)) {
-      if (r.external) h.update(`\u0000E${r.id}|${r.type}|${r.target}`);
-      else if (r.type === RT.slideLayout && ct === CT.slideMaster) continue;
-      else if (DROPPED_REL_TYPES.has(r.type) || !src.pkg.hasPart(r.targetPartName!)) h.update(`\u0000D${r.id}`);
-      else if (stack.has(r.targetPartName!)) h.update(`\u0000C${r.id}|${r.targetPartName}`);
-      else h.update(`\u0000I${r.id}|${r.type}|${this.contentKey(src, r.targetPartName!, stack)}`);
-    }
-    stack.delete(part);
-    const key = h.digest('hex');
-    src.keys.set(part, key);
-    return key;
   }
 
   // ---------------------------------------------------------------- notes
@@ -1175,8 +689,8 @@ class DeckWriter {
       try {
         const root = src.pkg.getXml(part).documentElement!;
         if (root.localName !== 'notesMaster' || root.namespaceURI !== NS.p) continue;
-        outName = this.allocate('/ppt/notesMasters/notesMaster1.xml', true);
-        const rels = this.writeCopy(src, part, outName, new Map([[part, outName]]), true);
+        outName = this.parts.allocate('/ppt/notesMasters/notesMaster1.xml', true);
+        const rels = this.parts.writeCopy(src, part, outName, new Map([[part, outName]]), true);
         if (!rels.some((r) => r.type === RT.theme)) {
           // a notes master must have a theme (§13.3.4): give it one
           this.out.setRels(outName, [...rels, { id: new RelIdAllocator(rels.map((r) => r.id)).next(), type: RT.theme, external: false, targetPartName: this.notesTheme() }]);
@@ -1187,7 +701,7 @@ class DeckWriter {
         if (outName) this.out.removePart(outName);
       }
     }
-    const outName = this.allocate('/ppt/notesMasters/notesMaster1.xml', true);
+    const outName = this.parts.allocate('/ppt/notesMasters/notesMaster1.xml', true);
     const presRoot = this.base?.pkg.getXml(this.base.mainPart).documentElement ?? undefined;
     const sz = presRoot ? child(presRoot, NS.p, 'notesSz') : undefined;
     const notesSize = sz ? { cx: intAttr(sz, 'cx', DEFAULT_NOTES_SIZE.cx), cy: intAttr(sz, 'cy', DEFAULT_NOTES_SIZE.cy) } : DEFAULT_NOTES_SIZE;
@@ -1199,16 +713,16 @@ class DeckWriter {
 
   /** A theme part for a notes master alone: a copy of the deck's first slide master's theme, else a minimal theme. */
   private notesTheme(): string {
-    const first = this.masters[0];
+    const first = this.parts.masters[0];
     const theme = first ? first.src.pkg.relatedPartName(first.srcPart, RT.theme) : undefined;
     if (first && theme && first.src.pkg.hasPart(theme) && first.src.pkg.contentType(theme) === CT.theme) {
       try {
-        return this.importOwned(first.src, theme, new Map());
+        return this.parts.importOwned(first.src, theme, new Map());
       } catch {
         /* a theme that cannot be read: the minimal one */
       }
     }
-    const name = this.allocate('/ppt/theme/theme1.xml', true);
+    const name = this.parts.allocate('/ppt/theme/theme1.xml', true);
     this.out.setBytes(name, utf8(minimalThemeXml()), CT.theme);
     return name;
   }
@@ -1220,7 +734,7 @@ class DeckWriter {
    * text and warned as `notes_rewritten`.
    */
   private writeNotesSlide(n: NotesPlan, master: string): void {
-    const linksFor = (ids: { master: string; slide: string }): RelOut[] => [
+    const linksFor = (ids: { master: string; slide: string }): RelationshipDraft[] => [
       { id: ids.master, type: RT.notesMaster, external: false, targetPartName: master },
       { id: ids.slide, type: RT.slide, external: false, targetPartName: n.slidePart },
     ];
@@ -1235,7 +749,7 @@ class DeckWriter {
     }
     const { part, sourceSlide } = n.content;
     try {
-      const { rels, dropped } = this.copyRels(n.src, part, new Map([[part, n.outName]]));
+      const { rels, dropped } = this.parts.copyRels(n.src, part, new Map([[part, n.outName]]));
       // the back link to the slide and the link to the notes master keep their ids
       let slideId: string | undefined;
       let masterId: string | undefined;
@@ -1249,7 +763,7 @@ class DeckWriter {
       slideId ??= ids.next();
       dropped.delete(masterId);
       dropped.delete(slideId);
-      this.writeCopyWithRels(n.src, part, n.outName, [...linksFor({ master: masterId, slide: slideId }), ...rels], dropped);
+      this.parts.writeCopyWithRels(n.src, part, n.outName, [...linksFor({ master: masterId, slide: slideId }), ...rels], dropped);
     } catch (err) {
       const text = notesText(n.src.pkg.getXml(part));
       written(notesSlideXml(text));
@@ -1263,12 +777,6 @@ class DeckWriter {
   }
 
   // ---------------------------------------------------------------- table styles
-
-  private defaultTableStyle(src: TemplateSource): string {
-    const def = src.tableStylesPart && src.pkg.hasPart(src.tableStylesPart) ? attr(src.pkg.getXml(src.tableStylesPart).documentElement!, 'def') : undefined;
-    const id = def && def.trim() ? def.trim() : DEFAULT_TABLE_STYLE_ID;
-    return id;
-  }
 
   /** Copies the `a:tblStyle` with `styleId` from the source's table styles into the deck's when missing (built-in styles need no entry). */
   private ensureTableStyle(src: TemplateSource, styleId: string): void {
@@ -1286,7 +794,7 @@ class DeckWriter {
   /** Makes `templateId` the base of the deck when it can be opened (else the first template that yields a slide is). */
   async adoptBaseFrom(templateId: string): Promise<void> {
     try {
-      this.adoptBase(await this.template(templateId));
+      this.adoptBase(await this.templates.get(templateId));
     } catch {
       /* reported with the slide */
     }
@@ -1299,181 +807,17 @@ class DeckWriter {
     this.tableStyles = styles ?? parseXml(`<a:tblStyleLst xmlns:a="${NS.a}" def="${DEFAULT_TABLE_STYLE_ID}"/>`, 'tableStyles');
   }
 
-  /**
-   * Makes the copied extended properties (`docProps/app.xml`, ECMA-376 Part 1, §22.2) tell
-   * the deck's truth: `Slides` counts its slides, `Notes` its notes slides, `HiddenSlides`
-   * is 0 (generated slides are shown), and the counts and part titles of the
-   * template (words, paragraphs, `HeadingPairs`/`TitlesOfParts`, which would list the
-   * template's own slide titles) are removed; PowerPoint writes them again on save.
-   * Application, company and the rest stay. A part that cannot be read is left as it is.
-   */
-  private refreshExtendedProperties(partName: string): void {
-    let doc: Document;
-    try {
-      doc = this.out.getXml(partName);
-    } catch {
-      return;
-    }
-    const root = doc.documentElement!;
-    if (root.localName !== 'Properties' || root.namespaceURI !== NS.extendedProperties) return;
-    for (const el of children(root, NS.extendedProperties)) if (STALE_EXTENDED_PROPERTIES.includes(el.localName ?? '')) root.removeChild(el);
-    const setCount = (local: string, value: number): void => {
-      let el = child(root, NS.extendedProperties, local);
-      if (!el) {
-        el = doc.createElementNS(NS.extendedProperties, local);
-        root.appendChild(el);
-      }
-      while (el.firstChild) el.removeChild(el.firstChild);
-      el.appendChild(doc.createTextNode(String(value)));
-    };
-    setCount('Slides', this.slides.length);
-    setCount('Notes', this.notes.length);
-    setCount('HiddenSlides', 0);
-    this.out.markDirty(partName);
-  }
 
-  /** Writes the presentation part, its relationships, the masters' layout lists and the package relationships; returns the .pptx bytes. */
+  /** Writes the masters' layout lists, the notes, the presentation part, its relationships and the package relationships; returns the .pptx bytes. */
   async finish(): Promise<Uint8Array> {
-    const base = this.base!;
-    const out = this.out;
     this.journal = undefined;
-
-    // Masters: layout lists and relationships, ids ≥ 2^31 unique across the package
-    let nextId = FIRST_MASTER_OR_LAYOUT_ID;
-    const masterIds: Array<{ id: number; master: MasterRecord }> = [];
-    for (const m of this.masters) {
-      masterIds.push({ id: nextId++, master: m });
-      const root = m.doc.documentElement!;
-      let lst = child(root, NS.p, 'sldLayoutIdLst');
-      if (!lst) lst = insertInOrder(root, createElement(m.doc, NS.p, 'p:sldLayoutIdLst'), ['transition', 'timing', 'hf', 'txStyles', 'extLst']);
-      while (lst.firstChild) lst.removeChild(lst.firstChild);
-      const rels = [...m.rels];
-      const ids = new RelIdAllocator(rels.map((r) => r.id));
-      for (const layout of m.layouts) {
-        const rid = ids.next();
-        rels.push({ id: rid, type: RT.slideLayout, external: false, targetPartName: layout });
-        const el = createElement(m.doc, NS.p, 'p:sldLayoutId', { id: nextId++ });
-        el.setAttributeNS(NS.r, 'r:id', rid);
-        lst.appendChild(el);
-      }
-      out.setBytes(m.outName, utf8(serializeDocument(m.doc, m.stubs)), CT.slideMaster);
-      out.setRels(m.outName, rels);
-    }
-
+    const masterIds = writeMasters(this.out, this.parts.masters);
     // Notes: the notes master, then each slide's notes slide
     const notesMaster = this.notes.length ? this.writeNotesMaster() : undefined;
     if (notesMaster) for (const n of this.notes) this.writeNotesSlide(n, notesMaster);
-
-    // Presentation part
-    const srcPres = base.pkg.getXml(base.mainPart);
-    const pres = cloneDocument(srcPres);
-    const root = pres.documentElement!;
-    for (const name of ['sldMasterIdLst', 'notesMasterIdLst', 'handoutMasterIdLst', 'sldIdLst', 'custShowLst', 'custDataLst', 'photoAlbum', 'smartTags', 'modifyVerifier']) {
-      for (const el of children(root, NS.p, name)) root.removeChild(el);
-    }
-    const extLst = child(root, NS.p, 'extLst');
-    if (extLst) {
-      for (const ext of children(extLst, NS.p, 'ext')) if (attr(ext, 'uri') === SECTION_LIST_EXT_URI) extLst.removeChild(ext);
-      if (children(extLst).length === 0) root.removeChild(extLst);
-    }
-    const presName = '/ppt/presentation.xml';
-    const rels: RelOut[] = [];
-    const relIds = new RelIdAllocator();
-    const addRel = (type: string, target: string): string => {
-      const id = relIds.next();
-      rels.push({ id, type, external: false, targetPartName: target });
-      return id;
-    };
-    const masterLst = createElement(pres, NS.p, 'p:sldMasterIdLst');
-    for (const { id, master } of masterIds) {
-      const el = createElement(pres, NS.p, 'p:sldMasterId', { id });
-      el.setAttributeNS(NS.r, 'r:id', addRel(RT.slideMaster, master.outName));
-      masterLst.appendChild(el);
-    }
-    root.insertBefore(masterLst, children(root)[0] ?? null);
-    if (notesMaster) {
-      // p:notesMasterIdLst follows p:sldMasterIdLst (CT_Presentation, §19.2.1.26)
-      const lst = createElement(pres, NS.p, 'p:notesMasterIdLst');
-      const el = createElement(pres, NS.p, 'p:notesMasterId');
-      el.setAttributeNS(NS.r, 'r:id', addRel(RT.notesMaster, notesMaster));
-      lst.appendChild(el);
-      root.insertBefore(lst, masterLst.nextSibling);
-    }
-    if (!child(root, NS.p, 'notesSz')) {
-      // required (§19.2.1.23); a template without one gets the default portrait page
-      const sz = createElement(pres, NS.p, 'p:notesSz', { cx: DEFAULT_NOTES_SIZE.cx, cy: DEFAULT_NOTES_SIZE.cy });
-      insertInOrder(root, sz, ['smartTags', 'embeddedFontLst', 'custShowLst', 'photoAlbum', 'custDataLst', 'kinsoku', 'defaultTextStyle', 'modifyVerifier', 'extLst']);
-    }
-    const sldLst = createElement(pres, NS.p, 'p:sldIdLst');
-    this.slides.forEach((s, i) => {
-      const el = createElement(pres, NS.p, 'p:sldId', { id: FIRST_SLIDE_ID + i });
-      el.setAttributeNS(NS.r, 'r:id', addRel(RT.slide, s));
-      sldLst.appendChild(el);
-    });
-    insertInOrder(root, sldLst, ['sldSz', 'notesSz', 'smartTags', 'embeddedFontLst', 'custShowLst', 'photoAlbum', 'custDataLst', 'kinsoku', 'defaultTextStyle', 'modifyVerifier', 'extLst']);
-
-    // Embedded fonts (§19.2.1.9): the font parts come along with new relationship ids
-    const fontLst = child(root, NS.p, 'embeddedFontLst');
-    if (fontLst) {
-      for (const font of children(fontLst, NS.p, 'embeddedFont')) {
-        for (const face of children(font)) {
-          if (face.localName === 'font') continue;
-          const old = face.getAttributeNS(NS.r, 'id');
-          const r = old ? base.pkg.rel(base.mainPart, old) : undefined;
-          if (r && !r.external && r.targetPartName && base.pkg.hasPart(r.targetPartName)) {
-            face.setAttributeNS(NS.r, 'r:id', addRel(r.type, this.importShared(base, r.targetPartName)));
-          } else font.removeChild(face);
-        }
-        if (children(font).length <= 1) fontLst.removeChild(font);
-      }
-      if (children(fontLst).length === 0) root.removeChild(fontLst);
-    }
-
-    // presProps, viewProps, theme, tableStyles
-    const srcRel = (type: string): string | undefined => {
-      const p = base.pkg.relatedPartName(base.mainPart, type);
-      return p && base.pkg.hasPart(p) ? p : undefined;
-    };
-    const presProps = srcRel(RT.presProps);
-    if (presProps) {
-      const doc = cloneDocument(base.pkg.getXml(presProps));
-      const showPr = child(doc.documentElement!, NS.p, 'showPr');
-      const custShow = showPr ? child(showPr, NS.p, 'custShow') : undefined;
-      if (showPr && custShow) showPr.replaceChild(createElement(doc, NS.p, 'p:sldAll'), custShow);
-      stripRelationshipReferences(doc);
-      out.setXml('/ppt/presProps.xml', doc, base.pkg.contentType(presProps));
-      addRel(RT.presProps, '/ppt/presProps.xml');
-    }
-    const viewProps = srcRel(RT.viewProps);
-    if (viewProps) {
-      const doc = cloneDocument(base.pkg.getXml(viewProps));
-      stripRelationshipReferences(doc);
-      out.setXml('/ppt/viewProps.xml', doc, base.pkg.contentType(viewProps));
-      addRel(RT.viewProps, '/ppt/viewProps.xml');
-    }
-    const firstTheme = this.masters[0]?.rels.find((r) => r.type === RT.theme)?.targetPartName;
-    if (firstTheme) addRel(RT.theme, firstTheme);
-    if (this.tableStyles) {
-      out.setXml('/ppt/tableStyles.xml', this.tableStyles, 'application/vnd.openxmlformats-officedocument.presentationml.tableStyles+xml');
-      addRel(RT.tableStyles, '/ppt/tableStyles.xml');
-    }
-    stripRelationshipReferences(pres, new Set(rels.map((r) => r.id)));
-    out.setXml(presName, pres, CT.presentationMain);
-    out.setRels(presName, rels);
-
-    // Package relationships: the main part and the document properties
-    const pkgRelIds = new RelIdAllocator();
-    const pkgRels: RelOut[] = [{ id: pkgRelIds.next(), type: RT.officeDocument, external: false, targetPartName: presName }];
-    for (const r of base.pkg.rels('/')) {
-      if (r.external || !r.targetPartName || !base.pkg.hasPart(r.targetPartName)) continue;
-      if (r.type !== RT.corePropertiesPackage && r.type !== RT.extendedProperties && r.type !== CUSTOM_PROPERTIES_REL) continue;
-      const name = this.importOwned(base, r.targetPartName, new Map());
-      if (r.type === RT.extendedProperties) this.refreshExtendedProperties(name);
-      pkgRels.push({ id: pkgRelIds.next(), type: r.type, external: false, targetPartName: name });
-    }
-    out.setRels('/', pkgRels);
-    await this.deliverPictures(-1, '');
-    return out.toBytes();
+    writePresentation({ out: this.out, parts: this.parts, base: this.base!, masterIds, slides: this.slides, notesMaster, notesCount: this.notes.length, tableStyles: this.tableStyles });
+    await this.parts.deliverPictures(-1, '');
+    return this.out.toBytes();
   }
 }
 
@@ -1484,9 +828,6 @@ function notesText(doc: Document): string {
   return txBody ? children(txBody, NS.a, 'p').map((p) => plainText(p)).join('\n') : '';
 }
 
-/** Extended-properties elements that describe the template's content, not the deck's (ECMA-376 Part 1, §22.2.2). */
-const STALE_EXTENDED_PROPERTIES = ['Words', 'Paragraphs', 'Lines', 'Characters', 'CharactersWithSpaces', 'MMClips', 'HeadingPairs', 'TitlesOfParts', 'TotalTime'];
-
 /** UTF-8 bytes of a string (Node's native encoder). */
 function utf8(text: string): Uint8Array {
   return Buffer.from(text, 'utf8');
@@ -1496,59 +837,3 @@ function isTableRow(el: Element): boolean {
   return el.localName === 'tr' && el.namespaceURI === NS.a;
 }
 
-/** `part` with its extension (if any) replaced by `extension`: `/ppt/media/image3.gif` → `/ppt/media/image3.png`. */
-function withExtension(part: string, extension: string): string {
-  const ext = extensionOf(part);
-  return `${ext ? part.slice(0, part.length - ext.length - 1) : part}.${extension}`;
-}
-
-/** Binary parts other than embedded packages (pictures, media, OLE objects) and fonts are shared by content. */
-function isSharedBinary(ct: string | undefined, relType: string): boolean {
-  return relType === FONT_REL || (!isXmlContentType(ct) && relType !== RT.package);
-}
-
-/**
- * Removes what refers to a dropped relationship: an element carrying an `r:` attribute
- * with a dropped id goes (inside an extension list, its whole `ext` goes), so no `r:id`
- * is left dangling (ECMA-376 Part 2, §9.3).
- */
-export function removeDanglingReferences(doc: Document, dropped: ReadonlySet<string>): void {
-  if (dropped.size === 0) return;
-  stripRelationshipReferences(doc, undefined, dropped);
-}
-
-/**
- * Removes elements whose relationship attributes (`r:id`, `r:embed`, ...) name an id that
- * is not in `keep` (when given) or is in `drop` (when given); with neither, every element
- * carrying a relationship attribute goes (for parts copied without relationships).
- */
-function stripRelationshipReferences(doc: Document, keep?: ReadonlySet<string>, drop?: ReadonlySet<string>): void {
-  const root = doc.documentElement!;
-  const victims: Element[] = [];
-  const stack: Element[] = [root];
-  while (stack.length) {
-    const el = stack.pop()!;
-    const attrs = el.attributes;
-    for (let i = 0; i < attrs.length; i++) {
-      const a = attrs.item(i)!;
-      if (a.namespaceURI !== NS.r || a.value === '') continue;
-      const bad = drop ? drop.has(a.value) : keep ? !keep.has(a.value) : true;
-      if (bad) {
-        victims.push(el);
-        break;
-      }
-    }
-    for (const c of children(el)) stack.push(c);
-  }
-  for (const el of victims) {
-    if (el === root) continue;
-    let target: Element = el;
-    for (let p = el.parentNode as Element | null; p && p !== (root as unknown); p = p.parentNode as Element | null) {
-      if (p.localName === 'ext' && (p.parentNode as Element | null)?.localName === 'extLst') {
-        target = p;
-        break;
-      }
-    }
-    target.parentNode?.removeChild(target);
-  }
-}
