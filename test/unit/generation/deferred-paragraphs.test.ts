@@ -13,7 +13,8 @@ import { deferredParagraphs } from '../../../core/src/generation/draft/deferred-
 import { cloneDocument } from '../../../core/src/generation/draft/clone.js';
 import { serializeDocument } from '../../../core/src/generation/draft/serialize.js';
 import { materializeParagraphs, plainText, setParagraphs, setRunFont } from '../../../core/src/generation/slide/text.js';
-import { GeneratedSlidePart, readShapeText, writeScaledSizes } from '../../../core/src/generation/fit/text-fit.js';
+import { readShapeText, writeScaledSizes } from '../../../core/src/generation/fit/text-fit.js';
+import { GeneratedSlidePart } from '../../../core/src/generation/draft/slide-draft.js';
 import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 import { corpusSlides } from '../../helpers/corpus-slides.js';
 

@@ -17,7 +17,7 @@ import { cloneDocument } from '../../../core/src/generation/draft/clone.js';
 import { serializeDocument } from '../../../core/src/generation/draft/serialize.js';
 import { materializeParagraphs } from '../../../core/src/generation/slide/text.js';
 import { buildTableFrame, frameTable, materializeRows, replaceTableContent } from '../../../core/src/generation/slide/tables.js';
-import { GeneratedSlidePart } from '../../../core/src/generation/fit/text-fit.js';
+import { GeneratedSlidePart } from '../../../core/src/generation/draft/slide-draft.js';
 import { fitTable, measureTable } from '../../../core/src/generation/fit/table-fit.js';
 import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 import { corpusSlides } from '../../helpers/corpus-slides.js';

@@ -43,11 +43,10 @@ import { NS, attr, child, children, decodeXmlBytes, descendants, intAttr, parseX
 import { fillSlide, newSlideFromLayout } from '../slide/fill-slide.js';
 import { hasChartBlocks, isChartFrame, SlideRichContent, type RichHost } from '../charts/blocks.js';
 import { PmlModel } from '../../ooxml/pml/parts.js';
-import { GeneratedSlidePart } from '../fit/text-fit.js';
+import { GeneratedSlidePart, SlideDraft } from '../draft/slide-draft.js';
 import { finishSlide, measureShapeText, type FilledShape } from '../slide/finish-slide.js';
 import { isTableOnly, pageSlideData, type PaginationPlan } from '../fit/paginate.js';
-import { cloneDocument, cloneInto, cloneWithStubs } from '../draft/clone.js';
-import { serializeDocument } from '../draft/serialize.js';
+import { cloneDocument, cloneInto } from '../draft/clone.js';
 import { cNvPr as cNvPrOf, placeholderElement, placeholders, renumberDuplicateShapeIds, shapeTree } from '../slide/shapes.js';
 import { materializeParagraphs, plainText } from '../slide/text.js';
 import { TEMPLATE_PICTURE_LIMITS, type TemplatePictureLimits } from './picture-limits.js';
@@ -56,7 +55,6 @@ import { shapeBrand, themeBrand, type BrandContext } from '../../quality/brand.j
 import { shapeAccessibility, slideAccessibility, type SlideTitle } from '../../quality/accessibility.js';
 import type { QualityFinding } from '../../quality/types.js';
 import { checkSlideText, type PackageProblem } from '../../quality/package.js';
-import { deferredParagraphs } from '../draft/deferred-paragraphs.js';
 import type { Shape } from '../../ooxml/pml/shapes.js';
 import { DEFAULT_NOTES_SIZE, minimalNotesMasterXml, minimalThemeXml, notesSlideXml } from './notes.js';
 import { PartCopier, removeDanglingReferences } from './part-copier.js';
@@ -368,12 +366,10 @@ class DeckWriter {
     const outLayout = this.parts.importShared(src, layoutPart);
     const outSlide = this.parts.allocate('/ppt/slides/slide1.xml', true);
 
-    let doc: Document;
+    let draft: SlideDraft;
     let rels: RelationshipDraft[];
-    let stubs: Map<Element, Element> | undefined;
     let reservedShapeIdMax = 0;
     let sourceStyleIds: readonly string[] = [];
-    let sourceOf: ReadonlyMap<Element, Element> | undefined;
     let hiddenSource = false;
     if (spec.source.kind === 'slide') {
       const srcDoc = pkg.getXml(partName);
@@ -387,8 +383,8 @@ class DeckWriter {
       const referencesDropped = [...copied.dropped].some((id) => text.includes(`"${id}"`));
       if (info.duplicateShapeIds || referencesDropped) {
         // rare: every shape may need a change, so copy them all
-        doc = cloneDocument(srcDoc);
-        removeDanglingReferences(doc, copied.dropped);
+        draft = SlideDraft.copyOf(srcDoc);
+        removeDanglingReferences(draft.doc, copied.dropped);
       } else {
         // shapes the content cannot touch stay in the source and are written from there
         const data = spec.slide_data;
@@ -399,8 +395,7 @@ class DeckWriter {
         const footnote = data.footnote != null;
         const reposition = spec.options.allow_textbox_reposition === true;
         const charts = hasChartBlocks(data);
-        let sources: Map<Element, Element>;
-        ({ doc, stubs, sources } = cloneWithStubs(srcDoc, (shape) => {
+        draft = SlideDraft.withStandIns(srcDoc, (shape) => {
           // a table to be rewritten is copied without its rows: they are read from the source
           if (editedTables.has(shape)) return isTableRow;
           if (placeholderElement(shape)) return true;
@@ -410,20 +405,19 @@ class DeckWriter {
           // (and text boxes that bound a table's room)
           if ((reposition || tableBlocks > 0) && shape.localName === 'sp') return true;
           return footnote && plainText(shape).toLowerCase().includes('footnote');
-        }));
-        sourceOf = sources;
+        });
         reservedShapeIdMax = info.maxShapeId;
         sourceStyleIds = info.tableStyleIds;
       }
       // a hidden template slide asked for by id is shown: the request put it in the deck (warned below)
-      doc.documentElement!.removeAttribute('show');
+      draft.root.removeAttribute('show');
     } else {
       let proto = src.newSlides.get(layoutPart);
       if (!proto) {
         proto = newSlideFromLayout(layoutDoc);
         src.newSlides.set(layoutPart, proto);
       }
-      doc = cloneDocument(proto);
+      draft = SlideDraft.copyOf(proto);
       rels = [];
       appendRelationship(rels, RT.slideLayout, outLayout);
     }
@@ -436,14 +430,8 @@ class DeckWriter {
       warn('hidden_template_slide', `${partName} is hidden in template ${spec.template_id} (show="0"); the generated slide is shown, since the request asks for it`);
     }
     const model = modelOf(src);
-    let part: GeneratedSlidePart | undefined;
-    if (model) {
-      try {
-        part = new GeneratedSlidePart(model.layout(layoutPart), doc.documentElement!, outSlide);
-      } catch {
-        part = undefined;
-      }
-    }
+    const part = model ? draft.readAs(() => model.layout(layoutPart), outSlide) : undefined;
+    const { doc, stubs, sourceOf } = draft;
     const filled: FilledShape[] = [];
     // ids are read once the slide is final (duplicate ids are renumbered after fitting)
     const fits: Array<{ shape: Element; fit: Omit<PlaceholderFitRecord, 'shape_id' | 'shape_name'> }> = [];
@@ -468,7 +456,6 @@ class DeckWriter {
     if (part) {
       const size = this.base?.slideSize ?? src.slideSize ?? { cx: 12_192_000, cy: 6_858_000 };
       const plan = finishSlide({
-        doc,
         part,
         filled,
         slideData: spec.slide_data,
@@ -488,7 +475,7 @@ class DeckWriter {
 
     // written at once: the tree is garbage while young, which keeps large decks cheap; and
     // compressed at once, so a deck's slides wait for the zip in their compressed size
-    const xml = serializeDocument(doc, stubs);
+    const xml = draft.serialize();
     // the text as written is checked here (core/src/quality/package.ts), so the package check need not read it back
     let packageProblems: PackageProblem[] | undefined;
     try {
@@ -503,7 +490,7 @@ class DeckWriter {
     this.record(() => this.slides.pop());
     let quality: ReturnType<DeckWriter['slideQuality']>;
     try {
-      quality = this.input.quality === false || !model ? undefined : this.slideQuality(src, model, layoutPart, doc, stubs, sourceOf, spec.source.kind === 'slide' ? partName : undefined, rels, outSlide);
+      quality = this.input.quality === false || !model ? undefined : this.slideQuality(src, model, layoutPart, draft, spec.source.kind === 'slide' ? partName : undefined, rels, outSlide);
     } catch {
       // a check never costs a slide: without its findings the report reads the slide from the deck
       quality = undefined;
@@ -528,18 +515,17 @@ class DeckWriter {
     src: TemplateSource,
     model: PmlModel,
     layoutPart: string,
-    doc: Document,
-    stubs: Map<Element, Element> | undefined,
-    sourceOf: ReadonlyMap<Element, Element> | undefined,
+    draft: SlideDraft,
     sourcePart: string | undefined,
     rels: readonly RelationshipDraft[],
     outSlide: string,
   ): { findings: QualityFinding[]; title: SlideTitle } | undefined {
+    const { doc, stubs, sourceOf } = draft;
     const tree = shapeTree(doc);
     if (!tree) return undefined;
     let gen: GeneratedSlidePart;
     try {
-      gen = new GeneratedSlidePart(model.layout(layoutPart), doc.documentElement!, outSlide);
+      gen = new GeneratedSlidePart(model.layout(layoutPart), draft.root, outSlide, draft);
     } catch {
       return undefined;
     }
@@ -597,7 +583,7 @@ class DeckWriter {
       }
       for (const s of genByTop.get(el) ?? []) {
         shapes.push(s);
-        const m = s.kind === 'sp' && s.group === undefined ? deferredParagraphs(s.txBody) : undefined;
+        const m = s.kind === 'sp' && s.group === undefined ? SlideDraft.paragraphsOf(s.txBody) : undefined;
         if (!m || !s.txBody) {
           // (the slide is written already: deferred paragraphs elsewhere may become nodes the reading model reads)
           for (const txBody of descendants(s.element, NS.p, 'txBody')) materializeParagraphs(doc, txBody);

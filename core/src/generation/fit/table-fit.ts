@@ -5,11 +5,9 @@
  *
  * Geometry is EMU (12 700 per point); sizes are points.
  */
-import { deferredRows } from '../draft/deferred-rows.js';
 import { NS, attr, child, children, intAttr, parseXml, type Element } from '../../ooxml/xml.js';
-import { ShapeTreePart } from '../../ooxml/pml/parts.js';
 import { withSharedLevelStyles, type TextStyleSources } from '../../render/text-body.js';
-import { readDeferredTextBody, readDraftTextBody } from '../draft/read.js';
+import { SlideDraft, type GeneratedSlidePart } from '../draft/slide-draft.js';
 import { layoutText, EMU_PER_PT, type TextBodyInput, type TextLayout } from '../../text/layout.js';
 import { FIT_LAYOUT } from '../../text/fit-metrics.js';
 import { largestRun, round1, SIZE_STEP_PT, writeModelSizes, writeScaledSizes } from './text-fit.js';
@@ -63,7 +61,7 @@ interface MeasuredCell {
  * renderer reads it); header rows (the first row when `a:tblPr/@firstRow` is on) are
  * measured bold, as table styles draw them.
  */
-export function measureTable(part: ShapeTreePart, tbl: Element): TableMeasure {
+export function measureTable(part: GeneratedSlidePart, tbl: Element): TableMeasure {
   const widths = children(child(tbl, NS.a, 'tblGrid') ?? tbl, NS.a, 'gridCol').map((g) => intAttr(g, 'w', 0));
   const firstRow = attr(child(tbl, NS.a, 'tblPr'), 'firstRow');
   const headerOn = firstRow === '1' || firstRow === 'true';
@@ -95,17 +93,16 @@ export function measureTable(part: ShapeTreePart, tbl: Element): TableMeasure {
     body.lnSpcReduction = 0;
     return body;
   };
-  const model = deferredRows(tbl);
+  const model = SlideDraft.rowsOf(tbl);
   let rows: MeasuredRow[];
   let natural: (() => number) | undefined;
   if (model) {
-    const doc = tbl.ownerDocument;
     natural = () => {
       let max = 0;
       model.rows.forEach((row, ri) =>
         row.cells.forEach((cell) => {
           const src = sourcesOf(child(child(cell.template, NS.a, 'txBody'), NS.a, 'lstStyle'), BOLD_HEADER && headerOn && ri === 0);
-          max = Math.max(max, largestRun(readDeferredTextBody({ ...cell.paragraphs, sizes: undefined }, doc, src)));
+          max = Math.max(max, largestRun(part.draft.readParagraphs({ ...cell.paragraphs, sizes: undefined }, src)));
         }),
       );
       return max;
@@ -120,7 +117,7 @@ export function measureTable(part: ShapeTreePart, tbl: Element): TableMeasure {
         const header = BOLD_HEADER && headerOn && ri === 0;
         const tcPr = child(cell.template, NS.a, 'tcPr');
         const src = sourcesOf(child(child(cell.template, NS.a, 'txBody'), NS.a, 'lstStyle'), header);
-        const body = asCell(readDeferredTextBody(cell.paragraphs, doc, src), tcPr);
+        const body = asCell(part.draft.readParagraphs(cell.paragraphs, src), tcPr);
         return { body, width: widths[ci] ?? 0, rowSpan: 1, writeSizes: (scale: number) => writeModelSizes(cell.paragraphs, body, scale) };
       }),
     }));
@@ -136,7 +133,7 @@ export function measureTable(part: ShapeTreePart, tbl: Element): TableMeasure {
         col += span;
         if (merged || !txBody) continue;
         const header = BOLD_HEADER && headerOn && ri === 0;
-        const body = asCell(readDraftTextBody(txBody, sourcesOf(child(txBody, NS.a, 'lstStyle'), header)), child(tc, NS.a, 'tcPr'));
+        const body = asCell(part.draft.readTextBody(txBody, sourcesOf(child(txBody, NS.a, 'lstStyle'), header)), child(tc, NS.a, 'tcPr'));
         cells.push({ body, width: w, rowSpan: Math.max(1, intAttr(tc, 'rowSpan', 1)), writeSizes: (scale: number) => writeScaledSizes(txBody, body, scale) });
       }
       return { templateHeight: intAttr(tr, 'h', 0), cells, setHeight: (h: number) => tr.setAttribute('h', String(h)) };

@@ -15,12 +15,10 @@
  *
  * Geometry is EMU (12 700 per point); sizes are points.
  */
-import { deferredParagraphs, type DeferredParagraphs } from '../draft/deferred-paragraphs.js';
+import { SlideDraft, type DeferredParagraphs, type GeneratedSlidePart } from '../draft/slide-draft.js';
 import { NS, attr, child, children, createElement, type Element } from '../../ooxml/xml.js';
-import { LayoutPart, ShapeTreePart, type MasterPart } from '../../ooxml/pml/parts.js';
-import { IDENTITY, Shape, layoutBasePlaceholder, masterBasePlaceholder, type PlaceholderRef } from '../../ooxml/pml/shapes.js';
+import { Shape } from '../../ooxml/pml/shapes.js';
 import { shapeTextSources, type TextStyleSources } from '../../render/text-body.js';
-import { readDraftTextBody } from '../draft/read.js';
 import { isVerticalText, layoutText, EMU_PER_PT, type TextBodyInput, type TextLayout, type TextRunInput } from '../../text/layout.js';
 import type { VerticalMetrics } from '../../text/font-metrics.js';
 import { FIT_LAYOUT, fitMetrics, HEIGHT_SAFETY } from '../../text/fit-metrics.js';
@@ -28,37 +26,6 @@ import { FIT_LAYOUT, fitMetrics, HEIGHT_SAFETY } from '../../text/fit-metrics.js
 
 /** Smallest size steps written: sizes are rounded down to half points. */
 export const SIZE_STEP_PT = 0.5;
-
-/**
- * A slide being generated, seen by the reading model: its shapes inherit from `layout`
- * (and its master) exactly as a slide part's do (§19.3.1.36), although the slide is not
- * (yet) a part of any package.
- */
-export class GeneratedSlidePart extends ShapeTreePart {
-  readonly kind = 'slide' as const;
-
-  constructor(readonly layoutPart: LayoutPart, root: Element, partName: string) {
-    super(layoutPart.model, partName, root);
-  }
-
-  get master(): MasterPart {
-    return this.layoutPart.masterPart;
-  }
-
-  get parent(): ShapeTreePart {
-    return this.layoutPart;
-  }
-
-  /** As a slide part's placeholders inherit ({@link layoutBasePlaceholder}, else the master's). */
-  basePlaceholderFor(ph: PlaceholderRef): Shape | undefined {
-    return layoutBasePlaceholder(this.layoutPart.placeholderLookup, ph) ?? masterBasePlaceholder(this.layoutPart.masterPart.placeholderLookup, ph.type);
-  }
-
-  /** A reading-model view of one top-level `p:sp` of this slide. */
-  shapeOf(sp: Element): Shape {
-    return new Shape('sp', sp, this, undefined, IDENTITY);
-  }
-}
 
 /** Result of fitting one text body. */
 export interface TextFitOutcome {
@@ -87,7 +54,7 @@ export function readShapeText(part: GeneratedSlidePart, sp: Element): { body: Te
   if (!txBody) return undefined;
   const shape = part.shapeOf(sp);
   const src = shapeTextSources(shape, { theme: part.theme, colorMap: part.colorMap });
-  return { body: readDraftTextBody(txBody, src), src, shape };
+  return { body: part.draft.readTextBody(txBody, src), src, shape };
 }
 
 export function largestRun(body: TextBodyInput): number {
@@ -365,7 +332,7 @@ export function round1(x: number): number {
  * size (from `body`, read from the same text body in the same order) times `k`.
  */
 export function writeScaledSizes(txBody: Element, body: TextBodyInput, k: number): void {
-  const model = deferredParagraphs(txBody);
+  const model = SlideDraft.paragraphsOf(txBody);
   if (model) {
     writeModelSizes(model, body, k);
     return;

@@ -24,7 +24,8 @@
 import type { GenerationOptions, SlideData } from '../../domain/content.js';
 import { NS, attr, child, children, type Document, type Element } from '../../ooxml/xml.js';
 import { EMU_PER_PT, layoutText } from '../../text/layout.js';
-import { fitShapeText, readShapeText, GeneratedSlidePart } from '../fit/text-fit.js';
+import { fitShapeText, readShapeText } from '../fit/text-fit.js';
+import type { GeneratedSlidePart } from '../draft/slide-draft.js';
 import { fitTable, measureTable } from '../fit/table-fit.js';
 import { headerRowsOf, planPages, type PaginationPlan } from '../fit/paginate.js';
 import { fitMetrics } from '../../text/fit-metrics.js';
@@ -41,7 +42,7 @@ export interface FilledShape {
 
 /** Input of {@link finishSlide}. */
 export interface FinishSlideInput {
-  doc: Document;
+  /** The slide draft as the reading model sees it (its tree: `part.draft.doc`). */
   part: GeneratedSlidePart;
   filled: readonly FilledShape[];
   slideData: SlideData;
@@ -85,6 +86,7 @@ function nameOf(shape: Element): string {
  */
 export function finishSlide(input: FinishSlideInput): PaginationPlan | undefined {
   const { part, options } = input;
+  const doc = part.draft.doc;
   const textMin = options.textbox_min_font_size ?? DEFAULT_MIN_FONT_PT;
   const tableMin = options.table_min_font_size ?? DEFAULT_MIN_FONT_PT;
   const format = input.slideData.slide_format ?? undefined;
@@ -101,13 +103,13 @@ export function finishSlide(input: FinishSlideInput): PaginationPlan | undefined
     if (!f.area) {
       // a template's table may grow down to the first text box below its top (its frame
       // already holds the new rows' template heights, so its bottom is no guide)
-      const below = boxesBelow(input.doc, f.shape, { ...frameRect, y: frameRect.y + 12_700, cy: 0 });
+      const below = boxesBelow(doc, f.shape, { ...frameRect, y: frameRect.y + 12_700, cy: 0 });
       if (below.length) {
         const top = Math.min(...below.map((b) => b.rect.y));
         area = { ...area, cy: Math.max(0, Math.min(area.y + area.cy, top) - area.y) };
       }
     }
-    const movable = options.allow_textbox_reposition === true ? boxesBelow(input.doc, f.shape, area) : [];
+    const movable = options.allow_textbox_reposition === true ? boxesBelow(doc, f.shape, area) : [];
     let avail = area.cy;
     if (movable.length) {
       const lowest = Math.max(...movable.map((b) => b.rect.y + b.rect.cy));
@@ -117,14 +119,14 @@ export function finishSlide(input: FinishSlideInput): PaginationPlan | undefined
     const fit = fitTable(m, avail, tableMin, input.forcedTablePt);
     input.onFit?.({ shape: f.shape, role: 'table', templateSizePt: m.baseSizePt, sizePt: fit.sizePt, overflowPt: fit.overflowPt });
     const xfrm = xfrmElement(f.shape);
-    if (xfrm) setRect(input.doc, xfrm, { ...frameRect, y: area.y, cy: fit.heightEmu });
+    if (xfrm) setRect(doc, xfrm, { ...frameRect, y: area.y, cy: fit.heightEmu });
     const grow = fit.heightEmu - area.cy;
     if (grow > 0 && movable.length) {
       const shift = Math.min(grow, avail - area.cy);
       for (const b of movable) {
         const x = xfrmElement(b.shape);
         if (!x) continue;
-        setRect(input.doc, x, { ...b.rect, y: b.rect.y + shift });
+        setRect(doc, x, { ...b.rect, y: b.rect.y + shift });
       }
     }
     if (!fit.fits && input.forcedTablePt === undefined && input.paginate) {
@@ -149,7 +151,7 @@ export function finishSlide(input: FinishSlideInput): PaginationPlan | undefined
     if (fmt?.font_size != null) min = fmt.font_size;
     if ((role === 'footer' || role === 'header') && options.footer_font_size != null) min = options.footer_font_size;
     // shapes inside groups keep their text as it is (their frame is in group space)
-    if (f.shape.parentNode !== shapeTree(input.doc)) continue;
+    if (f.shape.parentNode !== shapeTree(doc)) continue;
     const out = fitShapeText(part, f.shape, { minPt: min });
     if (out) input.onFit?.({ shape: f.shape, role, templateSizePt: out.templateSizePt, sizePt: out.sizePt, overflowPt: out.overflowPt });
     // a footer-area line a point or two taller than its box is how templates draw them
