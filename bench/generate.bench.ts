@@ -52,7 +52,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ISlide } from 'pptx-automizer';
-import type { DeckSlideSpec } from '../core/src/generation/build-deck.js';
+import type { DeckSlideSpec } from '../core/src/generation/deck/build-deck.js';
 import type { SlideData } from '../core/src/domain/content.js';
 import { corpusPath, sharedDir } from '../test/helpers/corpus.js';
 import { THREAD_OLD_GENERATION_MB, THREAD_YOUNG_GENERATION_MB } from '../core/src/threads/heap-limits.js';
@@ -107,7 +107,7 @@ async function runSlidewright(files: Map<string, Uint8Array>, reuseOpenedTemplat
     const tpl = w.kind === 'text' ? TEXT : TABLES;
     return { template_id: tpl, template_slide_id: `${tpl}#${part}`, source: { kind: 'slide', part_name: part }, slide_data: data, options: { auto_paginate_tables: false } };
   });
-  const { buildDeck } = await import('../core/src/generation/build-deck.js');
+  const { buildDeck } = await import('../core/src/generation/deck/build-deck.js');
   const r = await buildDeck({ slides: specs, templates: files, reuseOpenedTemplates });
   if (r.errors.length) throw new Error(JSON.stringify(r.errors));
   return { bytes: r.bytes!.length, slides: r.pages_generated };
@@ -158,7 +158,7 @@ async function child(side: string): Promise<void> {
   // each side's modules only (static imports would put every side's code in every process)
   if (side === 'automizer') await import('pptx-automizer');
   else if (side === 'floor') await import('jszip');
-  else await import('../core/src/generation/build-deck.js');
+  else await import('../core/src/generation/deck/build-deck.js');
   const baseRssMiB = process.memoryUsage().rss / 1024 / 1024;
   const dir = mkdtempSync(join(tmpdir(), 'slidewright-genbench-'));
   try {

@@ -24,7 +24,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import type { DeckSlideSpec } from '../core/src/generation/build-deck.js';
+import type { DeckSlideSpec } from '../core/src/generation/deck/build-deck.js';
 import type { SlideData } from '../core/src/domain/content.js';
 import { corpusPath, sharedDir } from '../test/helpers/corpus.js';
 import { THREAD_YOUNG_GENERATION_MB } from '../core/src/threads/heap-limits.js';
@@ -76,7 +76,7 @@ function warm(xs: readonly number[]): number[] {
 }
 
 async function child(): Promise<void> {
-  const { buildDeck } = await import('../core/src/generation/build-deck.js');
+  const { buildDeck } = await import('../core/src/generation/deck/build-deck.js');
   const { checkedBuild } = await import('../core/src/quality/checked-build.js');
   const templates = new Map<string, Uint8Array>([TEXT, TABLES].map((f) => [f, readFileSync(corpusPath(`bench/${f}`))] as const));
   const slides = specs();

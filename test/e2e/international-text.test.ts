@@ -22,7 +22,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { buildDeck, type DeckSlideSpec } from '../../core/src/generation/build-deck.js';
+import { buildDeck, type DeckSlideSpec } from '../../core/src/generation/deck/build-deck.js';
 import type { SlideData, Table } from '../../core/src/domain/content.js';
 import { OpcPackage } from '../../core/src/ooxml/opc/package.js';
 import { PmlModel } from '../../core/src/ooxml/pml/parts.js';

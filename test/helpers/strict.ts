@@ -28,7 +28,7 @@ import { STRICT_GRAPHIC_DATA_URIS, STRICT_NAMESPACES, STRICT_RELATIONSHIP_TYPES 
 import { VALUE_FORM_ATTRIBUTES, type ValueForm } from '../../core/src/ooxml/value-forms.js';
 import { decodeXmlBytes, isElement, parseXml, type Element, type Node } from '../../core/src/ooxml/xml.js';
 import { analyzePresentation, type AnalysisResults } from '../../core/src/analysis/analyze.js';
-import { buildDeck, type BuildDeckResult, type DeckSlideSpec } from '../../core/src/generation/build-deck.js';
+import { buildDeck, type BuildDeckResult, type DeckSlideSpec } from '../../core/src/generation/deck/build-deck.js';
 import { CT } from '../../core/src/ooxml/opc/constants.js';
 import { OpcPackage } from '../../core/src/ooxml/opc/package.js';
 import { PmlModel } from '../../core/src/ooxml/pml/parts.js';

@@ -33,7 +33,7 @@ import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { analyzePresentation } from '../../core/src/analysis/analyze.js';
 import type { Column, SlideData, Table } from '../../core/src/domain/content.js';
 import { diagnose } from '../../core/src/doctor/diagnose.js';
-import { buildDeck, type DeckSlideSpec } from '../../core/src/generation/build-deck.js';
+import { buildDeck, type DeckSlideSpec } from '../../core/src/generation/deck/build-deck.js';
 import { OpcPackage } from '../../core/src/ooxml/opc/package.js';
 import { PmlModel } from '../../core/src/ooxml/pml/parts.js';
 import { renderSlide } from '../../core/src/render/index.js';

@@ -3,10 +3,10 @@
  * is past the pixel limits (50 megapixels, 32767 px a side: `core/src/ooxml/image-header.ts`),
  * with each place that shows it (slide, layout, master, theme, chart; the shape, background,
  * table cell or fill) and what generated decks get instead (a downsampled copy or a plain
- * stand-in: `core/src/generation/picture-limits.ts`). Headers only: no picture is decoded.
+ * stand-in: `core/src/generation/deck/picture-limits.ts`). Headers only: no picture is decoded.
  */
 import type { AnalysisResults } from '../analysis/types.js';
-import { planOversizedPicture } from '../generation/picture-limits.js';
+import { planOversizedPicture } from '../generation/deck/picture-limits.js';
 import { CT } from '../ooxml/opc/constants.js';
 import { RELS_CONTENT_TYPE, type OpcPackage } from '../ooxml/opc/package.js';
 import { relsPartName } from '../ooxml/opc/part-names.js';

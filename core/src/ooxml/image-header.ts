@@ -8,7 +8,7 @@
  * The limits are the same wherever Slidewright meets a picture: image blocks of a request
  * are refused past them, template pictures past them are reported by the template doctor
  * and never delivered as they are in a generated deck (see
- * `core/src/generation/picture-limits.ts`), and previews do not decode them.
+ * `core/src/generation/deck/picture-limits.ts`), and previews do not decode them.
  */
 
 /** Largest picture accepted or delivered, pixels (width × height from the header): 50 megapixels. */

@@ -5,7 +5,7 @@
  * them; a problem no slide owns (the presentation part, a master) fails the whole build.
  * Then the quality report of the deck as delivered is made.
  */
-import { buildDeck, type BuildDeckInput, type BuildDeckResult } from '../generation/build-deck.js';
+import { buildDeck, type BuildDeckInput, type BuildDeckResult } from '../generation/deck/build-deck.js';
 import { OpcPackage } from '../ooxml/opc/package.js';
 import type { SlideError } from '../domain/content.js';
 import { checkPackage } from './package.js';

@@ -13,8 +13,8 @@
  *
  * A deck whose text all fits therefore has no `fit` warning.
  */
-import type { DeckSlideRecord, PlaceholderFitRecord } from '../generation/build-deck.js';
-import { FOOTER_SLACK_PT } from '../generation/finish-slide.js';
+import type { DeckSlideRecord, PlaceholderFitRecord } from '../generation/deck/build-deck.js';
+import { FOOTER_SLACK_PT } from '../generation/slide/finish-slide.js';
 import type { QualityFinding, Severity } from './types.js';
 
 /**

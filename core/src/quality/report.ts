@@ -7,7 +7,7 @@ import type { OpcPackage } from '../ooxml/opc/package.js';
 import { CT, RT } from '../ooxml/opc/constants.js';
 import { relsPartName } from '../ooxml/opc/part-names.js';
 import { PmlModel } from '../ooxml/pml/parts.js';
-import type { DeckSlideRecord } from '../generation/build-deck.js';
+import type { DeckSlideRecord } from '../generation/deck/build-deck.js';
 import { checkPackage, type PackageProblem } from './package.js';
 import { checkFit } from './fit.js';
 import { checkAccessibility, dedupeFooterContrast, duplicateTitles, type SlideTitle } from './accessibility.js';

@@ -11,7 +11,7 @@ import { newId, nowIso } from '../domain/ids.js';
 import { blobKeys, keys, type GenerationErrorEntry, type GenerationRecord, type RecentTemplate, type SlideIndexEntry, type TemplateRecord } from '../domain/records.js';
 import type { GenerationOptions, SlideData } from '../domain/content.js';
 import { PermanentJobError, type Job, type JobContext } from '../ports/job-queue.js';
-import type { DeckSlideSpec } from '../generation/build-deck.js';
+import type { DeckSlideSpec } from '../generation/deck/build-deck.js';
 import type { ChartUpdateSpec } from '../generation/charts/deck-update.js';
 import type { Caller, ServiceDeps } from './deps.js';
 import { checkOrgName } from './template-service.js';

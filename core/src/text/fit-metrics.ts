@@ -1,6 +1,6 @@
 /**
  * The one metrics choice of every capacity and fit measurement: the doctor's capacities
- * (`doctor/capacity.ts`) and generation's text and table fitting (`generation/fit.ts`)
+ * (`doctor/capacity.ts`) and generation's text and table fitting (`generation/fit/`)
  * measure with {@link fitMetrics} and keep {@link HEIGHT_SAFETY} of a box's height, so the
  * room the doctor reports is the room fitting finds.
  *

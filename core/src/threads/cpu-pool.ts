@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { AnalyzeResult, BuildResult, ChartInventoryResult, CpuTask, InspectResult, PdfResult, RenderResult, RenderTarget, UpdateChartsResult, WarmUpTaskResult } from './cpu-task.js';
 import type { ChartUpdateSpec } from '../generation/charts/deck-update.js';
 import type { AnalysisOptions } from '../analysis/analyze.js';
-import type { DeckSlideSpec } from '../generation/build-deck.js';
+import type { DeckSlideSpec } from '../generation/deck/build-deck.js';
 import { THREAD_OLD_GENERATION_MB, THREAD_YOUNG_GENERATION_MB } from './heap-limits.js';
 import { WARM_UP_ROUNDS } from './warm-up.js';
 

@@ -11,7 +11,7 @@ import { CT } from '../ooxml/opc/constants.js';
 import { checkPresentationPackage } from '../ooxml/pml/presentation.js';
 import { analyzePresentation, type AnalysisOptions } from '../analysis/analyze.js';
 import type { AnalysisResults } from '../analysis/types.js';
-import type { DeckSlideSpec } from '../generation/build-deck.js';
+import type { DeckSlideSpec } from '../generation/deck/build-deck.js';
 import { checkedBuild } from '../quality/checked-build.js';
 import type { QualityReport } from '../quality/types.js';
 import { templateSlideId } from '../domain/ids.js';

@@ -11,7 +11,7 @@
  */
 import { OpcPackage } from '../ooxml/opc/package.js';
 import { CT, RT } from '../ooxml/opc/constants.js';
-import { buildDeck, type DeckSlideSpec } from '../generation/build-deck.js';
+import { buildDeck, type DeckSlideSpec } from '../generation/deck/build-deck.js';
 import type { SlideData } from '../domain/content.js';
 import { readPresentation } from '../ooxml/pml/presentation.js';
 

@@ -14,7 +14,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { analyzePresentation } from '../../../core/src/analysis/analyze.js';
 import { diagnose } from '../../../core/src/doctor/index.js';
-import { buildDeck } from '../../../core/src/generation/build-deck.js';
+import { buildDeck } from '../../../core/src/generation/deck/build-deck.js';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { NS, attr, descendants, parseXml } from '../../../core/src/ooxml/xml.js';
 import { corpusFilesOfFor, corpusPath } from '../../helpers/corpus.js';

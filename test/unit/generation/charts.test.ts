@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { CT, RT } from '../../../core/src/ooxml/opc/constants.js';
 import { NS, attr, attrNS, child, children, descendants, type Document } from '../../../core/src/ooxml/xml.js';
-import { buildDeck, type DeckSlideSpec } from '../../../core/src/generation/build-deck.js';
+import { buildDeck, type DeckSlideSpec } from '../../../core/src/generation/deck/build-deck.js';
 import { packageStore, updateChartPart, createChartPart } from '../../../core/src/generation/charts/chart-part.js';
 import { CHART_TYPES, newChartSpec, type ChartData } from '../../../core/src/generation/charts/chart-data.js';
 import { readChartWorkbook } from '../../../core/src/generation/charts/workbook.js';

@@ -12,8 +12,9 @@ import { NS, child, descendants, type Document, type Element } from '../../../co
 import { deferredParagraphs } from '../../../core/src/generation/draft/deferred-paragraphs.js';
 import { cloneDocument } from '../../../core/src/generation/draft/clone.js';
 import { serializeDocument } from '../../../core/src/generation/draft/serialize.js';
-import { materializeParagraphs, plainText, setParagraphs, setRunFont } from '../../../core/src/generation/text.js';
-import { GeneratedSlidePart, readShapeText, writeScaledSizes } from '../../../core/src/generation/fit.js';
+import { materializeParagraphs, plainText, setParagraphs, setRunFont } from '../../../core/src/generation/slide/text.js';
+import { readShapeText, writeScaledSizes } from '../../../core/src/generation/fit/text-fit.js';
+import { GeneratedSlidePart } from '../../../core/src/generation/draft/slide-draft.js';
 import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 import { corpusSlides } from '../../helpers/corpus-slides.js';
 

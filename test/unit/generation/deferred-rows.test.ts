@@ -15,9 +15,10 @@ import { NS, child, children, descendants, parseXml, type Document, type Element
 import { deferredRows } from '../../../core/src/generation/draft/deferred-rows.js';
 import { cloneDocument } from '../../../core/src/generation/draft/clone.js';
 import { serializeDocument } from '../../../core/src/generation/draft/serialize.js';
-import { materializeParagraphs } from '../../../core/src/generation/text.js';
-import { buildTableFrame, frameTable, materializeRows, replaceTableContent } from '../../../core/src/generation/tables.js';
-import { GeneratedSlidePart, fitTable, measureTable } from '../../../core/src/generation/fit.js';
+import { materializeParagraphs } from '../../../core/src/generation/slide/text.js';
+import { buildTableFrame, frameTable, materializeRows, replaceTableContent } from '../../../core/src/generation/slide/tables.js';
+import { GeneratedSlidePart } from '../../../core/src/generation/draft/slide-draft.js';
+import { fitTable, measureTable } from '../../../core/src/generation/fit/table-fit.js';
 import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 import { corpusSlides } from '../../helpers/corpus-slides.js';
 

@@ -16,7 +16,7 @@ import { NS, child, children, parseXml, type Document, type Element } from '../.
 import { paragraphMarkers, type DeferredParagraphs } from '../../../core/src/generation/draft/deferred-paragraphs.js';
 import { withSharedLevelStyles, type TextStyleSources } from '../../../core/src/ooxml/pml/text-style.js';
 import { readDraftTextBody } from '../../../core/src/generation/draft/read.js';
-import { materializeParagraphs } from '../../../core/src/generation/text.js';
+import { materializeParagraphs } from '../../../core/src/generation/slide/text.js';
 import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 
 const DECLS = `xmlns:a="${NS.a}" xmlns:p="${NS.p}"`;

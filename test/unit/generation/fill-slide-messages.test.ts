@@ -4,10 +4,10 @@
  * could take the text. Slides are written by hand: no corpus needed.
  */
 import t from 'tap';
-import { fillSlide, newSlideFromLayout, type FillContext } from '../../../core/src/generation/fill-slide.js';
-import { placeholders, shapeTree, type Rect } from '../../../core/src/generation/shapes.js';
+import { fillSlide, newSlideFromLayout, type FillContext } from '../../../core/src/generation/slide/fill-slide.js';
+import { placeholders, shapeTree, type Rect } from '../../../core/src/generation/slide/shapes.js';
 import type { SlideData } from '../../../core/src/domain/content.js';
-import { plainText } from '../../../core/src/generation/text.js';
+import { plainText } from '../../../core/src/generation/slide/text.js';
 import { NS, descendants, parseXml, type Document } from '../../../core/src/ooxml/xml.js';
 
 const NS_DECL = `xmlns:a="${NS.a}" xmlns:r="${NS.r}" xmlns:p="${NS.p}"`;

@@ -5,7 +5,7 @@
  * boxes measured with the real (shipped) font metrics.
  */
 import t from 'tap';
-import { fitBodySize, largestFittingStep, scaleBody, type BodyFit } from '../../../core/src/generation/fit.js';
+import { fitBodySize, largestFittingStep, scaleBody, type BodyFit } from '../../../core/src/generation/fit/text-fit.js';
 import { fitMetrics, HEIGHT_SAFETY } from '../../../core/src/text/fit-metrics.js';
 import { EMU_PER_PT, layoutText, type ParagraphInput, type TextBodyInput, type TextRunInput } from '../../../core/src/text/layout.js';
 import type { FontSpec } from '../../../core/src/text/font-metrics.js';

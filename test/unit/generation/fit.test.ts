@@ -4,7 +4,7 @@
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { buildDeck, type DeckSlideSpec } from '../../../core/src/generation/build-deck.js';
+import { buildDeck, type DeckSlideSpec } from '../../../core/src/generation/deck/build-deck.js';
 import type { GenerationOptions, SlideData, Table } from '../../../core/src/domain/content.js';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { CT } from '../../../core/src/ooxml/opc/constants.js';
@@ -12,10 +12,8 @@ import { PmlModel } from '../../../core/src/ooxml/pml/parts.js';
 import { NS, attr, child, children, descendants, intAttr, path } from '../../../core/src/ooxml/xml.js';
 import { readTextBody, shapeTextSources } from '../../../core/src/ooxml/pml/text-style.js';
 import { layoutText } from '../../../core/src/text/layout.js';
-import { paginateRows } from '../../../core/src/generation/fit.js';
 import { fitMetrics } from '../../../core/src/text/fit-metrics.js';
-import { isTableOnly, pageSlideData } from '../../../core/src/generation/paginate.js';
-import { evenSplit } from '../../../core/src/generation/finish-slide.js';
+import { evenSplit, isTableOnly, pageSlideData, paginateRows } from '../../../core/src/generation/fit/paginate.js';
 import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 
 const PANDOC = 'pandoc-footer-reference.pptx';

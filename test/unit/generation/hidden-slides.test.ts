@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { RT } from '../../../core/src/ooxml/opc/constants.js';
 import { NS, attrNS, child, descendants, textContent } from '../../../core/src/ooxml/xml.js';
-import { buildDeck, type DeckSlideSpec } from '../../../core/src/generation/build-deck.js';
+import { buildDeck, type DeckSlideSpec } from '../../../core/src/generation/deck/build-deck.js';
 import type { SlideData } from '../../../core/src/domain/content.js';
 import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 import { lintPptx, refereeSkipped } from '../../helpers/referee.js';

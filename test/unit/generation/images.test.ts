@@ -12,8 +12,8 @@ import { encodeOpaquePng } from '../../../core/src/render/png.js';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { RT } from '../../../core/src/ooxml/opc/constants.js';
 import { NS, attr, attrNS, child, descendants, path } from '../../../core/src/ooxml/xml.js';
-import { buildDeck, type DeckSlideSpec } from '../../../core/src/generation/build-deck.js';
-import { cropToFill, decodeImageBlock, ImageError, MAX_IMAGE_BYTES, sniffImage } from '../../../core/src/generation/images.js';
+import { buildDeck, type DeckSlideSpec } from '../../../core/src/generation/deck/build-deck.js';
+import { cropToFill, decodeImageBlock, ImageError, MAX_IMAGE_BYTES, sniffImage } from '../../../core/src/generation/slide/images.js';
 import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 import { convertToPdf, lintPptx, pdfPageCount, refereeSkipped, renderingSkipReason, xsdCheck } from '../../helpers/referee.js';
 

@@ -8,7 +8,7 @@
  */
 import t from 'tap';
 import { exceedsPixelLimits, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, PIXEL_LIMITS, readPictureHeader } from '../../../core/src/ooxml/image-header.js';
-import { MAX_IMAGE_PIXELS as BLOCK_MAX_PIXELS, MAX_IMAGE_SIDE as BLOCK_MAX_SIDE } from '../../../core/src/generation/images.js';
+import { MAX_IMAGE_PIXELS as BLOCK_MAX_PIXELS, MAX_IMAGE_SIDE as BLOCK_MAX_SIDE } from '../../../core/src/generation/slide/images.js';
 import { MAX_IMAGE_PIXELS as RENDER_MAX_PIXELS, decodeImage } from '../../../core/src/render/images.js';
 import {
   deliverOversizedPicture,
@@ -19,7 +19,7 @@ import {
   STAND_IN_RGB,
   TEMPLATE_PICTURE_LIMITS,
   type TemplatePictureLimits,
-} from '../../../core/src/generation/picture-limits.js';
+} from '../../../core/src/generation/deck/picture-limits.js';
 import { halvesJpeg, rampPng } from '../../fixtures/oversized-pictures-template.js';
 import { hugeGif, hugeJpeg, hugePng, hugeWebp } from '../../hostile/samples.js';
 

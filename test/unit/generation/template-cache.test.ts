@@ -1,5 +1,5 @@
 import t from 'tap';
-import { TemplateCache } from '../../../core/src/generation/template-cache.js';
+import { TemplateCache } from '../../../core/src/generation/deck/template-cache.js';
 
 t.test('keeps the most recently used templates within the entry bound', async (t) => {
   const c = new TemplateCache<string>(2, 1000, 1000);

@@ -16,8 +16,8 @@ import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { RT } from '../../../core/src/ooxml/opc/constants.js';
 import { NS, attrNS, descendants } from '../../../core/src/ooxml/xml.js';
 import { exceedsPixelLimits, readPictureHeader } from '../../../core/src/ooxml/image-header.js';
-import { buildDeck, type DeckSlideSpec } from '../../../core/src/generation/build-deck.js';
-import { TEMPLATE_PICTURE_LIMITS, type TemplatePictureLimits } from '../../../core/src/generation/picture-limits.js';
+import { buildDeck, type DeckSlideSpec } from '../../../core/src/generation/deck/build-deck.js';
+import { TEMPLATE_PICTURE_LIMITS, type TemplatePictureLimits } from '../../../core/src/generation/deck/picture-limits.js';
 import { OVERSIZED_MEDIA, oversizedPicturesTemplate } from '../../fixtures/oversized-pictures-template.js';
 import { convertToPdf, lintPptx, pdfPageCount, refereeSkipped, renderingSkipReason, xsdCheck } from '../../helpers/referee.js';
 

@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import type { DeckSlideSpec } from '../../../core/src/generation/build-deck.js';
+import type { DeckSlideSpec } from '../../../core/src/generation/deck/build-deck.js';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { CT, RT } from '../../../core/src/ooxml/opc/constants.js';
 import { checkPackage } from '../../../core/src/quality/package.js';

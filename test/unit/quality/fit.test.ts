@@ -10,7 +10,7 @@
 import t, { type Test } from 'tap';
 import { readFileSync } from 'node:fs';
 import { checkedBuild } from '../../../core/src/quality/checked-build.js';
-import type { DeckSlideSpec } from '../../../core/src/generation/build-deck.js';
+import type { DeckSlideSpec } from '../../../core/src/generation/deck/build-deck.js';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { CT } from '../../../core/src/ooxml/opc/constants.js';
 import { NS, attr, child, children, descendants, type Element } from '../../../core/src/ooxml/xml.js';

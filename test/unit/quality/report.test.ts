@@ -7,7 +7,7 @@
  * broken presentation part fails the build.
  */
 import t from 'tap';
-import { buildDeck, type BuildDeckInput, type DeckSlideSpec } from '../../../core/src/generation/build-deck.js';
+import { buildDeck, type BuildDeckInput, type DeckSlideSpec } from '../../../core/src/generation/deck/build-deck.js';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { CT, RT } from '../../../core/src/ooxml/opc/constants.js';
 import { NS, attr, descendants } from '../../../core/src/ooxml/xml.js';

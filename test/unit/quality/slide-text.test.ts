@@ -7,7 +7,7 @@
  */
 import t, { type Test } from 'tap';
 import { readFileSync } from 'node:fs';
-import { buildDeck, type DeckSlideSpec } from '../../../core/src/generation/build-deck.js';
+import { buildDeck, type DeckSlideSpec } from '../../../core/src/generation/deck/build-deck.js';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { CT } from '../../../core/src/ooxml/opc/constants.js';
 import { checkPackage, checkSlideText, type PackageProblem } from '../../../core/src/quality/package.js';

@@ -11,7 +11,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { PmlModel } from '../../../core/src/ooxml/pml/parts.js';
-import { buildDeck, type DeckSlideSpec } from '../../../core/src/generation/build-deck.js';
+import { buildDeck, type DeckSlideSpec } from '../../../core/src/generation/deck/build-deck.js';
 import type { SlideData } from '../../../core/src/domain/content.js';
 import { corpusFilesOfFor, corpusPath, needsCorpus, strictTests } from '../../helpers/corpus.js';
 import { renderPdf } from '../../../core/src/render/pdf.js';

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { isRightToLeftLanguage, languageOfText, splitByScript } from '../../../core/src/text/script.js';
 import { visualOrder } from '../../../core/src/text/bidi.js';
 import { EMU_PER_PT, layoutText, type ParagraphInput } from '../../../core/src/text/layout.js';
-import { buildDeck, type DeckSlideSpec } from '../../../core/src/generation/build-deck.js';
+import { buildDeck, type DeckSlideSpec } from '../../../core/src/generation/deck/build-deck.js';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { PmlModel } from '../../../core/src/ooxml/pml/parts.js';
 import { corpusFilesOfFor, corpusPath } from '../../helpers/corpus.js';

@@ -5,7 +5,7 @@
 import t from 'tap';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { checkPresentationPackage, readPresentation } from '../../../core/src/ooxml/pml/presentation.js';
-import { buildDeck } from '../../../core/src/generation/build-deck.js';
+import { buildDeck } from '../../../core/src/generation/deck/build-deck.js';
 import { warmUpSlides, warmUpTemplate, warmUpThread, WARM_UP_SLIDES } from '../../../core/src/threads/warm-up.js';
 import { CpuPool } from '../../../core/src/threads/cpu-pool.js';
 

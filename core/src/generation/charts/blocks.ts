@@ -21,9 +21,9 @@ import type { Block, ChartBlock, Column, ImageBlock, SlideData } from '../../dom
 import { RT } from '../../ooxml/opc/constants.js';
 import type { OpcPackage } from '../../ooxml/opc/package.js';
 import { NS, attr, attrNS, child, children, createElement, path, type Document, type Element } from '../../ooxml/xml.js';
-import { buildPicture, cropToFill, decodeImageBlock, ImageError } from '../images.js';
-import { nonVisualProps, ownRect, setRect, type PlaceholderShape, type Rect } from '../shapes.js';
-import { xmlSafeText } from '../text.js';
+import { buildPicture, cropToFill, decodeImageBlock, ImageError } from '../slide/images.js';
+import { nonVisualProps, ownRect, setRect, type PlaceholderShape, type Rect } from '../slide/shapes.js';
+import { xmlSafeText } from '../slide/text.js';
 import { assertChartData, ChartError, newChartSpec, type ChartData } from './chart-data.js';
 import { createChartPart, updateChartPart, type PartStore } from './chart-part.js';
 import { chartPlots } from './chart-xml.js';

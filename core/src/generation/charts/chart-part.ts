@@ -6,7 +6,7 @@
  */
 import { CT, RT } from '../../ooxml/opc/constants.js';
 import type { OpcPackage } from '../../ooxml/opc/package.js';
-import { extensionOf } from '../../ooxml/opc/part-names.js';
+import { RelIdAllocator } from '../../ooxml/opc/relationships.js';
 import { NS, attrNS, child, createElement, type Document } from '../../ooxml/xml.js';
 import { assertChartData, ChartError, type ChartData, type NewChartSpec } from './chart-data.js';
 import { applyChartXml, dataSheetName, referencedRanges, type ChartLayout } from './chart-xml.js';
@@ -24,19 +24,9 @@ export interface PartStore {
   isShared?(partName: string): boolean;
 }
 
-/** The first name like `example` that `pkg` does not have: `/ppt/charts/chart7.xml`. */
-export function nextFreeName(pkg: OpcPackage, example: string): string {
-  const slash = example.lastIndexOf('/');
-  const folder = example.slice(0, slash + 1);
-  const ext = extensionOf(example);
-  const base = example.slice(slash + 1);
-  const stem = (ext ? base.slice(0, base.length - ext.length - 1) : base).replace(/\d+$/, '');
-  return pkg.nextPartName(`${folder}${stem}%d${ext ? `.${ext}` : ''}`);
-}
-
 /** A store over a package alone (update-charts): new names are the next free ones. */
 export function packageStore(pkg: OpcPackage, isShared?: (part: string) => boolean): PartStore {
-  return { pkg, newPartName: (example) => nextFreeName(pkg, example), isShared };
+  return { pkg, newPartName: (example) => pkg.newPartName(example), isShared };
 }
 
 /** What a chart update did. */
@@ -101,12 +91,7 @@ export async function updateChartPart(store: PartStore, chartPart: string, data:
   let id = rel?.id;
   if (!rel || rel.external || rel.targetPartName !== wbPart) {
     const others = rels.filter((r) => r !== rel);
-    if (!id) {
-      const used = new Set(others.map((r) => r.id));
-      let n = 1;
-      while (used.has(`rId${n}`)) n++;
-      id = `rId${n}`;
-    }
+    id ??= new RelIdAllocator(others.map((r) => r.id)).next();
     pkg.setRels(chartPart, [...others.map((r) => ({ ...r })), { id, type: RT.package, external: false, targetPartName: wbPart }]);
   }
   if (!ext) {

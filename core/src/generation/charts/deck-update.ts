@@ -13,10 +13,10 @@ import { CT } from '../../ooxml/opc/constants.js';
 import { sourceOfRelsPart } from '../../ooxml/opc/part-names.js';
 import { readPresentation } from '../../ooxml/pml/presentation.js';
 import { NS, attr, attrNS, child, children, path, type Element } from '../../ooxml/xml.js';
-import { cNvPr, shapeTree } from '../shapes.js';
+import { cNvPr, shapeTree } from '../slide/shapes.js';
 import { CHART_URI } from './blocks.js';
 import { ChartError, checkChartData, type ChartSeriesData } from './chart-data.js';
-import { nextFreeName, packageStore, updateChartPart } from './chart-part.js';
+import { packageStore, updateChartPart } from './chart-part.js';
 import { chartPlots, setChartTitle, unsupportedReason } from './chart-xml.js';
 
 const CHARTEX_URI = 'http://schemas.microsoft.com/office/drawing/2014/chartex';
@@ -197,7 +197,7 @@ export async function updateDeckCharts(deck: Uint8Array, updates: readonly Chart
       const shared = (p: string): boolean => (counts.get(p.toLowerCase()) ?? 0) > 1;
       if (shared(chartPart)) {
         // copy on write: this slide gets its own chart part (its workbook is then shared, so copied too)
-        const copy = nextFreeName(pkg, chartPart);
+        const copy = pkg.newPartName(chartPart);
         pkg.setBytes(copy, pkg.getBytes(chartPart), CT.chart);
         pkg.setRels(copy, pkg.rels(chartPart).map((x) => ({ ...x })));
         const rels = pkg.rels(r.slide.part_name).map((x) => (x.targetPartName === chartPart && !x.external ? { ...x, targetPartName: copy } : { ...x }));

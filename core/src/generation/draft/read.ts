@@ -2,7 +2,7 @@
  * Reading a draft's text for fitting: text bodies of the slide being generated may hold
  * their paragraphs as a model (`deferred-paragraphs.ts`); these readers give the same
  * layout input the renderer reads from the nodes the model stands for
- * (`render/text-body.ts` {@link readTextBody}, {@link appendParagraphModel}), so the
+ * (`ooxml/pml/text-style.ts` {@link readTextBody}, {@link appendParagraphModel}), so the
  * renderer itself never meets a draft's markers.
  */
 import type { Document, Element } from '../../ooxml/xml.js';

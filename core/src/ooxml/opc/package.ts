@@ -16,7 +16,8 @@
 import { PackageError } from '../errors.js';
 import { STRICT_MARK, normalizePartBytes } from '../strict.js';
 import { NS, attr, children, decodeXmlBytes, parseXml, serializeXml, type Document, type XmlLimits, DEFAULT_XML_LIMITS } from '../xml.js';
-import { extensionOf, relativeTarget, relsPartName, resolveTarget, sourceOfRelsPart } from './part-names.js';
+import { extensionOf, PartNameAllocator, relsPartName, resolveTarget, sourceOfRelsPart } from './part-names.js';
+import { appendRelationship, relationshipsXml, type RelationshipDraft } from './relationships.js';
 import { expandEntry, inflateEntry, rememberDeflated, writeZip, ZIP_DEFLATE, ZIP_STORE, type CompressedEntry, type ZipInput } from './zip-codec.js';
 import { readZipEntries, type ZipEntry } from './zip-reader.js';
 
@@ -361,49 +362,49 @@ export class OpcPackage {
    * Replaces the relationships of a part. Ids are kept as given, so references in the
    * source part's XML stay valid.
    */
-  setRels(sourcePartName: string, rels: ReadonlyArray<Omit<Relationship, 'target'> & { target?: string }>): void {
+  setRels(sourcePartName: string, rels: readonly RelationshipDraft[]): void {
     // written as text (Part 2, §9.3.2.1 `Relationships`): no tree is built for it
-    let xml = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n<Relationships xmlns="${NS.pkgRels}">`;
-    const stored: Relationship[] = [];
-    for (const r of rels) {
-      const target = r.external ? (r.target ?? '') : relativeTarget(sourcePartName === '/' ? '/x' : sourcePartName, r.targetPartName!);
-      xml += `<Relationship Id="${escapeAttr(r.id)}" Type="${escapeAttr(r.type)}" Target="${escapeAttr(target)}"${r.external ? ' TargetMode="External"' : ''}/>`;
-      stored.push({ ...r, target, targetPartName: r.external ? undefined : r.targetPartName });
+    const { xml, targets } = relationshipsXml(sourcePartName, rels);
+    // parts with the same relationships (slides made from one template slide) share one
+    // byte array, which the zip writer compresses once
+    let bytes = this.relsBytes.get(xml);
+    if (!bytes) {
+      bytes = new TextEncoder().encode(xml);
+      this.relsBytes.set(xml, bytes);
     }
-    xml += '</Relationships>';
     const relsName = relsPartName(sourcePartName);
     const canonical = this.canonicalName(relsName) ?? relsName;
-    this.putPart(canonical, new TextEncoder().encode(xml));
+    this.putPart(canonical, bytes);
     this.xmlCache.delete(canonical);
     this.dirty.delete(canonical);
-    this.relsCache.set(sourcePartName, stored);
+    this.relsCache.set(
+      sourcePartName,
+      rels.map((r, i) => ({ id: r.id, type: r.type, external: r.external, target: targets[i]!, targetPartName: r.external ? undefined : r.targetPartName })),
+    );
   }
 
-  /** Adds one relationship to a part and returns its new id (`rIdN`, the lowest free N). */
+  /** Relationships parts written by {@link setRels}, by their XML. */
+  private readonly relsBytes = new Map<string, Uint8Array>();
+
+  /** Adds one relationship to a part and returns its new id ({@link appendRelationship}). */
   addRel(sourcePartName: string, type: string, targetPartName: string): string {
-    const rels = [...this.rels(sourcePartName)];
-    const used = new Set(rels.map((r) => r.id));
-    let n = rels.length + 1;
-    while (used.has(`rId${n}`)) n++;
-    const id = `rId${n}`;
-    rels.push({ id, type, target: '', external: false, targetPartName });
+    const rels: RelationshipDraft[] = [...this.rels(sourcePartName)];
+    const id = appendRelationship(rels, type, targetPartName);
     this.setRels(sourcePartName, rels);
     return id;
   }
 
-  /** A part name not yet used, from a pattern with one `%d` (`/ppt/slides/slide%d.xml`), numbering from 1. */
-  nextPartName(pattern: string): string {
-    for (let i = this.nextNumber.get(pattern) ?? 1; ; i++) {
-      const name = pattern.replace('%d', String(i));
-      if (this.canonicalName(name) === undefined) {
-        this.nextNumber.set(pattern, i + 1);
-        return name;
-      }
-    }
+  /**
+   * A part name not yet used, like `example` (its own name when free unless `numbered`,
+   * else the same folder, stem and extension with the next free number,
+   * {@link PartNameAllocator}).
+   */
+  newPartName(example: string, numbered = true): string {
+    return this.names.allocate(example, numbered);
   }
 
-  /** Where {@link nextPartName} resumes for each pattern, so allocating n names stays O(n). */
-  private readonly nextNumber = new Map<string, number>();
+  /** The package's part names: the parts it holds and the names handed out for parts still to be written. */
+  readonly names = new PartNameAllocator((name) => this.canonicalName(name) !== undefined);
 
   /**
    * Writes the package: `[Content_Types].xml` first, then every part (XML from its current

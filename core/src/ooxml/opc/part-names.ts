@@ -80,3 +80,68 @@ export function extensionOf(partName: string): string {
   const dot = base.lastIndexOf('.');
   return dot === -1 ? '' : base.slice(dot + 1).toLowerCase();
 }
+
+/**
+ * The numbering pattern of part names like `example`: same folder, stem without its
+ * trailing digits, `%d` for the number, same extension (`/ppt/media/image3.png` →
+ * `/ppt/media/image%d.png`).
+ */
+export function numberedPattern(example: string): string {
+  const folder = partFolder(example);
+  const base = example.slice(folder.length);
+  const ext = extensionOf(example);
+  const stem = (ext ? base.slice(0, base.length - ext.length - 1) : base).replace(/\d+$/, '');
+  return `${folder}${stem}%d${ext ? `.${ext}` : ''}`;
+}
+
+/**
+ * Allocates new part names in one package (part names compare case-insensitively,
+ * ECMA-376 Part 2, §9.1.1.2): a name is taken when it was allocated here or when `inUse`
+ * says the package holds it. Numbered names resume per pattern where the last one was
+ * found, so allocating n names of a kind stays O(n).
+ */
+export class PartNameAllocator {
+  /** Lower-cased names allocated. */
+  private readonly allocated = new Set<string>();
+  /** Where each numbering pattern resumes. */
+  private readonly counters = new Map<string, number>();
+
+  /** @param inUse - whether the package already holds a part of that name (none by default) */
+  constructor(private readonly inUse: (partName: string) => boolean = () => false) {}
+
+  private taken(name: string): boolean {
+    return this.allocated.has(name.toLowerCase()) || this.inUse(name);
+  }
+
+  /**
+   * A new part name like `example`: `example` itself when it is free (unless `numbered`),
+   * else the first free name of its {@link numberedPattern} (`/ppt/media/image7.png`).
+   */
+  allocate(example: string, numbered = false): string {
+    const name = !numbered && !this.taken(example) ? example : this.nextOf(numberedPattern(example));
+    this.allocated.add(name.toLowerCase());
+    return name;
+  }
+
+  /** The first free name of `pattern` (one `%d`, numbered from 1), allocated. */
+  nextOf(pattern: string): string {
+    for (let i = this.counters.get(pattern) ?? 1; ; i++) {
+      const candidate = pattern.replace('%d', String(i));
+      if (!this.taken(candidate)) {
+        this.counters.set(pattern, i + 1);
+        this.allocated.add(candidate.toLowerCase());
+        return candidate;
+      }
+    }
+  }
+
+  /** Marks `name` as taken (a part the package will hold). */
+  reserve(name: string): void {
+    this.allocated.add(name.toLowerCase());
+  }
+
+  /** Gives `name` back (the part it was allocated for was not written after all). */
+  release(name: string): void {
+    this.allocated.delete(name.toLowerCase());
+  }
+}

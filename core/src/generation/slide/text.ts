@@ -3,9 +3,9 @@
  * (`a:p`), runs (`a:r`), line breaks (`a:br`) and fields (`a:fld`), keeping the
  * formatting the template put on its first paragraph and run.
  */
-import { NS, child, children, createElement, insertInOrder, type Document, type Element } from '../ooxml/xml.js';
-import { cloneInto } from './draft/clone.js';
-import { deferredParagraphs, keepsRunAttribute, keepsRunChild, paragraphMarkers, type DeferredParagraphs } from './draft/deferred-paragraphs.js';
+import { NS, child, children, createElement, insertInOrder, type Document, type Element } from '../../ooxml/xml.js';
+import { cloneInto } from '../draft/clone.js';
+import { deferredParagraphs, keepsRunAttribute, keepsRunChild, paragraphMarkers, type DeferredParagraphs } from '../draft/deferred-paragraphs.js';
 
 /** Characters XML 1.0 forbids in text (§2.2 of XML 1.0): C0 controls other than tab/LF/CR, U+FFFE/U+FFFF, lone surrogates. */
 const ILLEGAL_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

@@ -21,11 +21,14 @@
  *   a table's area, overlapping it horizontally, move down as far as the table grows past
  *   its area, and the table may grow until those boxes reach the slide's bottom edge.
  */
-import type { GenerationOptions, SlideData } from '../domain/content.js';
-import { NS, attr, child, children, type Document, type Element } from '../ooxml/xml.js';
-import { EMU_PER_PT, layoutText } from '../text/layout.js';
-import { fitShapeText, fitTable, measureTable, paginateRows, readShapeText, GeneratedSlidePart, type TableMeasure } from './fit.js';
-import { fitMetrics } from '../text/fit-metrics.js';
+import type { GenerationOptions, SlideData } from '../../domain/content.js';
+import { NS, attr, child, children, type Document, type Element } from '../../ooxml/xml.js';
+import { EMU_PER_PT, layoutText } from '../../text/layout.js';
+import { fitShapeText, readShapeText } from '../fit/text-fit.js';
+import type { GeneratedSlidePart } from '../draft/slide-draft.js';
+import { fitTable, measureTable } from '../fit/table-fit.js';
+import { headerRowsOf, planPages, type PaginationPlan } from '../fit/paginate.js';
+import { fitMetrics } from '../../text/fit-metrics.js';
 import { applyTextFormat, formatFor, type TextRole } from './slide-format.js';
 import { cNvPr, ownRect, placeholderElement, setRect, shapeTree, xfrmElement, type Rect } from './shapes.js';
 import { frameTable } from './tables.js';
@@ -39,7 +42,7 @@ export interface FilledShape {
 
 /** Input of {@link finishSlide}. */
 export interface FinishSlideInput {
-  doc: Document;
+  /** The slide draft as the reading model sees it (its tree: `part.draft.doc`). */
   part: GeneratedSlidePart;
   filled: readonly FilledShape[];
   slideData: SlideData;
@@ -67,12 +70,6 @@ export interface ShapeFit {
   overflowPt: number;
 }
 
-/** A split decided by {@link finishSlide}: the data rows of each page (header rows included). */
-export interface PaginationPlan {
-  pages: number[][];
-  sizePt: number;
-}
-
 /** Overflow (pt) of footer, slide-number and date text that is not reported. */
 export const FOOTER_SLACK_PT = 2;
 
@@ -89,6 +86,7 @@ function nameOf(shape: Element): string {
  */
 export function finishSlide(input: FinishSlideInput): PaginationPlan | undefined {
   const { part, options } = input;
+  const doc = part.draft.doc;
   const textMin = options.textbox_min_font_size ?? DEFAULT_MIN_FONT_PT;
   const tableMin = options.table_min_font_size ?? DEFAULT_MIN_FONT_PT;
   const format = input.slideData.slide_format ?? undefined;
@@ -105,13 +103,13 @@ export function finishSlide(input: FinishSlideInput): PaginationPlan | undefined
     if (!f.area) {
       // a template's table may grow down to the first text box below its top (its frame
       // already holds the new rows' template heights, so its bottom is no guide)
-      const below = boxesBelow(input.doc, f.shape, { ...frameRect, y: frameRect.y + 12_700, cy: 0 });
+      const below = boxesBelow(doc, f.shape, { ...frameRect, y: frameRect.y + 12_700, cy: 0 });
       if (below.length) {
         const top = Math.min(...below.map((b) => b.rect.y));
         area = { ...area, cy: Math.max(0, Math.min(area.y + area.cy, top) - area.y) };
       }
     }
-    const movable = options.allow_textbox_reposition === true ? boxesBelow(input.doc, f.shape, area) : [];
+    const movable = options.allow_textbox_reposition === true ? boxesBelow(doc, f.shape, area) : [];
     let avail = area.cy;
     if (movable.length) {
       const lowest = Math.max(...movable.map((b) => b.rect.y + b.rect.cy));
@@ -121,14 +119,14 @@ export function finishSlide(input: FinishSlideInput): PaginationPlan | undefined
     const fit = fitTable(m, avail, tableMin, input.forcedTablePt);
     input.onFit?.({ shape: f.shape, role: 'table', templateSizePt: m.baseSizePt, sizePt: fit.sizePt, overflowPt: fit.overflowPt });
     const xfrm = xfrmElement(f.shape);
-    if (xfrm) setRect(input.doc, xfrm, { ...frameRect, y: area.y, cy: fit.heightEmu });
+    if (xfrm) setRect(doc, xfrm, { ...frameRect, y: area.y, cy: fit.heightEmu });
     const grow = fit.heightEmu - area.cy;
     if (grow > 0 && movable.length) {
       const shift = Math.min(grow, avail - area.cy);
       for (const b of movable) {
         const x = xfrmElement(b.shape);
         if (!x) continue;
-        setRect(input.doc, x, { ...b.rect, y: b.rect.y + shift });
+        setRect(doc, x, { ...b.rect, y: b.rect.y + shift });
       }
     }
     if (!fit.fits && input.forcedTablePt === undefined && input.paginate) {
@@ -153,7 +151,7 @@ export function finishSlide(input: FinishSlideInput): PaginationPlan | undefined
     if (fmt?.font_size != null) min = fmt.font_size;
     if ((role === 'footer' || role === 'header') && options.footer_font_size != null) min = options.footer_font_size;
     // shapes inside groups keep their text as it is (their frame is in group space)
-    if (f.shape.parentNode !== shapeTree(input.doc)) continue;
+    if (f.shape.parentNode !== shapeTree(doc)) continue;
     const out = fitShapeText(part, f.shape, { minPt: min });
     if (out) input.onFit?.({ shape: f.shape, role, templateSizePt: out.templateSizePt, sizePt: out.sizePt, overflowPt: out.overflowPt });
     // a footer-area line a point or two taller than its box is how templates draw them
@@ -168,75 +166,6 @@ export function finishSlide(input: FinishSlideInput): PaginationPlan | undefined
 
 function round1(x: number): number {
   return Math.round(x * 10) / 10;
-}
-
-/** Indices of the `is_header` rows of the slide's (only) table block. */
-function headerRowsOf(data: SlideData): Set<number> {
-  const out = new Set<number>();
-  for (const c of data.content ?? []) {
-    for (const b of c.blocks) {
-      if (b.type !== 'table' || !b.table?.table) continue;
-      b.table.table.rows.forEach((r, i) => {
-        if (r.is_header === true) out.add(i);
-      });
-      return out;
-    }
-  }
-  return out;
-}
-
-/**
- * Pages for a table (issue 21, item 2: balanced pagination): as few pages as the minimum
- * size needs, the rows split evenly over them (row counts differing by at most one, header
- * rows repeated on each), at the largest half-point size at which every page fits; when no
- * even split of that many pages fits at any size, one page more, and so on.
- */
-function planPages(m: TableMeasure, avail: number, minPt: number, headers: Set<number>): PaginationPlan {
-  const base = m.baseSizePt;
-  const low = Math.min(minPt, base);
-  const heights = new Map<number, number[]>();
-  const heightsAt = (pt: number): number[] => {
-    let h = heights.get(pt);
-    if (!h) heights.set(pt, (h = m.heightsAt(pt / base)));
-    return h;
-  };
-  const hdr = [...headers].sort((a, b) => a - b);
-  const rows = heightsAt(low).map((_, i) => i).filter((i) => !headers.has(i));
-  // candidate sizes, largest first: half points from the table's natural size (before a new
-  // table's cells were shrunk to crowd every row into one area) down, then the minimum
-  const sizes: number[] = [];
-  for (let pt = Math.floor(m.naturalSizePt() * 2) / 2; pt > low; pt -= 0.5) sizes.push(pt);
-  sizes.push(low);
-  const fits = (pages: number[][], pt: number): boolean => {
-    const h = heightsAt(pt);
-    const headerH = hdr.reduce((sum, i) => sum + (h[i] ?? 0), 0);
-    return pages.every((page) => page.reduce((sum, i) => sum + (h[i] ?? 0), headerH) <= avail);
-  };
-  // the fewest pages that can hold the rows at all (filled greedily at the minimum), then
-  // more only if no even split of that many fits: the page count and the size are chosen
-  // together, the largest size at which an even split fits
-  const fewest = paginateRows(heightsAt(low), headers, avail).length;
-  for (let count = fewest; count <= Math.max(fewest, rows.length); count++) {
-    const pages = evenSplit(rows, count);
-    const pt = sizes.find((size) => fits(pages, size));
-    if (pt !== undefined) return { sizePt: pt, pages: pages.map((page) => [...hdr, ...page]) };
-  }
-  // a row too tall for a page even alone at the minimum: pages filled greedily, that one overflows (warned)
-  return { sizePt: low, pages: paginateRows(heightsAt(low), headers, avail).map((page) => [...hdr, ...page]) };
-}
-
-/** `rows` in order over `count` pages whose lengths differ by at most one (the longer pages first). */
-export function evenSplit(rows: readonly number[], count: number): number[][] {
-  const pages: number[][] = [];
-  const q = Math.floor(rows.length / count);
-  const extra = rows.length % count;
-  let at = 0;
-  for (let p = 0; p < count; p++) {
-    const n = q + (p < extra ? 1 : 0);
-    pages.push(rows.slice(at, at + n));
-    at += n;
-  }
-  return pages.filter((page) => page.length > 0);
 }
 
 /**

@@ -10,8 +10,8 @@
  * master (empty `p:spPr`), as PowerPoint writes them. How the parts are related (slide ↔
  * notes slide, notes slide → notes master, notes master → theme) is build-deck.ts's job.
  */
-import { xmlSafeText } from './text.js';
-import { NS } from '../ooxml/xml.js';
+import { xmlSafeText } from '../slide/text.js';
+import { NS } from '../../ooxml/xml.js';
 
 const DECL = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n';
 const PML_ROOT_NS = `xmlns:a="${NS.a}" xmlns:r="${NS.r}" xmlns:p="${NS.p}"`;

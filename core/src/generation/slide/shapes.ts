@@ -5,8 +5,8 @@
  *
  * Geometry is in EMU (English Metric Units, 914 400 per inch, 12 700 per point).
  */
-import { NS, attr, child, children, createElement, descendants, intAttr, path, type Document, type Element } from '../ooxml/xml.js';
-import { layoutBasePlaceholder, lookupIn, masterBasePlaceholder } from '../ooxml/pml/shapes.js';
+import { NS, attr, child, children, createElement, descendants, intAttr, path, type Document, type Element } from '../../ooxml/xml.js';
+import { layoutBasePlaceholder, lookupIn, masterBasePlaceholder } from '../../ooxml/pml/shapes.js';
 
 /** A rectangle in EMU: offset (`a:off`) and extent (`a:ext`) of an `a:xfrm` (§20.1.7.6). */
 export interface Rect {

@@ -8,17 +8,17 @@
  * Geometry is in EMU (914 400 per inch); crop offsets in thousandths of a percent
  * (ST_Percentage: 100000 = 100 %).
  */
-import type { ImageBlock } from '../domain/content.js';
-import { exceedsPixelLimits, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, readPictureHeader } from '../ooxml/image-header.js';
-import { NS, createElement, type Document, type Element } from '../ooxml/xml.js';
-import { EngineError } from '../ooxml/errors.js';
+import type { ImageBlock } from '../../domain/content.js';
+import { exceedsPixelLimits, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, readPictureHeader } from '../../ooxml/image-header.js';
+import { NS, createElement, type Document, type Element } from '../../ooxml/xml.js';
+import { EngineError } from '../../ooxml/errors.js';
 import { nonVisualProps, setRect, type Rect } from './shapes.js';
 import { xmlSafeText } from './text.js';
 
 /** Largest decoded picture accepted, bytes (checked from the base64 length before decoding). */
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 // the project's one pixel limit (50 megapixels, 32767 px a side), also held by template pictures
-export { MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from '../ooxml/image-header.js';
+export { MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from '../../ooxml/image-header.js';
 
 /** Formats an image block may hold. */
 export type ImageFormat = 'png' | 'jpeg' | 'gif';

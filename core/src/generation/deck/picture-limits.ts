@@ -26,8 +26,8 @@
  * Skia is loaded when a picture is made.
  */
 import type { Image } from '@napi-rs/canvas';
-import { exceedsPixelLimits, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, readPictureHeader, type PictureHeader, type PixelLimits, type RasterFormat } from '../ooxml/image-header.js';
-import { encodeOpaquePng } from '../render/png.js';
+import { exceedsPixelLimits, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, readPictureHeader, type PictureHeader, type PixelLimits, type RasterFormat } from '../../ooxml/image-header.js';
+import { encodeOpaquePng } from '../../render/png.js';
 
 /** Largest template picture decoded to make a downsampled copy, pixels: 100 megapixels (400 MB decoded). */
 export const MAX_DECODED_PIXELS = 100_000_000;

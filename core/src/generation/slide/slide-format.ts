@@ -10,8 +10,8 @@
  * overflowing is reported).
  */
 import { materializeParagraphs } from './text.js';
-import type { SlideFormat, TextFormat } from '../domain/content.js';
-import { NS, child, children, createElement, insertInOrder, type Element } from '../ooxml/xml.js';
+import type { SlideFormat, TextFormat } from '../../domain/content.js';
+import { NS, child, children, createElement, insertInOrder, type Element } from '../../ooxml/xml.js';
 
 /** What a filled text shape holds, for formatting and minimum sizes. */
 export type TextRole = 'title' | 'subtitle' | 'body' | 'textbox' | 'footer' | 'header' | 'column_header';

@@ -14,10 +14,10 @@
  *
  * Latin text without a language given is left exactly as before.
  */
-import { NS, child, children, createElement, type Document, type Element } from '../ooxml/xml.js';
-import { hasNonLatinScript, isLanguageTag, isRightToLeft, isRightToLeftLanguage, languageOfText, splitByScript, type FontSlot } from '../text/script.js';
-import type { DeferredParagraphs } from './draft/deferred-paragraphs.js';
-import { cloneInto } from './draft/clone.js';
+import { NS, child, children, createElement, type Document, type Element } from '../../ooxml/xml.js';
+import { hasNonLatinScript, isLanguageTag, isRightToLeft, isRightToLeftLanguage, languageOfText, splitByScript, type FontSlot } from '../../text/script.js';
+import type { DeferredParagraphs } from '../draft/deferred-paragraphs.js';
+import { cloneInto } from '../draft/clone.js';
 import { materializeParagraphs } from './text.js';
 
 /** What a paragraph needs written: its direction and its runs' language. */

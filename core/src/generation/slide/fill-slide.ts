@@ -7,8 +7,8 @@
  * `FillContext.onFilled`, and `finish-slide.ts` then applies `slide_format`, fits text
  * and tables by measurement and decides table pagination.
  */
-import type { Block, Column, GenerationOptions, SlideData, Table } from '../domain/content.js';
-import { NS, attr, child, children, createElement, descendants, parseXml, type Document, type Element } from '../ooxml/xml.js';
+import type { Block, Column, GenerationOptions, SlideData, Table } from '../../domain/content.js';
+import { NS, attr, child, children, createElement, descendants, parseXml, type Document, type Element } from '../../ooxml/xml.js';
 import {
   cNvPr,
   maxShapeId,
@@ -22,12 +22,12 @@ import {
   type Rect,
 } from './shapes.js';
 import { buildTableFrame, frameTable, replaceTableContent } from './tables.js';
-import { cloneInto } from './draft/clone.js';
+import { cloneInto } from '../draft/clone.js';
 import { ensureShapeTextBody, hasDateField, hasSlideNumberField, plainText, setDateField, setParagraphs, setRunFont, setSlideNumberField } from './text.js';
 import type { TextRole } from './slide-format.js';
 import { applyParagraphLanguages, inheritedAlignment } from './intl-text.js';
 import { matchLayoutPlaceholder, matchMasterPlaceholder } from './shapes.js';
-import type { RichFillArgs } from './charts/blocks.js';
+import type { RichFillArgs } from '../charts/blocks.js';
 
 /** Placeholder types of the footer area (§19.7.10): date, footer, slide number, header. */
 export const FOOTER_AREA_TYPES: ReadonlySet<string> = new Set(['dt', 'ftr', 'sldNum', 'hdr']);

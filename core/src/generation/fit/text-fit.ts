@@ -1,8 +1,9 @@
 /**
- * Measured text fitting for generated slides (issue 4, item 1 and the table half of item 2).
+ * Measured text fitting for generated slides (issue 4, item 1); tables are fitted in
+ * `./table-fit.ts`, split into pages in `./paginate.ts`.
  *
  * A filled text shape is read exactly as the preview renderer reads it
- * (`render/text-body.ts`: every paragraph and run property resolved through the shape's
+ * (`ooxml/pml/text-style.ts`: every paragraph and run property resolved through the shape's
  * own list style, its layout and master placeholders, the master's `p:txStyles` and the
  * presentation's `p:defaultTextStyle`, ECMA-376 Part 1 §19.3.1.52 / §21.1.2.3.9), laid out
  * by the shared engine (`text/layout.ts`: advance widths from shipped metrics, insets,
@@ -14,51 +15,17 @@
  *
  * Geometry is EMU (12 700 per point); sizes are points.
  */
-import { deferredParagraphs, type DeferredParagraphs } from './draft/deferred-paragraphs.js';
-import { deferredRows } from './draft/deferred-rows.js';
-import { NS, attr, child, children, createElement, intAttr, parseXml, type Element } from '../ooxml/xml.js';
-import { LayoutPart, ShapeTreePart, type MasterPart } from '../ooxml/pml/parts.js';
-import { IDENTITY, Shape, layoutBasePlaceholder, masterBasePlaceholder, type PlaceholderRef } from '../ooxml/pml/shapes.js';
-import { shapeTextSources, withSharedLevelStyles, type TextStyleSources } from '../ooxml/pml/text-style.js';
-import { readDeferredTextBody, readDraftTextBody } from './draft/read.js';
-import { isVerticalText, layoutText, EMU_PER_PT, type TextBodyInput, type TextLayout, type TextRunInput } from '../text/layout.js';
-import type { VerticalMetrics } from '../text/font-metrics.js';
-import { FIT_LAYOUT, fitMetrics, HEIGHT_SAFETY } from '../text/fit-metrics.js';
+import { SlideDraft, type DeferredParagraphs, type GeneratedSlidePart } from '../draft/slide-draft.js';
+import { NS, attr, child, children, createElement, type Element } from '../../ooxml/xml.js';
+import { Shape } from '../../ooxml/pml/shapes.js';
+import { shapeTextSources, type TextStyleSources } from '../../ooxml/pml/text-style.js';
+import { isVerticalText, layoutText, EMU_PER_PT, type TextBodyInput, type TextLayout, type TextRunInput } from '../../text/layout.js';
+import type { VerticalMetrics } from '../../text/font-metrics.js';
+import { FIT_LAYOUT, fitMetrics, HEIGHT_SAFETY } from '../../text/fit-metrics.js';
 
 
 /** Smallest size steps written: sizes are rounded down to half points. */
-const SIZE_STEP_PT = 0.5;
-
-/**
- * A slide being generated, seen by the reading model: its shapes inherit from `layout`
- * (and its master) exactly as a slide part's do (§19.3.1.36), although the slide is not
- * (yet) a part of any package.
- */
-export class GeneratedSlidePart extends ShapeTreePart {
-  readonly kind = 'slide' as const;
-
-  constructor(readonly layoutPart: LayoutPart, root: Element, partName: string) {
-    super(layoutPart.model, partName, root);
-  }
-
-  get master(): MasterPart {
-    return this.layoutPart.masterPart;
-  }
-
-  get parent(): ShapeTreePart {
-    return this.layoutPart;
-  }
-
-  /** As a slide part's placeholders inherit ({@link layoutBasePlaceholder}, else the master's). */
-  basePlaceholderFor(ph: PlaceholderRef): Shape | undefined {
-    return layoutBasePlaceholder(this.layoutPart.placeholderLookup, ph) ?? masterBasePlaceholder(this.layoutPart.masterPart.placeholderLookup, ph.type);
-  }
-
-  /** A reading-model view of one top-level `p:sp` of this slide. */
-  shapeOf(sp: Element): Shape {
-    return new Shape('sp', sp, this, undefined, IDENTITY);
-  }
-}
+export const SIZE_STEP_PT = 0.5;
 
 /** Result of fitting one text body. */
 export interface TextFitOutcome {
@@ -87,10 +54,10 @@ export function readShapeText(part: GeneratedSlidePart, sp: Element): { body: Te
   if (!txBody) return undefined;
   const shape = part.shapeOf(sp);
   const src = shapeTextSources(shape, { theme: part.theme, colorMap: part.colorMap });
-  return { body: readDraftTextBody(txBody, src), src, shape };
+  return { body: part.draft.readTextBody(txBody, src), src, shape };
 }
 
-function largestRun(body: TextBodyInput): number {
+export function largestRun(body: TextBodyInput): number {
   let max = 0;
   for (const p of body.paragraphs) for (const r of p.runs) if (!r.lineBreak && r.text !== '') max = Math.max(max, r.font.size_pt);
   if (max === 0) for (const p of body.paragraphs) max = Math.max(max, p.endFont?.size_pt ?? 0);
@@ -356,7 +323,7 @@ export function scaleBody(body: TextBodyInput, k: number): TextBodyInput {
   };
 }
 
-function round1(x: number): number {
+export function round1(x: number): number {
   return Math.round(x * 10) / 10;
 }
 
@@ -365,7 +332,7 @@ function round1(x: number): number {
  * size (from `body`, read from the same text body in the same order) times `k`.
  */
 export function writeScaledSizes(txBody: Element, body: TextBodyInput, k: number): void {
-  const model = deferredParagraphs(txBody);
+  const model = SlideDraft.paragraphsOf(txBody);
   if (model) {
     writeModelSizes(model, body, k);
     return;
@@ -397,7 +364,7 @@ export function writeScaledSizes(txBody: Element, body: TextBodyInput, k: number
  * {@link writeScaledSizes} for paragraphs still a model: the sizes go where the
  * serializer writes them.
  */
-function writeModelSizes(model: DeferredParagraphs, body: TextBodyInput, k: number): void {
+export function writeModelSizes(model: DeferredParagraphs, body: TextBodyInput, k: number): void {
   model.sizes = model.lines.map((_, pi) => {
     const para = body.paragraphs[pi];
     return { runs: para ? para.runs.map((r) => sizeValue(r.font.size_pt * k)) : [], end: para?.endFont ? sizeValue(para.endFont.size_pt * k) : undefined };
@@ -421,236 +388,4 @@ function resetFontScale(sp: Element): void {
     fit.removeAttribute('fontScale');
     fit.removeAttribute('lnSpcReduction');
   }
-}
-
-// ---------------------------------------------------------------- tables
-
-/** A table as measured for fitting: per row, the height its text needs at a scale. */
-export interface TableMeasure {
-  /** Column widths, EMU. */
-  widths: number[];
-  /** Largest resolved cell run size, pt (the "template size" of the table's text). */
-  baseSizePt: number;
-  /** Minimum heights written on the rows by the template (`a:tr/@h`), EMU. */
-  templateHeights: number[];
-  /**
-   * The largest cell size the table's text has without the sizes generation wrote to crowd
-   * all rows into one area (a new table's cells, `tables.ts`), pt: the most a page of a split
-   * table may use. {@link TableMeasure.baseSizePt} for a template's table.
-   */
-  naturalSizePt(): number;
-  /** Height each row needs at `scale` (1 = template sizes), EMU. */
-  heightsAt(scale: number): number[];
-  /** Writes sizes at `scale` on every cell run and the given row heights. */
-  write(scale: number, heights: number[]): void;
-}
-
-/** A list style making every level bold (header rows are measured with it); parsed once. */
-let boldLst: Element | undefined;
-
-/** Built-in table styles and most template styles bold the header row (`a:firstRow/a:tcTxStyle b="on"`). */
-const BOLD_HEADER = true;
-
-/** A row as measured: its cells' text and how to write its height. */
-interface MeasuredRow {
-  templateHeight: number;
-  cells: MeasuredCell[];
-  setHeight(h: number): void;
-}
-
-/** A cell's text as laid out for fitting, and how to write its sizes. */
-interface MeasuredCell {
-  body: TextBodyInput;
-  /** Width of the grid columns it spans, EMU. */
-  width: number;
-  rowSpan: number;
-  writeSizes(scale: number): void;
-}
-
-/**
- * Reads a table for fitting, its rows as nodes or still a model (`generation/draft/deferred-rows`).
- * Cell text resolves through the cell's own list style, then the master's `otherStyle`
- * and the presentation's `p:defaultTextStyle` (what a table cell inherits, as the
- * renderer reads it); header rows (the first row when `a:tblPr/@firstRow` is on) are
- * measured bold, as table styles draw them.
- */
-export function measureTable(part: ShapeTreePart, tbl: Element): TableMeasure {
-  const widths = children(child(tbl, NS.a, 'tblGrid') ?? tbl, NS.a, 'gridCol').map((g) => intAttr(g, 'w', 0));
-  const firstRow = attr(child(tbl, NS.a, 'tblPr'), 'firstRow');
-  const headerOn = firstRow === '1' || firstRow === 'true';
-  const masterOther = part.master.textStyle('otherStyle');
-  const defaults = part.model.presentation.defaultTextStyle;
-  const theme = part.theme;
-  boldLst ??= parseXml(
-    `<a:lstStyle xmlns:a="${NS.a}">${Array.from({ length: 9 }, (_, i) => `<a:lvl${i + 1}pPr><a:defRPr b="1"/></a:lvl${i + 1}pPr>`).join('')}</a:lstStyle>`,
-    'bold header',
-  ).documentElement!;
-  const bold = boldLst;
-  const far = [masterOther, defaults].filter((x): x is Element => !!x);
-  const colorCtx = { theme, colorMap: part.colorMap };
-  const cellSources = (near: Element[]): TextStyleSources => ({ near, far, bodyPrs: [], theme, colorCtx, defaultFace: theme.minor.latin || 'Calibri' });
-  let headerSrc: TextStyleSources | undefined;
-  let bodySrc: TextStyleSources | undefined;
-  /** The sources of a cell whose text body has list style `own`. */
-  const sourcesOf = (own: Element | undefined, header: boolean): TextStyleSources =>
-    // cells without a list style of their own share their row kind's sources, and the
-    // level styles resolved from them with every table of the same template
-    own && children(own).length > 0 ? cellSources([own, ...(header ? [bold] : [])]) : header ? (headerSrc ??= withSharedLevelStyles(cellSources([bold]))) : (bodySrc ??= withSharedLevelStyles(cellSources([])));
-  /** The cell's margins (§21.1.3.17 `a:tcPr` marL/marR/marT/marB) set on its body; the body's own font scale is not the cell's. */
-  const asCell = (body: TextBodyInput, tcPr: Element | undefined): TextBodyInput => {
-    body.lIns_emu = intAttr(tcPr, 'marL', 91440);
-    body.rIns_emu = intAttr(tcPr, 'marR', 91440);
-    body.tIns_emu = intAttr(tcPr, 'marT', 45720);
-    body.bIns_emu = intAttr(tcPr, 'marB', 45720);
-    body.fontScale = 1;
-    body.lnSpcReduction = 0;
-    return body;
-  };
-  const model = deferredRows(tbl);
-  let rows: MeasuredRow[];
-  let natural: (() => number) | undefined;
-  if (model) {
-    const doc = tbl.ownerDocument;
-    natural = () => {
-      let max = 0;
-      model.rows.forEach((row, ri) =>
-        row.cells.forEach((cell) => {
-          const src = sourcesOf(child(child(cell.template, NS.a, 'txBody'), NS.a, 'lstStyle'), BOLD_HEADER && headerOn && ri === 0);
-          max = Math.max(max, largestRun(readDeferredTextBody({ ...cell.paragraphs, sizes: undefined }, doc, src)));
-        }),
-      );
-      return max;
-    };
-    // every cell spans one column and one row (merges are not carried into new rows)
-    rows = model.rows.map((row, ri) => ({
-      templateHeight: row.h,
-      setHeight: (h: number): void => {
-        row.h = h;
-      },
-      cells: row.cells.map((cell, ci) => {
-        const header = BOLD_HEADER && headerOn && ri === 0;
-        const tcPr = child(cell.template, NS.a, 'tcPr');
-        const src = sourcesOf(child(child(cell.template, NS.a, 'txBody'), NS.a, 'lstStyle'), header);
-        const body = asCell(readDeferredTextBody(cell.paragraphs, doc, src), tcPr);
-        return { body, width: widths[ci] ?? 0, rowSpan: 1, writeSizes: (scale: number) => writeModelSizes(cell.paragraphs, body, scale) };
-      }),
-    }));
-  } else {
-    rows = children(tbl, NS.a, 'tr').map((tr, ri) => {
-      const cells: MeasuredCell[] = [];
-      let col = 0;
-      for (const tc of children(tr, NS.a, 'tc')) {
-        const span = Math.max(1, intAttr(tc, 'gridSpan', 1));
-        const merged = attr(tc, 'hMerge') === '1' || attr(tc, 'vMerge') === '1';
-        const txBody = child(tc, NS.a, 'txBody');
-        const w = widths.slice(col, col + span).reduce((a, b) => a + b, 0);
-        col += span;
-        if (merged || !txBody) continue;
-        const header = BOLD_HEADER && headerOn && ri === 0;
-        const body = asCell(readDraftTextBody(txBody, sourcesOf(child(txBody, NS.a, 'lstStyle'), header)), child(tc, NS.a, 'tcPr'));
-        cells.push({ body, width: w, rowSpan: Math.max(1, intAttr(tc, 'rowSpan', 1)), writeSizes: (scale: number) => writeScaledSizes(txBody, body, scale) });
-      }
-      return { templateHeight: intAttr(tr, 'h', 0), cells, setHeight: (h: number) => tr.setAttribute('h', String(h)) };
-    });
-  }
-  let baseSizePt = 0;
-  for (const row of rows) for (const c of row.cells) baseSizePt = Math.max(baseSizePt, largestRun(c.body));
-  return {
-    widths,
-    baseSizePt: baseSizePt || 18,
-    naturalSizePt: () => Math.max(baseSizePt || 18, natural?.() ?? 0),
-    templateHeights: rows.map((r) => r.templateHeight),
-    heightsAt(scale: number): number[] {
-      return rows.map((row) => {
-        let need = 0;
-        for (const c of row.cells) {
-          if (c.rowSpan !== 1) continue;
-          // the cell bodies' font scale and line-spacing reduction are already dropped
-          const l: TextLayout = layoutText(c.body, { width_emu: c.width, height_emu: 0 }, scale === 1 ? FIT_LAYOUT : { ...FIT_LAYOUT, sizeScale: scale });
-          need = Math.max(need, l.totalHeight_pt);
-        }
-        // 1 % and a quarter point of slack per row: applications round line heights up
-        return Math.ceil((need * 1.01 + 0.25) * EMU_PER_PT);
-      });
-    },
-    write(scale: number, heights: number[]): void {
-      for (const row of rows) for (const c of row.cells) c.writeSizes(scale);
-      rows.forEach((row, i) => row.setHeight(Math.max(1, Math.round(heights[i] ?? 0))));
-    },
-  };
-}
-
-/** Result of {@link fitTable}. */
-export interface TableFitOutcome {
-  /** Cell size written (largest run), pt. */
-  sizePt: number;
-  fits: boolean;
-  /** Total height of the rows as written, EMU. */
-  heightEmu: number;
-  /** How far the rows run past the available height, pt. */
-  overflowPt: number;
-}
-
-/**
- * Fits a table's rows into `availEmu`: at the template's sizes and row heights when they
- * fit; else at the largest cell size (half-point steps) ≥ `minPt` at which the rows,
- * grown to their text, fit; else at `minPt`, reporting the overflow. Writes sizes and row
- * heights; the caller sets the frame height.
- *
- * @param forcedPt - write this size whatever the fit (pages of a paginated table)
- */
-export function fitTable(m: TableMeasure, availEmu: number, minPt: number, forcedPt?: number): TableFitOutcome {
-  const base = m.baseSizePt;
-  const lowPt = Math.min(minPt, base);
-  const minScale = lowPt / base;
-  const sum = (h: number[]): number => h.reduce((a, b) => a + b, 0);
-  const finish = (scale: number, heights: number[], fits: boolean): TableFitOutcome => {
-    m.write(scale, heights);
-    const total = sum(heights);
-    return { sizePt: round1(base * scale), fits, heightEmu: total, overflowPt: fits ? 0 : round1((total - availEmu) / EMU_PER_PT) };
-  };
-  if (forcedPt !== undefined) {
-    const s = Math.min(1, forcedPt / base);
-    const h = m.heightsAt(s);
-    return finish(s, h, sum(h) <= availEmu);
-  }
-  const natural = m.heightsAt(1).map((h, i) => Math.max(h, m.templateHeights[i] ?? 0));
-  if (sum(natural) <= availEmu) return finish(1, natural, true);
-  const heightsAtMin = m.heightsAt(minScale);
-  if (sum(heightsAtMin) > availEmu) return finish(minScale, heightsAtMin, false);
-  // largest half-point size that fits (text height is monotone in the size)
-  let lo = lowPt;
-  let hi = base;
-  while (hi - lo > SIZE_STEP_PT) {
-    const mid = Math.floor(((lo + hi) / 2) / SIZE_STEP_PT) * SIZE_STEP_PT;
-    if (mid <= lo) break;
-    if (sum(m.heightsAt(mid / base)) <= availEmu) lo = mid;
-    else hi = mid;
-  }
-  const s = lo / base;
-  return finish(s, m.heightsAt(s), true);
-}
-
-/**
- * Splits body rows into pages: every page starts with the header rows and takes body rows
- * while they fit `availEmu` (a row is never split; a row taller than a page gets a page of
- * its own). Returns the body row indices of each page.
- */
-export function paginateRows(heights: readonly number[], headerRows: ReadonlySet<number>, availEmu: number): number[][] {
-  const headerH = [...headerRows].reduce((s, i) => s + (heights[i] ?? 0), 0);
-  const pages: number[][] = [];
-  let cur: number[] = [];
-  let used = headerH;
-  heights.forEach((h, i) => {
-    if (headerRows.has(i)) return;
-    if (cur.length && used + h > availEmu) {
-      pages.push(cur);
-      cur = [];
-      used = headerH;
-    }
-    cur.push(i);
-    used += h;
-  });
-  if (cur.length || pages.length === 0) pages.push(cur);
-  return pages;
 }

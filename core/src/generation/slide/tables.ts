@@ -3,16 +3,16 @@
  * `a:graphic/a:graphicData[@uri=…/table]/a:tbl` with `a:tblPr`, `a:tblGrid` and rows.
  *
  * Geometry is in EMU. The row height and font size chosen here are a first estimate:
- * `fit.ts` measures the cells and writes the final sizes and row heights.
+ * `../fit/` measures the cells and writes the final sizes and row heights.
  */
-import type { GenerationOptions, Table } from '../domain/content.js';
-import { NS, attr, child, children, createElement, intAttr, path, removeChildren, type Document, type Element, type Node } from '../ooxml/xml.js';
-import { paragraphMarkers, type DeferredParagraphs } from './draft/deferred-paragraphs.js';
-import { MERGE_ATTRS, rowMarkers, type DeferredCell, type DeferredRows } from './draft/deferred-rows.js';
+import type { GenerationOptions, Table } from '../../domain/content.js';
+import { NS, attr, child, children, createElement, intAttr, path, removeChildren, type Document, type Element, type Node } from '../../ooxml/xml.js';
+import { paragraphMarkers, type DeferredParagraphs } from '../draft/deferred-paragraphs.js';
+import { MERGE_ATTRS, rowMarkers, type DeferredCell, type DeferredRows } from '../draft/deferred-rows.js';
 import { setRect, type Rect } from './shapes.js';
 import { paragraphsModel } from './text.js';
 import { cellParagraphLanguage } from './intl-text.js';
-import { cloneInto } from './draft/clone.js';
+import { cloneInto } from '../draft/clone.js';
 
 /** `a:graphicData/@uri` of a table (§21.1.3). */
 export const TABLE_URI = 'http://schemas.openxmlformats.org/drawingml/2006/table';

@@ -1,0 +1,139 @@
+/**
+ * The slide being written, as one object (issue 19, item 2): its tree, the template
+ * children it writes unchanged (stand-ins, `clone.ts`), the template shape each copied
+ * shape came from, the paragraphs and table rows it keeps as small models
+ * (`deferred-paragraphs.ts`, `deferred-rows.ts`), how fitting reads its text (`read.ts`),
+ * its reading-model view ({@link GeneratedSlidePart}) and its serialization
+ * (`serialize.ts`). Filling, fitting and the deck writer go through it rather than through
+ * the draft's modules one by one.
+ */
+import type { Document, Element } from '../../ooxml/xml.js';
+import { ShapeTreePart, type LayoutPart, type MasterPart } from '../../ooxml/pml/parts.js';
+import { IDENTITY, Shape, layoutBasePlaceholder, masterBasePlaceholder, type PlaceholderRef } from '../../ooxml/pml/shapes.js';
+import type { TextStyleSources } from '../../ooxml/pml/text-style.js';
+import type { TextBodyInput } from '../../text/layout.js';
+import { cloneDocument, cloneWithStubs } from './clone.js';
+import { deferredParagraphs, type DeferredParagraphs } from './deferred-paragraphs.js';
+import { deferredRows, type DeferredRows } from './deferred-rows.js';
+import { readDeferredTextBody, readDraftTextBody } from './read.js';
+import { serializeDocument } from './serialize.js';
+
+export type { DeferredParagraphs, DeferredRows };
+
+/** A slide draft: a tree being filled and fitted before it is written as a slide part. */
+export class SlideDraft {
+  private viewOf: GeneratedSlidePart | undefined;
+
+  /**
+   * @param doc - the slide's tree (`p:sld`)
+   * @param stubs - stand-ins in `doc` for template children written unchanged, with the template element each stands for
+   * @param sourceOf - the template shape each copied shape of `doc` came from
+   */
+  constructor(
+    readonly doc: Document,
+    readonly stubs?: Map<Element, Element>,
+    readonly sourceOf?: ReadonlyMap<Element, Element>,
+  ) {}
+
+  /** A draft holding a full copy of `src` (a slide made from a layout, or a template slide every shape of which may change). */
+  static copyOf(src: Document): SlideDraft {
+    return new SlideDraft(cloneDocument(src));
+  }
+
+  /**
+   * A draft of the template slide `src` in which only the shapes `edited` selects are
+   * copied (see `cloneWithStubs`: true copies a shape whole, a function copies it without
+   * the descendants it selects); the others stay in the template and are written from there.
+   */
+  static withStandIns(src: Document, edited: Parameters<typeof cloneWithStubs>[1]): SlideDraft {
+    const { doc, stubs, sources } = cloneWithStubs(src, edited);
+    return new SlideDraft(doc, stubs, sources);
+  }
+
+  /** The slide's root element (`p:sld`). */
+  get root(): Element {
+    return this.doc.documentElement!;
+  }
+
+  /**
+   * The draft seen by the reading model as a slide of `layout` named `partName` (made once;
+   * undefined when the layout cannot be read).
+   */
+  readAs(layout: () => LayoutPart, partName: string): GeneratedSlidePart | undefined {
+    if (!this.viewOf) {
+      try {
+        this.viewOf = new GeneratedSlidePart(layout(), this.root, partName, this);
+      } catch {
+        return undefined;
+      }
+    }
+    return this.viewOf;
+  }
+
+  /** The template element a stand-in of this draft stands for. */
+  standInFor(el: Element): Element | undefined {
+    return this.stubs?.get(el);
+  }
+
+  /** The paragraphs a text body keeps as a model, if it does. */
+  static paragraphsOf(txBody: Element | undefined): DeferredParagraphs | undefined {
+    return deferredParagraphs(txBody);
+  }
+
+  /** The rows a table (`a:tbl`) keeps as a model, if it does. */
+  static rowsOf(tbl: Element | undefined): DeferredRows | undefined {
+    return deferredRows(tbl);
+  }
+
+  /** A text body of the draft as layout input, its paragraphs read from their model or their nodes. */
+  readTextBody(txBody: Element | undefined, src: TextStyleSources): TextBodyInput {
+    return readDraftTextBody(txBody, src);
+  }
+
+  /** Paragraphs kept as a model that are not in the tree (a table cell of a row model), as layout input. */
+  readParagraphs(model: DeferredParagraphs, src: TextStyleSources): TextBodyInput {
+    return readDeferredTextBody(model, this.doc, src);
+  }
+
+  /** The slide part's XML: models written as the nodes they stand for, stand-ins as the template's text. */
+  serialize(): string {
+    return serializeDocument(this.doc, this.stubs);
+  }
+}
+
+/**
+ * A slide being generated, seen by the reading model: its shapes inherit from `layout`
+ * (and its master) exactly as a slide part's do (§19.3.1.36), although the slide is not
+ * (yet) a part of any package.
+ */
+export class GeneratedSlidePart extends ShapeTreePart {
+  readonly kind = 'slide' as const;
+
+  /** @param draft - the draft whose tree `root` is (by default a draft of `root`'s document alone) */
+  constructor(
+    readonly layoutPart: LayoutPart,
+    root: Element,
+    partName: string,
+    readonly draft: SlideDraft = new SlideDraft(root.ownerDocument!),
+  ) {
+    super(layoutPart.model, partName, root);
+  }
+
+  get master(): MasterPart {
+    return this.layoutPart.masterPart;
+  }
+
+  get parent(): ShapeTreePart {
+    return this.layoutPart;
+  }
+
+  /** As a slide part's placeholders inherit ({@link layoutBasePlaceholder}, else the master's). */
+  basePlaceholderFor(ph: PlaceholderRef): Shape | undefined {
+    return layoutBasePlaceholder(this.layoutPart.placeholderLookup, ph) ?? masterBasePlaceholder(this.layoutPart.masterPart.placeholderLookup, ph.type);
+  }
+
+  /** A reading-model view of one top-level `p:sp` of this slide. */
+  shapeOf(sp: Element): Shape {
+    return new Shape('sp', sp, this, undefined, IDENTITY);
+  }
+}
