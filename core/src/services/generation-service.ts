@@ -117,27 +117,33 @@ export class GenerationService {
     };
     await blobs.put(record.request_key, new TextEncoder().encode(JSON.stringify(req)));
 
+    const job = { id, kind: 'generation' as const, org: caller.org, subject: id, request_id: caller.requestId };
+    // a queue kept in this state store enqueues in the same atomic write as the record
+    const staged = queue.stage?.(job);
     let overLimit = false;
     await state.update<string[]>(keys.pending(caller.org), (cur = []) => {
       if (cur.length >= config.maxPendingPerOrg) {
         overLimit = true;
         return { value: cur };
       }
-      return { value: [...cur, id], also: [{ type: 'put', key: keys.generation(caller.org, id), value: record }] };
+      return { value: [...cur, id], also: [{ type: 'put', key: keys.generation(caller.org, id), value: record }, ...(staged?.ops ?? [])] };
     });
     if (overLimit) {
       await blobs.delete(record.request_key);
       throw tooMany();
     }
-    try {
-      await queue.publish({ id, kind: 'generation', org: caller.org, subject: id, request_id: caller.requestId });
-    } catch (err) {
-      await state.update<string[]>(keys.pending(caller.org), (cur = []) => ({
-        value: cur.filter((x) => x !== id),
-        also: [{ type: 'del', key: keys.generation(caller.org, id) }],
-      }));
-      await blobs.delete(record.request_key);
-      throw new ServiceError('unavailable', `the job queue is unavailable: ${(err as Error).message}`, {}, { cause: err });
+    if (staged) staged.written();
+    else {
+      try {
+        await queue.publish(job);
+      } catch (err) {
+        await state.update<string[]>(keys.pending(caller.org), (cur = []) => ({
+          value: cur.filter((x) => x !== id),
+          also: [{ type: 'del', key: keys.generation(caller.org, id) }],
+        }));
+        await blobs.delete(record.request_key);
+        throw new ServiceError('unavailable', `the job queue is unavailable: ${(err as Error).message}`, {}, { cause: err });
+      }
     }
     return {
       generation_id: id,
