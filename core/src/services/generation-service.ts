@@ -225,7 +225,6 @@ export class GenerationService {
     if (!record || isTerminal(record.status)) return;
     if (record.kind === 'update_charts') return this.runChartUpdate(job, ctx, record);
     const t0 = performance.now();
-    await this.patch(key, { status: 'processing', message: 'generating the deck', progress: 0.1 });
 
     const reqBytes = await blobs.get(record.request_key);
     if (!reqBytes) throw new PermanentJobError('the stored request is missing');
@@ -263,7 +262,8 @@ export class GenerationService {
         errors.push({ slide_index: i, template_slide_id: slide.template_slide_id, code: 'template_slide_unavailable', message: (err as Error).message });
       }
     }
-    await this.patch(key, { progress: 0.3, message: `building ${specs.length} slides` });
+    // one synced write marks the job under way: reading the request and templates takes a few ms
+    await this.patch(key, { status: 'processing', progress: 0.3, message: `building ${specs.length} slides` });
     const t1 = performance.now();
 
     let bytes: Uint8Array | undefined;
@@ -291,12 +291,10 @@ export class GenerationService {
     let reportKey: string | undefined;
     if (bytes) {
       outputKey = blobKeys.generationOutput(job.org, job.subject);
-      await blobs.put(outputKey, bytes);
-      if (report) {
-        // report slide indexes are deck positions; the request index of each finding's slide is in its details where it matters
-        reportKey = blobKeys.generationReport(job.org, job.subject);
-        await blobs.put(reportKey, new TextEncoder().encode(JSON.stringify(report)));
-      }
+      // report slide indexes are deck positions; the request index of each finding's slide is in its details where it matters
+      if (report) reportKey = blobKeys.generationReport(job.org, job.subject);
+      // the deck and its report are written side by side: the record that names them follows both
+      await Promise.all([blobs.put(outputKey, bytes), report && reportKey ? blobs.put(reportKey, new TextEncoder().encode(JSON.stringify(report))) : undefined]);
     }
     const status: GenerationRecord['status'] = !bytes ? 'failed' : errors.length > 0 ? 'partial' : 'completed';
     const message =
