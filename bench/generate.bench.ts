@@ -56,9 +56,9 @@ import type { DeckSlideSpec } from '../core/src/generation/deck/build-deck.js';
 import type { SlideData } from '../core/src/domain/content.js';
 import { corpusPath, sharedDir } from '../test/helpers/corpus.js';
 import { THREAD_OLD_GENERATION_MB, THREAD_YOUNG_GENERATION_MB } from '../core/src/threads/heap-limits.js';
+import { SLIDES, TABLES, TEXT, workload } from './reference-deck.js';
 import { BUSY_DECKS, measureServicePath, POLL_MS, type ServicePathResult } from './service-path.js';
 
-const SLIDES = 100;
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 /** Runs of the Slidewright sides (the parent's setting; a child runs `BENCH_RUNS` times). */
 const SLIDEWRIGHT_RUNS = Number(process.env.BENCH_SLIDEWRIGHT_RUNS ?? 60);
@@ -70,21 +70,7 @@ const SERVICE_STARTS = Number(process.env.BENCH_SERVICE_STARTS ?? 3);
  * and measured as the service runs it.
  */
 const SERVICE_HEAP_FLAG = `--max-semi-space-size=${THREAD_YOUNG_GENERATION_MB / 3}`;
-const TEXT = 'pp_test_slides.pptx';
-const TABLES = 'SlideWithTables.pptx';
 const ROOT = 'RootTemplate.pptx';
-
-/** The i-th slide of the workload: 0, 2, 4, ... text; 1, 5, 9, ... tables slide 1; 3, 7, ... tables slide 3. */
-function workload(): Array<{ kind: 'text' | 'table'; tableSlide: 1 | 3; title: string; bullets: string[]; cells: string[][] }> {
-  const out = [];
-  for (let i = 0; i < SLIDES; i++) {
-    const title = `Slide ${i + 1}: quarterly results for region ${(i % 7) + 1}`;
-    const bullets = Array.from({ length: 5 }, (_, b) => `Point ${b + 1} of slide ${i + 1}: revenue, margin and pipeline`);
-    const cells = Array.from({ length: 4 }, (_, r) => Array.from({ length: 4 }, (_, c) => (r === 0 ? `Col ${c + 1}` : `${i + 1}.${r}.${c}`)));
-    out.push({ kind: i % 2 === 0 ? ('text' as const) : ('table' as const), tableSlide: (i % 4 === 1 ? 1 : 3) as 1 | 3, title, bullets, cells });
-  }
-  return out;
-}
 
 interface SideResult {
   side: string;

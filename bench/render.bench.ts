@@ -30,6 +30,7 @@ import { renderSlide } from '../core/src/render/render-slide.js';
 import { CpuPool } from '../core/src/threads/cpu-pool.js';
 import { renderAcrossPool } from '../core/src/threads/render-split.js';
 import { corpusPath } from '../test/helpers/corpus.js';
+import { libreOfficePngs } from './libreoffice.js';
 
 const file = process.argv[2] ?? corpusPath('templates/poi-customgeo-48slides.pptx');
 const widthPx = Number(process.argv[3] ?? 1280);
@@ -70,24 +71,7 @@ async function throughPool(pool: CpuPool, bytes: Uint8Array, slideCount: number)
 }
 
 function libreoffice(src: string, work: string, profile: string, heightPx: number): Timing {
-  const out = mkdtempSync(join(work, 'run-'));
-  const t0 = performance.now();
-  const t1 = join(out, 'time1');
-  const t2 = join(out, 'time2');
-  spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', t1, 'timeout', '300', 'soffice', `-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', 'pdf', '--outdir', out, src], { stdio: 'ignore' });
-  const pdf = join(out, basename(src).replace(/\.\w+$/, '.pdf'));
-  spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', t2, 'pdftoppm', '-png', '-scale-to-x', String(widthPx), '-scale-to-y', String(heightPx), pdf, join(out, 'p')], { stdio: 'ignore' });
-  const wallMs = performance.now() - t0;
-  const cpu = (f: string): number => {
-    const m = /([\d.]+) ([\d.]+)\s*$/.exec(readFileSync(f, 'utf8').trim());
-    return m ? (Number(m[1]) + Number(m[2])) * 1000 : NaN;
-  };
-  const pngs = readdirSync(out).filter((f) => f.endsWith('.png'));
-  let bytes = 0;
-  for (const f of pngs) bytes += readFileSync(join(out, f)).length;
-  const cpuMs = cpu(t1) + cpu(t2);
-  rmSync(out, { recursive: true, force: true });
-  return { wallMs, cpuMs, pngs: pngs.length, bytes };
+  return libreOfficePngs(src, work, profile, widthPx, heightPx);
 }
 
 const bytes = readFileSync(file);

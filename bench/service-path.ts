@@ -335,3 +335,53 @@ export async function measureServicePath(opts: ServicePathOptions): Promise<Serv
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
+
+/** Template → every slide preview through the REST API ({@link measurePreviewsPath}). */
+export interface PreviewsPathRun {
+  /** Upload request sent → the last PNG received, ms. */
+  totalMs: number;
+  /** Upload request sent → analysis `completed` seen, ms. */
+  analysisMs: number;
+  pngs: number;
+  bytes: number;
+}
+
+/**
+ * A client's path from a template file to every slide's preview: create the template,
+ * upload its bytes, start the analysis, poll its status every `pollMs` until `completed`,
+ * then fetch each slide's PNG at the default width, `concurrency` requests at a time (as a
+ * browser shows a slide strip).
+ */
+export async function measurePreviewsPath(base: string, file: string, slides: number, concurrency = 6, pollMs = POLL_MS): Promise<PreviewsPathRun> {
+  const bytes = readFileSync(file);
+  const t0 = performance.now();
+  const init = await api(base, '/api/v1/templates', { method: 'POST', json: { filename: file.split('/').pop(), file_size: bytes.length, metadata: { category: 'bench', tags: [] } } });
+  if (init.status !== 201) throw new Error(`create template: ${init.status} ${await init.text()}`);
+  const created = (await init.json()) as Json;
+  const put = await fetch(created.upload_url as string, { method: 'PUT', headers: { 'content-type': PPTX_MEDIA_TYPE }, body: bytes });
+  if (put.status !== 200) throw new Error(`upload ${file}: ${put.status} ${await put.text()}`);
+  const id = created.template_id as string;
+  const start = await api(base, `/api/v1/templates/${id}/analysis`, { method: 'POST', json: { options: {} } });
+  if (start.status !== 202) throw new Error(`start analysis: ${start.status} ${await start.text()}`);
+  for (;;) {
+    const st = (await (await api(base, `/api/v1/templates/${id}/analysis/status`)).json()) as Json;
+    if (st.status === 'completed') break;
+    if (st.status === 'failed' || st.status === 'cancelled') throw new Error(`analysis of ${file}: ${JSON.stringify(st)}`);
+    await sleep(pollMs);
+  }
+  const analysisMs = performance.now() - t0;
+  let next = 1;
+  let pngs = 0;
+  let total = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let n = next++; n <= slides; n = next++) {
+        const r = await api(base, `/api/v1/templates/${id}/slides/${n}/preview`);
+        if (r.status !== 200) throw new Error(`preview ${n}: ${r.status} ${await r.text()}`);
+        total += (await r.arrayBuffer()).byteLength;
+        pngs++;
+      }
+    }),
+  );
+  return { totalMs: performance.now() - t0, analysisMs, pngs, bytes: total };
+}

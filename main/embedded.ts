@@ -1,14 +1,25 @@
 /**
  * Embedded mode (`npm start`): gateway, core (gRPC on loopback) and workers in one process,
  * files and state under `SLIDEWRIGHT_DATA_DIR`, jobs on the durable in-process queue.
+ *
+ * Core and the job consumers run on the main thread; the gateway runs on a worker thread of
+ * its own (main/gateway.ts, `SLIDEWRIGHT_GATEWAY_THREAD`), so the loopback gRPC hop between
+ * them spans two cores: a status GET's HTTP, routing and transcoding no longer share one
+ * event loop with core's work. The gateway sends a per-process secret with each call, so
+ * core does not validate again what the gateway validated.
  */
+import { randomBytes } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
 import { createLogger } from '../core/src/observability/logger.js';
 import { loadConfig, type Config } from '../core/src/config.js';
 import { createCoreRuntime, type CoreRuntime } from '../core/src/runtime.js';
 import { startGrpcServer } from '../core/src/grpc/server.js';
+import { registry } from '../core/src/observability/metrics.js';
 import { startConsumers } from '../workers/src/consumers.js';
 import { buildGateway, connectionLimitsOf } from '../gateway/src/app.js';
 import { GrpcInvoker } from '../gateway/src/invoker.js';
+import type { EmbeddedGatewayData, GatewayThreadMessage, MetricJson } from './gateway.js';
 
 export interface EmbeddedService {
   /** REST base URL, e.g. `http://127.0.0.1:8080`. */
@@ -22,11 +33,36 @@ export interface EmbeddedService {
 export async function startEmbedded(config: Readonly<Config>): Promise<EmbeddedService> {
   const log = createLogger(config);
   const core = await createCoreRuntime(config, log);
-  const grpcServer = await startGrpcServer(core, config.grpcHost, config.grpcPort, log.child({ component: 'core' }));
+  const trustedSecret = randomBytes(32).toString('hex');
+  const grpcServer = await startGrpcServer(core, config.grpcHost, config.grpcPort, log.child({ component: 'core' }), { trustedGatewaySecret: trustedSecret });
   const grpcAddress = `${config.grpcHost}:${grpcServer.port}`;
   const shutdown = new AbortController();
   startConsumers(core, { concurrency: config.jobConcurrency, maxDeliver: 5, signal: shutdown.signal });
-  const invoker = new GrpcInvoker(grpcAddress);
+  if (config.gatewayThread) {
+    let gateway: GatewayThread;
+    try {
+      gateway = await startGatewayThread({ kind: 'slidewright-embedded-gateway', config: { ...config }, coreGrpcAddr: grpcAddress, trustedSecret }, log);
+    } catch (err) {
+      shutdown.abort();
+      await grpcServer.close();
+      await core.close();
+      throw err;
+    }
+    if (!config.publicUrlExplicit && config.port === 0) core.deps.signer.publicUrl = gateway.url;
+    gateway.ready();
+    return {
+      url: gateway.url,
+      grpcAddress,
+      core,
+      async close() {
+        await gateway.close();
+        shutdown.abort();
+        await grpcServer.close();
+        await core.close();
+      },
+    };
+  }
+  const invoker = new GrpcInvoker(grpcAddress, trustedSecret);
   let ready = false;
   const app = await buildGateway({
     invoker,
@@ -51,6 +87,66 @@ export async function startEmbedded(config: Readonly<Config>): Promise<EmbeddedS
       shutdown.abort();
       await grpcServer.close();
       await core.close();
+    },
+  };
+}
+
+/** The gateway thread as the main thread drives it. */
+interface GatewayThread {
+  url: string;
+  /** Readiness answers 200 from now on. */
+  ready(): void;
+  /** Stops the gateway (running requests finish) and waits for its thread to end. */
+  close(): Promise<void>;
+}
+
+/** Longest wait for the gateway thread to end after it closed, ms, before it is terminated. */
+const GATEWAY_EXIT_WAIT_MS = 5_000;
+
+/**
+ * Starts the gateway thread (main/gateway.ts) and answers its requests for core's metrics.
+ * From the TypeScript sources (tests, `npm run dev`) the thread registers tsx itself before
+ * loading the module, as the CPU threads do (core/src/threads/cpu-task.dev.mjs).
+ * @throws Error when the gateway cannot start (e.g. its port is taken)
+ */
+async function startGatewayThread(data: EmbeddedGatewayData, log: Logger): Promise<GatewayThread> {
+  const fromSources = import.meta.url.endsWith('.ts');
+  const entry = new URL(fromSources ? './gateway.ts' : './gateway.js', import.meta.url);
+  const worker = fromSources
+    ? new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`, { eval: true, workerData: data })
+    : new Worker(entry, { workerData: data });
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  const send = (m: GatewayThreadMessage): void => worker.postMessage(m);
+  let closed: () => void = () => undefined;
+  const url = await new Promise<string>((resolve, reject) => {
+    worker.on('message', (m: GatewayThreadMessage) => {
+      if (m.type === 'listening') resolve(m.url);
+      else if (m.type === 'failed') reject(new Error(`the gateway did not start: ${m.message}`));
+      else if (m.type === 'closed') closed();
+      else if (m.type === 'metrics-request') {
+        void (registry.getMetricsAsJSON() as Promise<MetricJson[]>).then(
+          (metrics) => send({ type: 'metrics', id: m.id, metrics }),
+          () => send({ type: 'metrics', id: m.id, metrics: [] }),
+        );
+      }
+    });
+    worker.on('error', (err) => {
+      log.error({ err }, 'the gateway thread failed');
+      reject(err);
+    });
+    void exited.then(() => reject(new Error('the gateway thread ended before listening')));
+  });
+  return {
+    url,
+    ready: () => send({ type: 'ready' }),
+    async close() {
+      const done = new Promise<void>((resolve) => (closed = resolve));
+      send({ type: 'close' });
+      await Promise.race([done, exited]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, GATEWAY_EXIT_WAIT_MS)))]);
+      clearTimeout(timer);
+      await worker.terminate();
     },
   };
 }

@@ -2,10 +2,17 @@
  * The REST gateway process of a distributed deployment (`npm run start:gateway`): Fastify
  * on `PORT` (all interfaces), every route transcoded to a gRPC call on core at
  * `CORE_GRPC_ADDR`. It holds no state; run as many as needed behind a load balancer.
+ *
+ * The same module is the gateway thread of embedded mode (main/embedded.ts): started as a
+ * worker thread with {@link EmbeddedGatewayData}, it serves REST on loopback and calls core
+ * on the process's main thread through the same gRPC client, so the hop spans two cores.
  */
+import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import { createLogger } from '../core/src/observability/logger.js';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../core/src/config.js';
+import { registry } from '../core/src/observability/metrics.js';
 import { buildGateway, connectionLimitsOf } from '../gateway/src/app.js';
 import { GrpcInvoker } from '../gateway/src/invoker.js';
 
@@ -40,7 +47,92 @@ export async function startGateway(config: Readonly<Config>, host = config.httpH
   };
 }
 
-const isMain = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop() ?? '');
+/** What embedded mode hands the thread that runs its gateway (as `workerData`). */
+export interface EmbeddedGatewayData {
+  kind: 'slidewright-embedded-gateway';
+  config: Config;
+  /** `host:port` of core's gRPC server on the main thread. */
+  coreGrpcAddr: string;
+  /** The per-process secret core trusts (core/src/protocol/metadata.ts, `trustedGateway`). */
+  trustedSecret: string;
+}
+
+/** One metric as `Registry.getMetricsAsJSON()` gives it. */
+export type MetricJson = MetricObjectWithValues<MetricValue<string>>;
+
+/** Messages between embedded mode's main thread and its gateway thread. */
+export type GatewayThreadMessage =
+  /** gateway → main: listening at `url` (readiness still answers 503). */
+  | { type: 'listening'; url: string }
+  /** gateway → main: the start failed. */
+  | { type: 'failed'; message: string }
+  /** main → gateway: every part is up, readiness answers 200. */
+  | { type: 'ready' }
+  /** main → gateway: stop (readiness 503, stop listening, let running requests finish). */
+  | { type: 'close' }
+  /** gateway → main: stopped. */
+  | { type: 'closed' }
+  /** gateway → main: the metrics of core's thread, for a `/metrics` scrape. */
+  | { type: 'metrics-request'; id: number }
+  /** main → gateway: the answer to `metrics-request` `id`. */
+  | { type: 'metrics'; id: number; metrics: MetricJson[] };
+
+/**
+ * Prefix of the process metrics (CPU, memory, event loop) every thread's registry collects:
+ * the main thread's are the process's, so the gateway thread's are left out of a scrape.
+ */
+const PROCESS_METRICS_PREFIX = 'slidewright_process_';
+
+/** Runs embedded mode's gateway on this worker thread until the main thread says `close`. */
+async function runEmbeddedGateway(data: EmbeddedGatewayData, port: MessagePort): Promise<void> {
+  const { config } = data;
+  const log = createLogger(config, { component: 'gateway' });
+  const invoker = new GrpcInvoker(data.coreGrpcAddr, data.trustedSecret);
+  const waiting = new Map<number, (metrics: MetricJson[]) => void>();
+  let nextId = 0;
+  const coreMetrics = (): Promise<MetricJson[]> =>
+    new Promise((resolve) => {
+      const id = nextId++;
+      waiting.set(id, resolve);
+      port.postMessage({ type: 'metrics-request', id } satisfies GatewayThreadMessage);
+    });
+  // one scrape sees both threads: counters and histograms of the same name are summed
+  const metrics = async (): Promise<string> => {
+    const [core, own] = await Promise.all([coreMetrics(), registry.getMetricsAsJSON() as Promise<MetricJson[]>]);
+    return AggregatorRegistry.aggregate([core, own.filter((m) => !m.name.startsWith(PROCESS_METRICS_PREFIX))]).metrics();
+  };
+  let ready = false;
+  let app: FastifyInstance | undefined;
+  port.on('message', (m: GatewayThreadMessage) => {
+    if (m.type === 'ready') ready = true;
+    else if (m.type === 'metrics') {
+      waiting.get(m.id)?.(m.metrics);
+      waiting.delete(m.id);
+    } else if (m.type === 'close') {
+      ready = false;
+      void (async () => {
+        await app?.close();
+        invoker.close();
+        port.postMessage({ type: 'closed' } satisfies GatewayThreadMessage);
+        port.close();
+      })();
+    }
+  });
+  try {
+    app = await buildGateway({ invoker, logger: log, maxUploadBytes: config.maxUploadBytes, isReady: () => ready, connections: connectionLimitsOf(config), warmUp: config.warmUp, metrics });
+    const address = await app.listen({ port: config.port, host: '127.0.0.1' });
+    port.postMessage({ type: 'listening', url: address.replace('[::1]', '127.0.0.1') } satisfies GatewayThreadMessage);
+  } catch (err) {
+    invoker.close();
+    port.postMessage({ type: 'failed', message: err instanceof Error ? err.message : String(err) } satisfies GatewayThreadMessage);
+    port.close();
+  }
+}
+
+const embeddedData = workerData as EmbeddedGatewayData | undefined;
+if (!isMainThread && parentPort && embeddedData?.kind === 'slidewright-embedded-gateway') await runEmbeddedGateway(embeddedData, parentPort);
+
+const isMain = isMainThread && process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop() ?? '');
 if (isMain) {
   const config = loadConfig();
   const gw = await startGateway(config).catch((err: Error) => {

@@ -78,6 +78,11 @@ export interface Config {
    * threads are then kept alive while idle. Off: threads start cold on first use.
    */
   warmUp: boolean;
+  /**
+   * Embedded mode: the REST gateway runs on a thread of its own, so the gRPC hop between
+   * it and core spans two cores instead of sharing one event loop. Off: one thread runs both.
+   */
+  gatewayThread: boolean;
   /** Jobs of each kind one process runs at once. */
   jobConcurrency: number;
   /** NATS server(s) with JetStream, e.g. `nats://nats:4222` (comma-separated for a cluster); undefined = in-process queue. */
@@ -141,6 +146,7 @@ interface RawEnv {
   SLIDEWRIGHT_WORKER_THREADS?: number;
   SLIDEWRIGHT_THREAD_YOUNG_GENERATION_MB: number;
   SLIDEWRIGHT_WARMUP?: string;
+  SLIDEWRIGHT_GATEWAY_THREAD?: string;
   SLIDEWRIGHT_JOB_CONCURRENCY: number;
   NATS_URL?: string;
   REDIS_URL?: string;
@@ -187,6 +193,7 @@ const schema = {
     SLIDEWRIGHT_WORKER_THREADS: { type: 'integer', minimum: 1, maximum: 64 },
     SLIDEWRIGHT_THREAD_YOUNG_GENERATION_MB: { type: 'integer', minimum: 3, maximum: 768, default: THREAD_YOUNG_GENERATION_MB },
     SLIDEWRIGHT_WARMUP: { type: 'string', enum: ['0', '1', 'true', 'false'] },
+    SLIDEWRIGHT_GATEWAY_THREAD: { type: 'string', enum: ['0', '1', 'true', 'false'] },
     SLIDEWRIGHT_JOB_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 64, default: 2 },
     NATS_URL: { type: 'string' },
     REDIS_URL: { type: 'string' },
@@ -261,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     workerThreads: raw.SLIDEWRIGHT_WORKER_THREADS ?? 2,
     threadYoungGenerationMb: raw.SLIDEWRIGHT_THREAD_YOUNG_GENERATION_MB,
     warmUp: raw.SLIDEWRIGHT_WARMUP === undefined || raw.SLIDEWRIGHT_WARMUP === '1' || raw.SLIDEWRIGHT_WARMUP === 'true',
+    gatewayThread: raw.SLIDEWRIGHT_GATEWAY_THREAD === undefined || raw.SLIDEWRIGHT_GATEWAY_THREAD === '1' || raw.SLIDEWRIGHT_GATEWAY_THREAD === 'true',
     jobConcurrency: raw.SLIDEWRIGHT_JOB_CONCURRENCY,
     natsUrl: raw.NATS_URL,
     redisUrl: raw.REDIS_URL,

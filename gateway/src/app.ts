@@ -51,6 +51,12 @@ export interface GatewayOptions {
    * can be added to it. Default false (an app used through `inject` with a stand-in core).
    */
   warmUp?: boolean;
+  /**
+   * What `GET /metrics` answers, in Prometheus' text format. Unset: this thread's registry.
+   * A gateway on a thread of its own (embedded mode) merges in the registry of core's
+   * thread here, so one scrape still sees every component.
+   */
+  metrics?: () => Promise<string>;
 }
 
 /** Slides of the internal warm-up generate-deck request. */
@@ -247,7 +253,8 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
   app.get('/healthz', readiness);
   app.get('/readyz', readiness);
   app.get('/livez', async () => ({ status: 'ok' }));
-  app.get('/metrics', async (_req, reply) => reply.type(metricsRegistry.contentType).send(await metricsRegistry.metrics()));
+  const metrics = opts.metrics ?? (() => metricsRegistry.metrics());
+  app.get('/metrics', async (_req, reply) => reply.type(metricsRegistry.contentType).send(await metrics()));
   // the internal warm-up requests carry this request id and count in no metric
   const warmUpRequestId = `warm-up-${randomUUID()}`;
   app.addHook('onResponse', async (req, reply) => {

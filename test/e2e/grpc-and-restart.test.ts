@@ -50,6 +50,17 @@ t.test('internal callers use core over gRPC with the same records and the same v
   const violations = BadRequest.decode(badRequest!.value).field_violations;
   t.equal(violations[0]?.field, 'slides');
 
+  // the secret core shares with its own gateway cannot be guessed into skipping validation,
+  // and a REST client cannot send it: the gateway forwards no such header
+  for (const guess of ['', 'x', '0'.repeat(64), 'f'.repeat(64)]) {
+    const guessed = md.clone();
+    guessed.set('x-slidewright-gateway-secret', guess);
+    const refused = (await unary(presentations.generateDeck.bind(presentations), { slides: [], options: undefined }, guessed).catch((e: grpc.ServiceError) => e)) as grpc.ServiceError;
+    t.equal(refused.code, grpc.status.INVALID_ARGUMENT, `a call carrying the secret ${JSON.stringify(guess.slice(0, 8))}… is validated`);
+  }
+  const viaRest = await svc.api('/api/v1/presentations/generate-deck', { method: 'POST', headers: { 'x-slidewright-gateway-secret': 'f'.repeat(64) }, json: { slides: [] } });
+  t.equal(viaRest.status, 422, 'REST validates whatever headers the client sends');
+
   const layout = (results.layouts as Json[]).find((l) => l.type === 'title')!;
   const fontTooSmall = (await unary(
     presentations.generateDeck.bind(presentations),

@@ -1,4 +1,4 @@
-import type { ConsumeOptions, Job, JobHandler, JobKind, JobQueue } from '../ports/job-queue.js';
+import type { ConsumeOptions, Job, JobHandler, JobKind, JobQueue, StagedJob } from '../ports/job-queue.js';
 import { PermanentJobError } from '../ports/job-queue.js';
 import type { StateStore } from '../ports/state-store.js';
 
@@ -43,9 +43,15 @@ export class InProcessQueue implements JobQueue {
   ) {}
 
   async publish(job: Job): Promise<void> {
+    const staged = this.stage(job);
+    await this.state.batch(staged.ops);
+    staged.written();
+  }
+
+  /** The job's entry as one put into the state store this queue reads (see {@link JobQueue.stage}). */
+  stage(job: Job): StagedJob {
     const entry: QueueEntry = { job, deliveries: 0, not_before: 0, seq: this.seq++ };
-    await this.state.put(this.key(job), entry);
-    this.consumers.get(job.kind)?.wake();
+    return { ops: [{ type: 'put', key: this.key(job), value: entry }], written: () => this.consumers.get(job.kind)?.wake() };
   }
 
   consume(kind: JobKind, handler: JobHandler, opts: ConsumeOptions): void {

@@ -8,6 +8,7 @@
  * metadata `x-http-status` so the gateway never has to guess.
  */
 import * as grpc from '@grpc/grpc-js';
+import { timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadFileDescriptorSetFromBuffer } from '@grpc/proto-loader';
@@ -180,17 +181,42 @@ function matchAgainst(value: string | undefined): 'slides' | 'layouts' | undefin
 
 /**
  * Slide data as the generation engine reads it: the decoded message, with unset optional
- * fields dropped (proto3 leaves them undefined) and `content` always a list.
+ * fields dropped (proto3 leaves them undefined) and `content` always a list. The same
+ * value a JSON round trip would give (non-finite numbers become null), in one walk.
  */
 function toSlideData(msg: SlideDataInput | undefined): SlideData {
-  return JSON.parse(JSON.stringify(msg ?? {})) as SlideData;
+  return plainCopy(msg ?? {}) as SlideData;
+}
+
+/** `JSON.parse(JSON.stringify(value))` for the plain values a decoded message holds, without the text. */
+function plainCopy(value: unknown): unknown {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => (v === undefined || typeof v === 'function' ? null : plainCopy(v)));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined && typeof v !== 'function') out[k] = plainCopy(v);
+  return out;
+}
+
+/** Options of {@link startGrpcServer}. */
+export interface GrpcServerOptions {
+  /**
+   * The secret shared with the REST gateway of the same process (embedded mode; see
+   * `MD.trustedGateway`): a call carrying it was validated by that gateway, and is not
+   * validated again. At least 32 characters; unset, every call is validated.
+   */
+  trustedGatewaySecret?: string;
 }
 
 /**
  * Starts core's gRPC server.
  * @returns the bound port and a function that stops the server
+ * @throws Error when `trustedGatewaySecret` is shorter than 32 characters
  */
-export async function startGrpcServer(core: CoreRuntime, host: string, port: number, log: Logger): Promise<{ port: number; close(): Promise<void> }> {
+export async function startGrpcServer(core: CoreRuntime, host: string, port: number, log: Logger, opts: GrpcServerOptions = {}): Promise<{ port: number; close(): Promise<void> }> {
+  const secret = opts.trustedGatewaySecret;
+  if (secret !== undefined && secret.length < 32) throw new Error('the trusted gateway secret must have at least 32 characters');
+  const trusted = secret === undefined ? () => false : trustedCallCheck(secret);
   // every request validator now, so that no call pays for compiling one
   precompileValidators();
   const server = new grpc.Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024, 'grpc.max_send_message_length': 64 * 1024 * 1024 });
@@ -205,7 +231,8 @@ export async function startGrpcServer(core: CoreRuntime, host: string, port: num
       const impl = impls[serviceName][method];
       const route = routesByPath.get(def.path);
       if (!impl || !route) throw new Error(`no implementation or route for ${def.path}`);
-      handlers[method] = wrap(core, route, impl, log);
+      // uploads carry bytes the gateway does not look into: always validated here
+      handlers[method] = wrap(core, route, impl, log, route.rawRequestBody ? () => false : trusted);
       tolerant[method] = { ...def, requestDeserialize: tolerantDeserializer(def.requestDeserialize) };
     }
     server.addService(tolerant as grpc.ServiceDefinition, handlers);
@@ -259,7 +286,18 @@ function tolerantDeserializer(decode: grpc.deserialize<unknown>): grpc.deseriali
   };
 }
 
-function wrap(core: CoreRuntime, route: RouteSpec, impl: RpcImpl<unknown>, log: Logger): grpc.handleUnaryCall<unknown, unknown> {
+/** Whether a call's metadata carries `secret` as `MD.trustedGateway` (compared in constant time). */
+function trustedCallCheck(secret: string): (md: grpc.Metadata) => boolean {
+  const expected = Buffer.from(secret);
+  return (md) => {
+    const given = md.get(MD.trustedGateway)[0];
+    if (given === undefined) return false;
+    const bytes = Buffer.from(String(given));
+    return bytes.length === expected.length && timingSafeEqual(bytes, expected);
+  };
+}
+
+function wrap(core: CoreRuntime, route: RouteSpec, impl: RpcImpl<unknown>, log: Logger, trusted: (md: grpc.Metadata) => boolean): grpc.handleUnaryCall<unknown, unknown> {
   const responseCodec = codecOf(route.responseType);
   return (call, callback) => {
     const md = call.metadata;
@@ -287,10 +325,13 @@ function wrap(core: CoreRuntime, route: RouteSpec, impl: RpcImpl<unknown>, log: 
       callback(err, value);
     };
     void (async () => {
+      // the gateway of this process validated the REST request with the same rules
       const violations =
         call.request instanceof UndecodableRequest
           ? [{ loc: [], msg: `The request cannot be decoded: ${call.request.reason}`, type: 'value_error', input: null }]
-          : validateRequest(route.grpcPath, call.request);
+          : trusted(md)
+            ? []
+            : validateRequest(route.grpcPath, call.request);
       if (violations.length > 0) {
         const err = toInvalidArgument(violations);
         err.metadata.set(MD.httpStatus, '422');

@@ -1,3 +1,5 @@
+import type { StateOp } from './state-store.js';
+
 /**
  * The job queue between the API and the workers, with JetStream's semantics: at-least-once
  * delivery, explicit ack, retry with backoff (nak) up to a bound, then permanent failure
@@ -51,9 +53,26 @@ export interface ConsumeOptions {
   signal: AbortSignal;
 }
 
+/**
+ * A job ready to be enqueued by the caller's own atomic state write ({@link JobQueue.stage}).
+ */
+export interface StagedJob {
+  /** The state-store operations that enqueue the job, to apply with the caller's own. */
+  ops: readonly StateOp[];
+  /** Call once `ops` are written: the job may be delivered from then on. */
+  written(): void;
+}
+
 export interface JobQueue {
   /** Durably enqueues a job; resolves once it will survive a restart. */
   publish(job: Job): Promise<void>;
+  /**
+   * For a queue kept in the state store the caller writes to (embedded mode): the job as
+   * operations for the caller's atomic update, so the record that creates it and the job
+   * are one write; the job is enqueued exactly when that write succeeds. Unset for a
+   * queue of its own (JetStream): the caller writes, then {@link publish}es.
+   */
+  stage?(job: Job): StagedJob;
   /** Starts handing jobs of `kind` to `handler` until `opts.signal` aborts. */
   consume(kind: JobKind, handler: JobHandler, opts: ConsumeOptions): void;
   /** Jobs of `kind` waiting or in flight, when the queue can tell (for metrics). */

@@ -27,6 +27,13 @@ export const MD = {
    * refusal (the template becomes `rejected`) and answers 413.
    */
   uploadRefusedBytes: 'x-upload-refused-bytes',
+  /**
+   * Request: the secret core shares with the REST gateway of its own process (embedded
+   * mode), created at start and never sent outside the loopback hop. A call carrying it
+   * comes from a gateway that has validated the request with the same rules already, so
+   * core does not validate it a second time. Any other value (or none) is an ordinary call.
+   */
+  trustedGateway: 'x-slidewright-gateway-secret',
 } as const;
 
 /** One of the metadata keys above. */

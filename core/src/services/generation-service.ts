@@ -118,27 +118,33 @@ export class GenerationService {
     };
     await blobs.put(record.request_key, new TextEncoder().encode(JSON.stringify(req)));
 
+    const job = { id, kind: 'generation' as const, org: caller.org, subject: id, request_id: caller.requestId };
+    // a queue kept in this state store enqueues in the same atomic write as the record
+    const staged = queue.stage?.(job);
     let overLimit = false;
     await state.update<string[]>(keys.pending(caller.org), (cur = []) => {
       if (cur.length >= config.maxPendingPerOrg) {
         overLimit = true;
         return { value: cur };
       }
-      return { value: [...cur, id], also: [{ type: 'put', key: keys.generation(caller.org, id), value: record }] };
+      return { value: [...cur, id], also: [{ type: 'put', key: keys.generation(caller.org, id), value: record }, ...(staged?.ops ?? [])] };
     });
     if (overLimit) {
       await blobs.delete(record.request_key);
       throw tooMany();
     }
-    try {
-      await queue.publish({ id, kind: 'generation', org: caller.org, subject: id, request_id: caller.requestId });
-    } catch (err) {
-      await state.update<string[]>(keys.pending(caller.org), (cur = []) => ({
-        value: cur.filter((x) => x !== id),
-        also: [{ type: 'del', key: keys.generation(caller.org, id) }],
-      }));
-      await blobs.delete(record.request_key);
-      throw new ServiceError('unavailable', `the job queue is unavailable: ${(err as Error).message}`, {}, { cause: err });
+    if (staged) staged.written();
+    else {
+      try {
+        await queue.publish(job);
+      } catch (err) {
+        await state.update<string[]>(keys.pending(caller.org), (cur = []) => ({
+          value: cur.filter((x) => x !== id),
+          also: [{ type: 'del', key: keys.generation(caller.org, id) }],
+        }));
+        await blobs.delete(record.request_key);
+        throw new ServiceError('unavailable', `the job queue is unavailable: ${(err as Error).message}`, {}, { cause: err });
+      }
     }
     return {
       generation_id: id,
@@ -220,7 +226,6 @@ export class GenerationService {
     if (!record || isTerminal(record.status)) return;
     if (record.kind === 'update_charts') return this.runChartUpdate(job, ctx, record);
     const t0 = performance.now();
-    await this.patch(key, { status: 'processing', message: 'generating the deck', progress: 0.1 });
 
     const reqBytes = await blobs.get(record.request_key);
     if (!reqBytes) throw new PermanentJobError('the stored request is missing');
@@ -258,7 +263,8 @@ export class GenerationService {
         errors.push({ slide_index: i, template_slide_id: slide.template_slide_id, code: 'template_slide_unavailable', message: (err as Error).message });
       }
     }
-    await this.patch(key, { progress: 0.3, message: `building ${specs.length} slides` });
+    // one synced write marks the job under way: reading the request and templates takes a few ms
+    await this.patch(key, { status: 'processing', progress: 0.3, message: `building ${specs.length} slides` });
     const t1 = performance.now();
 
     let bytes: Uint8Array | undefined;
@@ -286,12 +292,10 @@ export class GenerationService {
     let reportKey: string | undefined;
     if (bytes) {
       outputKey = blobKeys.generationOutput(job.org, job.subject);
-      await blobs.put(outputKey, bytes);
-      if (report) {
-        // report slide indexes are deck positions; the request index of each finding's slide is in its details where it matters
-        reportKey = blobKeys.generationReport(job.org, job.subject);
-        await blobs.put(reportKey, new TextEncoder().encode(JSON.stringify(report)));
-      }
+      // report slide indexes are deck positions; the request index of each finding's slide is in its details where it matters
+      if (report) reportKey = blobKeys.generationReport(job.org, job.subject);
+      // the deck and its report are written side by side: the record that names them follows both
+      await Promise.all([blobs.put(outputKey, bytes), report && reportKey ? blobs.put(reportKey, new TextEncoder().encode(JSON.stringify(report))) : undefined]);
     }
     const status: GenerationRecord['status'] = !bytes ? 'failed' : errors.length > 0 ? 'partial' : 'completed';
     const message =

@@ -125,3 +125,25 @@ t.test('concurrency bounds how many jobs run at once', async (t) => {
   await queue.close();
   await state.close();
 });
+
+t.test('a staged job is enqueued by the caller\'s own atomic write, together with its record, and delivered after it', async (t) => {
+  const { state } = await open(t);
+  const queue = new InProcessQueue(state, () => 10);
+  const seen: string[] = [];
+  const done = deferred();
+  const ac = new AbortController();
+  queue.consume('generation', async (j) => { seen.push(j.id); done.resolve(); }, { concurrency: 1, maxDeliver: 3, signal: ac.signal, onDeadLetter: async () => { t.fail('no dead letter'); } });
+  // a staged job whose write never happens (the caller refused) is never queued
+  queue.stage(job('refused'));
+  const staged = queue.stage(job('s'));
+  t.same(await state.scan('queue:'), [], 'staging writes nothing');
+  await state.update<string[]>('pending:acme', (cur = []) => ({ value: [...cur, 's'], also: [{ type: 'put', key: 'acme:gen:s', value: { status: 'pending' } }, ...staged.ops] }));
+  t.equal((await state.scan('queue:')).length, 1, 'the job is stored by the same write as the record');
+  staged.written();
+  await done.promise;
+  t.same(await drained(state), [], 'acked job is gone');
+  t.same(seen, ['s'], 'only the written job is delivered, once');
+  ac.abort();
+  await queue.close();
+  await state.close();
+});
