@@ -192,7 +192,7 @@ export class PdfService {
     const hash = sha256Hex(bytes);
     const key = hash === spec.sha256 ? expectedKey : pdfBlobKey(job.org, job.subject, hash, spec.pdfa);
     const r = await cpu.pdf(bytes, hash, spec.pdfa);
-    if (ctx.signal.aborted) throw new Error('shutting down');
+    ctx.signal.throwIfAborted(); // shutting down: the queue keeps the job for the next start
     if (!r.ok) {
       const code = r.error.code === 'no_slides' ? 'no_slides' : 'render_failed';
       if (code === 'render_failed') log.warn({ err: r.error.message, code: r.error.code, subject: job.subject }, 'PDF export failed');
