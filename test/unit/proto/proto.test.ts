@@ -139,6 +139,7 @@ t.test('JSON names are the contract snake_case names', async (t) => {
     'footer_text',
     'footer_font_size',
     'footer_font_name',
+    'language',
   ]);
   t.same(props('slidewright.v1.SlideDataInput'), ['title', 'subtitle', 'header', 'footer', 'footnote', 'content', 'slide_format', 'notes']);
   t.same(props('slidewright.v1.CreateTemplateResponse'), [
