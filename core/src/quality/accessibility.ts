@@ -26,7 +26,7 @@ import type { ShapeTreePart, SlidePart } from '../ooxml/pml/parts.js';
 import { effective, type Shape } from '../ooxml/pml/shapes.js';
 import { bodyText, effectiveFont } from '../ooxml/pml/text.js';
 import { graphicKind } from '../ooxml/pml/graphic.js';
-import { deferredParagraphs } from '../generation/draft/deferred-paragraphs.js';
+import { deferredParagraphs } from '../generation/draft/index.js';
 import type { QualityFinding } from './types.js';
 
 /** Options of the accessibility check. */

@@ -43,10 +43,9 @@ import { NS, attr, child, children, decodeXmlBytes, descendants, intAttr, parseX
 import { fillSlide, newSlideFromLayout } from '../slide/fill-slide.js';
 import { hasChartBlocks, isChartFrame, SlideRichContent, type RichHost } from '../charts/blocks.js';
 import { PmlModel } from '../../ooxml/pml/parts.js';
-import { GeneratedSlidePart, SlideDraft } from '../draft/slide-draft.js';
+import { cloneDocument, cloneInto, GeneratedSlidePart, SlideDraft } from '../draft/index.js';
 import { finishSlide, measureShapeText, type FilledShape } from '../slide/finish-slide.js';
 import { isTableOnly, pageSlideData, type PaginationPlan } from '../fit/paginate.js';
-import { cloneDocument, cloneInto } from '../draft/clone.js';
 import { cNvPr as cNvPrOf, placeholderElement, placeholders, renumberDuplicateShapeIds, shapeTree } from '../slide/shapes.js';
 import { materializeParagraphs, plainText } from '../slide/text.js';
 import { TEMPLATE_PICTURE_LIMITS, type TemplatePictureLimits } from './picture-limits.js';
