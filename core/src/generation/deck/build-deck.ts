@@ -528,16 +528,18 @@ class DeckWriter {
     const { doc, stubs, sourceOf } = draft;
     const tree = shapeTree(doc);
     if (!tree) return undefined;
-    let gen: GeneratedSlidePart;
-    try {
-      gen = new GeneratedSlidePart(model.layout(layoutPart), draft.root, outSlide, draft);
-    } catch {
-      return undefined;
-    }
+    // the reading model fitting measured the slide with (its shape list is read only here,
+    // after the tree is final)
+    const gen: GeneratedSlidePart | undefined = draft.readAs(() => model.layout(layoutPart), outSlide);
+    if (!gen) return undefined;
     const options = this.input.quality || {};
-    const brand = { ...themeBrand(gen.theme), vocabulary: vocabularyOf(src) };
+    // theme fonts and palette are made once per theme; the contexts are plain objects, no spreads
+    const { themeFonts, palette } = themeBrand(gen.theme);
+    const vocabulary = vocabularyOf(src);
     const outCtx: BrandContext = {
-      ...brand,
+      themeFonts,
+      palette,
+      vocabulary,
       imageBytes: (_shape, rId) => {
         const target = rels.find((r) => r.id === rId && !r.external)?.targetPartName;
         return target && this.out.hasPart(target) ? this.out.getBytes(target) : undefined;
@@ -559,7 +561,9 @@ class DeckWriter {
       }
     }
     const tplCtx: BrandContext = {
-      ...brand,
+      themeFonts,
+      palette,
+      vocabulary,
       imageBytes: (shape, rId) => {
         const rel = src.pkg.rel(shape.part.partName, rId);
         return rel && !rel.external && rel.targetPartName && src.pkg.hasPart(rel.targetPartName) ? src.pkg.getBytes(rel.targetPartName) : undefined;
