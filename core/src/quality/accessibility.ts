@@ -24,9 +24,9 @@ import { NS, attr, child, children, intAttr, type Element } from '../ooxml/xml.j
 import { colorIn, type ColorContext, type Rgba } from '../ooxml/pml/color.js';
 import type { ShapeTreePart, SlidePart } from '../ooxml/pml/parts.js';
 import { effective, type Shape } from '../ooxml/pml/shapes.js';
-import { bodyText, effectiveFont } from '../ooxml/pml/text.js';
+import { bodyText, effectiveFont, hasVisibleText } from '../ooxml/pml/text.js';
 import { graphicKind } from '../ooxml/pml/graphic.js';
-import { deferredParagraphs } from '../generation/draft/deferred-paragraphs.js';
+import { deferredParagraphs } from '../generation/draft/index.js';
 import type { QualityFinding } from './types.js';
 
 /** Options of the accessibility check. */
@@ -52,6 +52,16 @@ const TITLE_TYPES: ReadonlySet<string> = new Set(['title', 'ctrTitle']);
 const A16 = 'http://schemas.microsoft.com/office/drawing/2014/main';
 const DECORATIVE_URI = '{C183D7F6-B498-43B3-948B-1728B52AA6E4}';
 const WHITE: Rgba = { r: 255, g: 255, b: 255, a: 1 };
+
+/**
+ * Whether a text body shows text other than whitespace (`shapeText(txBody).trim() !== ''`),
+ * without joining its text: the model's segments, else the paragraphs, until one has some.
+ */
+function hasShapeText(txBody: Element | undefined): boolean {
+  const m = deferredParagraphs(txBody);
+  if (m) return m.lines.some((segments) => segments.some((x) => x.trim() !== ''));
+  return hasVisibleText(txBody);
+}
 
 /**
  * The text of a text body, also while generation holds its paragraphs as a model
@@ -82,7 +92,7 @@ export function shapeAccessibility(top: Shape, options: AccessibilityOptions = {
   for (const shape of top.walk()) {
     if (shape.hidden) continue;
     checkAltText(shape, -1, out);
-    if (shape.kind === 'sp' && shape.txBody && shapeText(shape.txBody).trim()) checkText(shape, -1, minPt, out);
+    if (shape.kind === 'sp' && shape.txBody && hasShapeText(shape.txBody)) checkText(shape, -1, minPt, out);
   }
   return out;
 }
@@ -465,7 +475,7 @@ function checkReadingOrder(shapes: readonly Shape[], index: number, out: Quality
   for (const s of shapes) {
     if (s.hidden) continue;
     if (s.placeholder && FOOTER_TYPES.has(s.placeholder.type)) continue;
-    const hasContent = s.kind === 'pic' || s.kind === 'graphicFrame' || s.kind === 'grpSp' || (s.kind === 'sp' && shapeText(s.txBody).trim() !== '');
+    const hasContent = s.kind === 'pic' || s.kind === 'graphicFrame' || s.kind === 'grpSp' || (s.kind === 'sp' && hasShapeText(s.txBody));
     if (!hasContent) continue;
     const f = s.frame;
     if (!f || f.cx <= 0 || f.cy <= 0) continue;

@@ -16,7 +16,7 @@
  * axes only it used.
  */
 import { NS, attr, child, children, createElement, descendants, type Document, type Element } from '../../ooxml/xml.js';
-import { cloneInto } from '../draft/clone.js';
+import { cloneInto } from '../draft/index.js';
 import { ChartError, xmlSafe, type ChartData } from './chart-data.js';
 import { parseRangeFormula, rangeFormula, type CellRange } from './refs.js';
 

@@ -43,10 +43,9 @@ import { NS, attr, child, children, decodeXmlBytes, descendants, intAttr, parseX
 import { fillSlide, newSlideFromLayout } from '../slide/fill-slide.js';
 import { hasChartBlocks, isChartFrame, SlideRichContent, type RichHost } from '../charts/blocks.js';
 import { PmlModel } from '../../ooxml/pml/parts.js';
-import { GeneratedSlidePart, SlideDraft } from '../draft/slide-draft.js';
+import { cloneDocument, cloneInto, GeneratedSlidePart, SlideDraft } from '../draft/index.js';
 import { finishSlide, measureShapeText, type FilledShape } from '../slide/finish-slide.js';
 import { isTableOnly, pageSlideData, type PaginationPlan } from '../fit/paginate.js';
-import { cloneDocument, cloneInto } from '../draft/clone.js';
 import { cNvPr as cNvPrOf, placeholderElement, placeholders, renumberDuplicateShapeIds, shapeTree } from '../slide/shapes.js';
 import { materializeParagraphs, plainText } from '../slide/text.js';
 import { TEMPLATE_PICTURE_LIMITS, type TemplatePictureLimits } from './picture-limits.js';
@@ -529,16 +528,18 @@ class DeckWriter {
     const { doc, stubs, sourceOf } = draft;
     const tree = shapeTree(doc);
     if (!tree) return undefined;
-    let gen: GeneratedSlidePart;
-    try {
-      gen = new GeneratedSlidePart(model.layout(layoutPart), draft.root, outSlide, draft);
-    } catch {
-      return undefined;
-    }
+    // the reading model fitting measured the slide with (its shape list is read only here,
+    // after the tree is final)
+    const gen: GeneratedSlidePart | undefined = draft.readAs(() => model.layout(layoutPart), outSlide);
+    if (!gen) return undefined;
     const options = this.input.quality || {};
-    const brand = { ...themeBrand(gen.theme), vocabulary: vocabularyOf(src) };
+    // theme fonts and palette are made once per theme; the contexts are plain objects, no spreads
+    const { themeFonts, palette } = themeBrand(gen.theme);
+    const vocabulary = vocabularyOf(src);
     const outCtx: BrandContext = {
-      ...brand,
+      themeFonts,
+      palette,
+      vocabulary,
       imageBytes: (_shape, rId) => {
         const target = rels.find((r) => r.id === rId && !r.external)?.targetPartName;
         return target && this.out.hasPart(target) ? this.out.getBytes(target) : undefined;
@@ -560,7 +561,9 @@ class DeckWriter {
       }
     }
     const tplCtx: BrandContext = {
-      ...brand,
+      themeFonts,
+      palette,
+      vocabulary,
       imageBytes: (shape, rId) => {
         const rel = src.pkg.rel(shape.part.partName, rId);
         return rel && !rel.external && rel.targetPartName && src.pkg.hasPart(rel.targetPartName) ? src.pkg.getBytes(rel.targetPartName) : undefined;

@@ -14,7 +14,7 @@ import type { OpcPackage } from '../../ooxml/opc/package.js';
 import type { RelationshipDraft } from '../../ooxml/opc/relationships.js';
 import { extensionOf } from '../../ooxml/opc/part-names.js';
 import { NS, child, children, decodeXmlBytes, type Document, type Element } from '../../ooxml/xml.js';
-import { cloneDocument, cloneRootWithStubs } from '../draft/clone.js';
+import { cloneDocument, cloneRootWithStubs } from '../draft/index.js';
 import { renumberDuplicateShapeIds, shapeIdStats } from '../slide/shapes.js';
 import { deliverOversizedPicture, planOversizedPicture, type OversizedPicture, type TemplatePictureLimits } from './picture-limits.js';
 import { SlideFailure } from './slide-failure.js';

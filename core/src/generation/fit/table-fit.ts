@@ -7,7 +7,7 @@
  */
 import { NS, attr, child, children, intAttr, parseXml, type Element } from '../../ooxml/xml.js';
 import { withSharedLevelStyles, type TextStyleSources } from '../../ooxml/pml/text-style.js';
-import { SlideDraft, type GeneratedSlidePart } from '../draft/slide-draft.js';
+import { SlideDraft, type GeneratedSlidePart } from '../draft/index.js';
 import { layoutText, EMU_PER_PT, type TextBodyInput, type TextLayout } from '../../text/layout.js';
 import { FIT_LAYOUT } from '../../text/fit-metrics.js';
 import { largestRun, round1, SIZE_STEP_PT, writeModelSizes, writeScaledSizes } from './text-fit.js';

@@ -15,7 +15,7 @@
  *
  * Geometry is EMU (12 700 per point); sizes are points.
  */
-import { SlideDraft, type DeferredParagraphs, type GeneratedSlidePart } from '../draft/slide-draft.js';
+import { SlideDraft, type DeferredParagraphs, type GeneratedSlidePart } from '../draft/index.js';
 import { NS, attr, child, children, createElement, type Element } from '../../ooxml/xml.js';
 import { Shape } from '../../ooxml/pml/shapes.js';
 import { shapeTextSources, type TextStyleSources } from '../../ooxml/pml/text-style.js';

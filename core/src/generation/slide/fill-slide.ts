@@ -22,7 +22,7 @@ import {
   type Rect,
 } from './shapes.js';
 import { buildTableFrame, frameTable, replaceTableContent } from './tables.js';
-import { cloneInto } from '../draft/clone.js';
+import { cloneInto } from '../draft/index.js';
 import { ensureShapeTextBody, hasDateField, hasSlideNumberField, plainText, setDateField, setParagraphs, setRunFont, setSlideNumberField } from './text.js';
 import type { TextRole } from './slide-format.js';
 import { applyParagraphLanguages, inheritedAlignment } from './intl-text.js';

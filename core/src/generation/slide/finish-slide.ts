@@ -25,7 +25,7 @@ import type { GenerationOptions, SlideData } from '../../domain/content.js';
 import { NS, attr, child, children, type Document, type Element } from '../../ooxml/xml.js';
 import { EMU_PER_PT, layoutText } from '../../text/layout.js';
 import { fitShapeText, readShapeText } from '../fit/text-fit.js';
-import type { GeneratedSlidePart } from '../draft/slide-draft.js';
+import type { GeneratedSlidePart } from '../draft/index.js';
 import { fitTable, measureTable } from '../fit/table-fit.js';
 import { headerRowsOf, planPages, type PaginationPlan } from '../fit/paginate.js';
 import { fitMetrics } from '../../text/fit-metrics.js';

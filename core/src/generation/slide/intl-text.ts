@@ -16,8 +16,7 @@
  */
 import { NS, child, children, createElement, type Document, type Element } from '../../ooxml/xml.js';
 import { hasNonLatinScript, isLanguageTag, isRightToLeft, isRightToLeftLanguage, languageOfText, splitByScript, type FontSlot } from '../../text/script.js';
-import type { DeferredParagraphs } from '../draft/deferred-paragraphs.js';
-import { cloneInto } from '../draft/clone.js';
+import { cloneInto, type DeferredParagraphs } from '../draft/index.js';
 import { materializeParagraphs } from './text.js';
 
 /** What a paragraph needs written: its direction and its runs' language. */

@@ -7,12 +7,10 @@
  */
 import type { GenerationOptions, Table } from '../../domain/content.js';
 import { NS, attr, child, children, createElement, intAttr, path, removeChildren, type Document, type Element, type Node } from '../../ooxml/xml.js';
-import { paragraphMarkers, type DeferredParagraphs } from '../draft/deferred-paragraphs.js';
-import { MERGE_ATTRS, rowMarkers, type DeferredCell, type DeferredRows } from '../draft/deferred-rows.js';
+import { cloneInto, type DeferredCell, type DeferredParagraphs, type DeferredRows, MERGE_ATTRS, paragraphMarkers, rowMarkers } from '../draft/index.js';
 import { setRect, type Rect } from './shapes.js';
 import { paragraphsModel } from './text.js';
 import { cellParagraphLanguage } from './intl-text.js';
-import { cloneInto } from '../draft/clone.js';
 
 /** `a:graphicData/@uri` of a table (§21.1.3). */
 export const TABLE_URI = 'http://schemas.openxmlformats.org/drawingml/2006/table';

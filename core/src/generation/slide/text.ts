@@ -4,8 +4,7 @@
  * formatting the template put on its first paragraph and run.
  */
 import { NS, child, children, createElement, insertInOrder, type Document, type Element } from '../../ooxml/xml.js';
-import { cloneInto } from '../draft/clone.js';
-import { deferredParagraphs, keepsRunAttribute, keepsRunChild, paragraphMarkers, type DeferredParagraphs } from '../draft/deferred-paragraphs.js';
+import { cloneInto, deferredParagraphs, type DeferredParagraphs, keepsRunAttribute, keepsRunChild, paragraphMarkers } from '../draft/index.js';
 
 /** Characters XML 1.0 forbids in text (§2.2 of XML 1.0): C0 controls other than tab/LF/CR, U+FFFE/U+FFFF, lone surrogates. */
 const ILLEGAL_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

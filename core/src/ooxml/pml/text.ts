@@ -39,6 +39,17 @@ export function bodyText(txBody: Element | undefined): string {
     .join('\n');
 }
 
+/**
+ * Whether a text body shows any text other than whitespace: `bodyText(txBody).trim() !== ''`,
+ * stopping at the first paragraph that has some (checks that only ask whether a shape holds
+ * text need not join a whole body).
+ */
+export function hasVisibleText(txBody: Element | undefined): boolean {
+  if (!txBody) return false;
+  for (const p of children(txBody, NS.a, 'p')) if (paragraphText(p).trim() !== '') return true;
+  return false;
+}
+
 /** `a:pPr/@lvl` of a paragraph, clamped to 0–8 (ST_TextIndentLevelType). */
 export function paragraphLevel(p: Element): number {
   const lvl = intAttr(child(p, NS.a, 'pPr'), 'lvl', 0);

@@ -1,0 +1,78 @@
+/**
+ * The slide draft (core/src/generation/draft) has one public surface, `draft/index.ts`
+ * (issue 19, item 2): a source outside the folder that imports one of the draft's own
+ * modules (its paragraph or row models, markers, copies, serializer) is listed. The
+ * draft's modules import each other freely.
+ *
+ * Reads every import of core's TypeScript sources (static, `export … from`, `import type`
+ * and dynamic `import()`) as TypeScript's pre-processor does.
+ */
+import t from 'tap';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+/** The draft's folder and its one module others may import, relative to the repository root. */
+const DRAFT_DIR = 'core/src/generation/draft';
+const DRAFT_INDEX = `${DRAFT_DIR}/index`;
+
+function sourcesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...sourcesUnder(path));
+    else if (/\.(m|c)?tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path);
+  }
+  return out;
+}
+
+const posix = (path: string): string => path.split(sep).join('/');
+
+/** `file imports specifier` for each import under `root`'s core/src, outside the draft, that reaches into the draft past its index. */
+function offences(root: string): string[] {
+  const found: string[] = [];
+  for (const file of sourcesUnder(join(root, 'core/src'))) {
+    const from = posix(relative(root, file));
+    if (from.startsWith(`${DRAFT_DIR}/`)) continue;
+    for (const { fileName: specifier } of ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles) {
+      if (!specifier.startsWith('.')) continue; // packages and node: builtins
+      const target = posix(relative(root, resolve(dirname(file), specifier)));
+      if (target !== DRAFT_DIR && !target.startsWith(`${DRAFT_DIR}/`)) continue;
+      // the index, named with or without its extension, or as the folder itself
+      const module = target.replace(/\.(m|c)?(j|t)sx?$/, '');
+      if (module === DRAFT_INDEX || module === DRAFT_DIR) continue;
+      found.push(`${from} imports ${specifier}`);
+    }
+  }
+  return found.sort();
+}
+
+t.test('code outside generation/draft imports the draft through its index only', async (t) => {
+  t.same(offences(repoRoot), [], `only ${DRAFT_INDEX}.ts is imported from outside ${DRAFT_DIR}/`);
+});
+
+t.test('the check finds each kind of import past the index', async (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'draft-facade-'));
+  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  const write = (path: string, text: string): void => {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  };
+  write(`${DRAFT_DIR}/index.ts`, "export { cloneInto } from './clone.js';\n");
+  write(`${DRAFT_DIR}/clone.ts`, "import { x } from './serialize.js';\nexport const cloneInto = x;\n");
+  write('core/src/generation/slide/a.ts', "import { cloneInto } from '../draft/index.js';\nimport { y } from '../draft/clone.js';\n");
+  write('core/src/generation/slide/b.ts', "import type { M } from '../draft/model-marker.js';\nimport '../draft';\n");
+  write('core/src/generation/c.ts', "export { s } from './draft/serialize.js';\nconst r = await import('./draft/read.js');\n");
+  write('core/src/quality/d.ts', "import { p } from '../generation/draft/deferred-paragraphs.js';\nimport { q } from '../generation/draft/index.js';\n");
+  t.same(offences(root), [
+    'core/src/generation/c.ts imports ./draft/read.js',
+    'core/src/generation/c.ts imports ./draft/serialize.js',
+    'core/src/generation/slide/a.ts imports ../draft/clone.js',
+    'core/src/generation/slide/b.ts imports ../draft/model-marker.js',
+    'core/src/quality/d.ts imports ../generation/draft/deferred-paragraphs.js',
+  ]);
+});
