@@ -7,6 +7,7 @@
  * `import type` and dynamic `import()`) and lists each one that crosses a boundary.
  */
 import t from 'tap';
+import { sourcesUnder } from '../../helpers/sources.js';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -39,15 +40,6 @@ interface Offence {
   target: string;
 }
 
-function sourcesUnder(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourcesUnder(path));
-    else if (/\.(m|c)?tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
 
 /** Every module specifier a source names, as TypeScript's own pre-processor reads them. */
 function specifiersOf(source: string): string[] {

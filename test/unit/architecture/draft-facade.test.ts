@@ -8,6 +8,7 @@
  * and dynamic `import()`) as TypeScript's pre-processor does.
  */
 import t from 'tap';
+import { sourcesUnder } from '../../helpers/sources.js';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -20,15 +21,6 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '.
 const DRAFT_DIR = 'core/src/generation/draft';
 const DRAFT_INDEX = `${DRAFT_DIR}/index`;
 
-function sourcesUnder(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourcesUnder(path));
-    else if (/\.(m|c)?tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
 
 const posix = (path: string): string => path.split(sep).join('/');
 
