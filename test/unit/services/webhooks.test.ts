@@ -34,6 +34,8 @@ function capture(): { log: pino.Logger; lines: Array<Record<string, unknown>> } 
 interface Hit {
   headers: IncomingMessage['headers'];
   body: string;
+  /** Request path: which delivery this was. */
+  path: string;
 }
 
 async function receiver(host: string, answer: (n: number) => number = () => 204): Promise<{ server: Server; port: number; hits: Hit[] }> {
@@ -42,7 +44,7 @@ async function receiver(host: string, answer: (n: number) => number = () => 204)
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
-      hits.push({ headers: req.headers, body });
+      hits.push({ headers: req.headers, body, path: req.url ?? '' });
       res.writeHead(answer(hits.length)).end();
     });
   });
@@ -238,6 +240,9 @@ t.test('a lease left by a killed process is taken over after it expires; in an e
   shared.start();
   await until(() => r.hits.length === 1);
   t.ok(Date.now() - began >= 1_200, 'not before the lease expired');
+  // the receiver counts the request before its answer reaches the notifier: wait until the
+  // delivery is recorded as made, or closing would hand it back for a second attempt
+  await until(async () => (await shared.outbox.pending()).length === 0);
   await shared.close();
   await store.put(`${OUTBOX_PREFIX}dlv_EXCLUSIVE`, stale('dlv_EXCLUSIVE', Date.now() + 60_000));
   const exclusive = new WebhookNotifier({ secret: SECRET, orgDefaults: new Map(), state: store, allow: ['127.0.0.2'], log, exclusive: true });
@@ -247,8 +252,9 @@ t.test('a lease left by a killed process is taken over after it expires; in an e
   });
   const began2 = Date.now();
   exclusive.start();
-  await until(() => r.hits.length === 2);
+  await until(() => r.hits.some((h) => h.path === '/dlv_EXCLUSIVE'));
   t.ok(Date.now() - began2 < 5_000, 'an earlier run’s lease is void in an exclusive store');
+  t.same(r.hits.map((h) => h.path), ['/dlv_SHARED', '/dlv_EXCLUSIVE'], 'each delivery made once');
 });
 
 t.test('checkUrl reports refusals in the 422 vocabulary', async (t) => {
