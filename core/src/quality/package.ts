@@ -37,6 +37,7 @@ import type { OpcPackage } from '../ooxml/opc/package.js';
 import { CT, PRESENTATION_MAIN_TYPES, RT } from '../ooxml/opc/constants.js';
 import { relsPartName, resolveTarget, sourceOfRelsPart } from '../ooxml/opc/part-names.js';
 import { NS, attr, attrNS, child, children, type Element } from '../ooxml/xml.js';
+import { BoundedMemo } from '../bounded-memo.js';
 
 /** One rule a package breaks. */
 export interface PackageProblem {
@@ -235,94 +236,131 @@ function escapeRe(s: string): string {
 /**
  * The rules that read a slide's own text (root element, relationship attributes, shape
  * ids, table grids), for a slide whose XML is at hand: generation checks each slide on the
- * text it serializes, so the package check need not inflate and read it again.
+ * bytes it serialized and is about to compress, so the package check need not inflate and
+ * read it again.
  *
+ * The engine's serializer writes every attribute as ` name="value"` (one space before it,
+ * double quotes, `"` escaped in values), so on its output the rules are found with native
+ * byte searches for fixed tags (`<p:cNvPr`, `<a:tbl>`, ` r:`), a few times faster than
+ * searching the string, which V8 may still hold as a rope of the serializer's pieces or in
+ * two-byte form. A slide with `mc:AlternateContent` or OLE objects (whose branches may share
+ * shape ids) is read with the general patterns of {@link checkShapeTree}.
+ *
+ * @param text - the slide's XML as written: UTF-8 bytes, or a string (encoded here)
  * @param relIds - the ids of the slide's relationships, as written to its `.rels` part
  */
-export function checkSlideText(part: string, text: string, relIds: ReadonlySet<string>): PackageProblem[] {
+export function checkSlideText(part: string, text: string | Uint8Array, relIds: ReadonlySet<string>): PackageProblem[] {
   const out: PackageProblem[] = [];
   const report: Report = (p, check, message) => {
     if (out.length < MAX_PER_CHECK) out.push({ part: p, check, message });
   };
-  const root = rootOf(text);
+  const buf = typeof text === 'string' ? Buffer.from(text, 'utf8') : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+  const root = rootOf(rootHead(buf));
   if (!root) {
     report(part, 'xml', 'the part has no root element');
     return out;
   }
   if (root.local !== 'sld') report(part, 'part', `the root element is ${root.local}, not sld as its content type requires`);
-  scanSerializedRelationshipIds(part, text, root.prefixes, relIds, report);
-  if (!text.includes('AlternateContent') && !text.includes('oleObj')) {
-    checkSerializedShapeIds(part, text, root.prefixes, report);
-    checkSerializedTables(part, text, root.prefixes, report);
-  } else checkShapeTree(part, text, root.prefixes, report);
+  scanSerializedRelationshipIds(part, buf, root.prefixes, relIds, report);
+  if (buf.indexOf(ALTERNATE_CONTENT) === -1 && buf.indexOf(OLE_OBJECT) === -1) {
+    checkSerializedShapeIds(part, buf, root.prefixes, report);
+    checkSerializedTables(part, buf, root.prefixes, report);
+  } else checkShapeTree(part, buf.toString('utf8'), root.prefixes, report);
   return out;
 }
 
-/*
- * The engine's serializer writes every attribute as ` name="value"` (one space before it,
- * double quotes, `"` escaped in values): in its text the rules are found with plain
- * substring searches, several times faster than the general patterns below, which also
- * read other writers' spacing and quotes.
- */
+const ALTERNATE_CONTENT = Buffer.from('AlternateContent', 'latin1');
+const OLE_OBJECT = Buffer.from('oleObj', 'latin1');
+const LT = 0x3c;
+const GT = 0x3e;
+const QUOTE = 0x22;
+const EQUALS = 0x3d;
+const SLASH = 0x2f;
 
-/** Code units of `[\w.-]` (an attribute name's characters as the general patterns read them). */
-function isNameUnit(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
+/** Search needles (tags and attribute prefixes under the prefixes parts declare) as bytes, bounded. */
+const needles = new BoundedMemo<Buffer>(1024);
+function needle(text: string): Buffer {
+  return needles.get(text) ?? needles.set(text, Buffer.from(text, 'utf8'));
 }
 
-/** {@link scanRelationshipIds} on text the engine serialized. */
-function scanSerializedRelationshipIds(part: string, text: string, prefixes: Map<string, Set<string>>, relIds: ReadonlySet<string>, report: Report): void {
+/**
+ * The prolog and root start tag of a part's bytes, decoded: everything up to the `>` of the
+ * first tag that is not a declaration, processing instruction or comment.
+ */
+function rootHead(buf: Buffer): string {
+  let at = buf.indexOf(LT);
+  while (at !== -1) {
+    const next = buf[at + 1];
+    if (next === 0x3f /* ? */) at = buf.indexOf('?>', at + 2, 'latin1');
+    else if (next === 0x21 /* ! */) at = buf.indexOf('-->', at + 2, 'latin1');
+    else break;
+    if (at === -1) break;
+    at = buf.indexOf(LT, at);
+  }
+  if (at === -1) return buf.toString('utf8');
+  const end = buf.indexOf(GT, at);
+  return buf.toString('utf8', 0, end === -1 ? buf.length : end + 1);
+}
+
+/** Bytes of `[\w.-]` (an attribute name's characters as the general patterns read them). */
+function isNameUnit(c: number | undefined): boolean {
+  return c !== undefined && ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45);
+}
+
+/** {@link scanRelationshipIds} on bytes the engine serialized. */
+function scanSerializedRelationshipIds(part: string, buf: Buffer, prefixes: Map<string, Set<string>>, relIds: ReadonlySet<string>, report: Report): void {
   for (const prefix of prefixes.get(NS.r) ?? []) {
-    const needle = ` ${prefix}:`;
-    for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) {
-      const nameStart = at + needle.length;
+    const find = needle(` ${prefix}:`);
+    for (let at = buf.indexOf(find); at !== -1; at = buf.indexOf(find, at + find.length)) {
+      const nameStart = at + find.length;
       let end = nameStart;
-      while (end < text.length && isNameUnit(text.charCodeAt(end))) end++;
-      if (end === nameStart || text.charCodeAt(end) !== 61 /* = */ || text.charCodeAt(end + 1) !== 34 /* " */) continue;
-      const close = text.indexOf('"', end + 2);
+      while (end < buf.length && isNameUnit(buf[end])) end++;
+      if (end === nameStart || buf[end] !== EQUALS || buf[end + 1] !== QUOTE) continue;
+      const close = buf.indexOf(QUOTE, end + 2);
       if (close === -1) break;
-      const value = decodeEntities(text.slice(end + 2, close));
-      if (value !== '' && !relIds.has(value)) report(part, 'rid', `${prefix}:${text.slice(nameStart, end)}="${value}" names no relationship in ${relsPartName(part)}`);
+      const value = decodeEntities(buf.toString('utf8', end + 2, close));
+      if (value !== '' && !relIds.has(value)) report(part, 'rid', `${prefix}:${buf.toString('latin1', nameStart, end)}="${value}" names no relationship in ${relsPartName(part)}`);
     }
   }
 }
 
-/** Code units of `\w`: a tag name followed by one is a longer name (`a:tcPr` is not `a:tc`). */
-function isWordUnit(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+/** Bytes of `\w`: a tag name followed by one is a longer name (`a:tcPr` is not `a:tc`). */
+function isWordUnit(c: number | undefined): boolean {
+  return c !== undefined && ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95);
 }
 
-/** Start tags `<{name}` (not a longer name) in `text`, counted. */
-function countStartTags(text: string, needle: string): number {
+/** Start tags `<{name}` (not a longer name) in `buf`, counted. */
+function countStartTags(buf: Buffer, find: Buffer): number {
   let n = 0;
-  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) if (!isWordUnit(text.charCodeAt(at + needle.length))) n++;
+  for (let at = buf.indexOf(find); at !== -1; at = buf.indexOf(find, at + find.length)) if (!isWordUnit(buf[at + find.length])) n++;
   return n;
 }
 
-/** {@link checkTablesIn} on text the engine serialized. */
-function checkSerializedTables(part: string, text: string, prefixes: Map<string, Set<string>>, report: Report): void {
+/** {@link checkTablesIn} on bytes the engine serialized. */
+function checkSerializedTables(part: string, buf: Buffer, prefixes: Map<string, Set<string>>, report: Report): void {
   for (const a of prefixes.get(NS.a) ?? ['a']) {
-    const open = `<${a}:tbl>`;
-    const close = `</${a}:tbl>`;
-    const tr = `<${a}:tr`;
-    const trEnd = `</${a}:tr>`;
-    const tc = `<${a}:tc`;
-    for (let at = text.indexOf(open); at !== -1; at = text.indexOf(open, at + open.length)) {
-      const end = text.indexOf(close, at);
-      const body = text.slice(at, end === -1 ? text.length : end);
-      const cols = countStartTags(body, `<${a}:gridCol`);
+    const open = needle(`<${a}:tbl>`);
+    const close = needle(`</${a}:tbl>`);
+    const tr = needle(`<${a}:tr`);
+    const trEnd = needle(`</${a}:tr>`);
+    const tc = needle(`<${a}:tc`);
+    const gridCol = needle(`<${a}:gridCol`);
+    for (let at = buf.indexOf(open); at !== -1; at = buf.indexOf(open, at + open.length)) {
+      const end = buf.indexOf(close, at);
+      // searches stay inside the table: a view of its bytes
+      const body = buf.subarray(at, end === -1 ? buf.length : end);
+      const cols = countStartTags(body, gridCol);
       let row = 0;
       for (let i = body.indexOf(tr); i !== -1; i = body.indexOf(tr, i + tr.length)) {
-        if (isWordUnit(body.charCodeAt(i + tr.length))) continue;
+        if (isWordUnit(body[i + tr.length])) continue;
         row++;
-        const tagEnd = body.indexOf('>', i);
+        const tagEnd = body.indexOf(GT, i);
         if (tagEnd === -1) break;
         let cells = 0;
-        if (body.charCodeAt(tagEnd - 1) !== 47 /* a self-closing row has no cells */) {
+        if (body[tagEnd - 1] !== SLASH /* a self-closing row has no cells */) {
           const rowEnd = body.indexOf(trEnd, tagEnd);
-          cells = countStartTags(body.slice(tagEnd, rowEnd === -1 ? body.length : rowEnd), tc);
-          if (rowEnd === -1) i = body.length;
-          else i = rowEnd;
+          cells = countStartTags(body.subarray(tagEnd, rowEnd === -1 ? body.length : rowEnd), tc);
+          i = rowEnd === -1 ? body.length : rowEnd;
         }
         if (cols > 0 && cells !== cols) report(part, 'table', `table row ${row} has ${cells} cells; the grid has ${cols} columns`);
         if (i >= body.length) break;
@@ -334,25 +372,25 @@ function checkSerializedTables(part: string, text: string, prefixes: Map<string,
 
 /** The value of attribute `name` in a start tag's serialized text, entities decoded; undefined without it. */
 function serializedAttr(tag: string, name: string): string | undefined {
-  const needle = ` ${name}="`;
-  const at = tag.indexOf(needle);
+  const find = ` ${name}="`;
+  const at = tag.indexOf(find);
   if (at === -1) return undefined;
-  const start = at + needle.length;
+  const start = at + find.length;
   const close = tag.indexOf('"', start);
   return close === -1 ? undefined : decodeEntities(tag.slice(start, close));
 }
 
-/** {@link checkShapeIdsPlain} on text the engine serialized. */
-function checkSerializedShapeIds(part: string, text: string, prefixes: Map<string, Set<string>>, report: Report): void {
+/** {@link checkShapeIdsPlain} on bytes the engine serialized. */
+function checkSerializedShapeIds(part: string, buf: Buffer, prefixes: Map<string, Set<string>>, report: Report): void {
   const ids = new Set<string>();
   for (const prefix of [...(prefixes.get(NS.p) ?? ['p']), ...(prefixes.get(NS.p14) ?? [])]) {
-    const needle = `<${prefix}:cNvPr`;
-    for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) {
-      const next = text.charCodeAt(at + needle.length);
+    const find = needle(`<${prefix}:cNvPr`);
+    for (let at = buf.indexOf(find); at !== -1; at = buf.indexOf(find, at + find.length)) {
+      const next = buf[at + find.length];
       // a longer name (`cNvPrX`) is another element
       if (isNameUnit(next) && next !== 46 && next !== 45) continue;
-      const end = text.indexOf('>', at);
-      const tag = text.slice(at + needle.length, end === -1 ? text.length : end);
+      const end = buf.indexOf(GT, at);
+      const tag = buf.toString('utf8', at + find.length, end === -1 ? buf.length : end);
       const id = serializedAttr(tag, 'id') ?? '';
       const name = serializedAttr(tag, 'name') ?? '';
       if (!/^\d{1,10}$/.test(id) || Number(id) > MASTER_ID_MAX) report(part, 'shape-id', `shape "${name}" has the id "${id}", not an unsignedInt`);

@@ -3,7 +3,8 @@
  * 23, item 2) finds what the general check of the written package finds, on every slide
  * of decks made from every template of the corpus bench folder and from the house
  * template: as written, and with a fault planted in the text — a shape id used twice, a
- * relationship attribute naming no relationship, a table row short of a cell.
+ * relationship attribute naming no relationship, a table row short of a cell — read from the
+ * string and from the UTF-8 bytes the build compresses.
  */
 import t, { type Test } from 'tap';
 import { readFileSync } from 'node:fs';
@@ -52,12 +53,14 @@ async function checkDeck(t: Test, name: string, bytes: Uint8Array, slides: DeckS
     const relIds = new Set(deck.rels(part).map((x) => x.id));
     const general = (): string[] => checkPackage(deck).filter((p) => p.part === part).map(key).sort();
     t.same(checkSlideText(part, text, relIds).map(key).sort(), general(), `${name} ${part}: as written, the same problems (none: ${general().length === 0})`);
+    t.same(checkSlideText(part, deck.getBytes(part)!, relIds).map(key).sort(), general(), `${name} ${part}: read from the bytes the build compresses, the same problems`);
     for (const [fault, plant] of Object.entries(FAULTS)) {
       const planted = plant(text);
       if (planted === undefined) continue;
       deck.setBytes(part, encoder.encode(planted));
       const found = checkSlideText(part, planted, relIds).map(key).sort();
       t.ok(found.length > 0, `${name} ${part}: ${fault} is found`);
+      t.same(checkSlideText(part, encoder.encode(planted), relIds).map(key).sort(), found, `${name} ${part}: ${fault}: the same from the bytes`);
       t.same(found, general(), `${name} ${part}: ${fault}: the same problems as the check of the package`);
       deck.setBytes(part, encoder.encode(text));
     }
@@ -87,3 +90,20 @@ for (const file of corpusFilesFor(t, 'bench')) {
     await checkDeck(t, file, bytes, slides);
   });
 }
+
+t.test('names outside ASCII come back whole in the messages read from bytes', async (t) => {
+  const bytes = new Uint8Array(await houseTemplate());
+  const pkg = await OpcPackage.open(bytes);
+  const part = pkg.partsOfType(CT.slideLayout)[1]!;
+  const r = await buildDeck({ slides: [{ template_id: 'house', template_slide_id: part, source: { kind: 'layout', part_name: part }, slide_data: { title: 'שלום עולם', subtitle: '標題' }, options: {} }], templates: new Map([['house', bytes]]) });
+  t.ok(r.bytes, `a deck (${JSON.stringify(r.errors)})`);
+  const deck = await OpcPackage.open(r.bytes!);
+  const slide = deck.partsOfType(CT.slide)[0]!;
+  const text = new TextDecoder().decode(deck.getBytes(slide));
+  const ids = [...text.matchAll(/<p:cNvPr id="(\d+)" name="[^"]*"/g)];
+  t.ok(ids.length >= 2, 'the slide has two shapes');
+  const second = ids[1]!;
+  const planted = text.slice(0, second.index) + `<p:cNvPr id="${ids[0]![1]}" name="Überschrift “Ziel” 标题 &amp; כותרת"` + text.slice(second.index! + second[0].length);
+  const found = checkSlideText(slide, new TextEncoder().encode(planted), new Set(deck.rels(slide).map((x) => x.id)));
+  t.same(found.map((p) => p.message), [`the shape id ${ids[0]![1]} ("Überschrift “Ziel” 标题 & כותרת") is used twice`]);
+});

@@ -481,14 +481,15 @@ class DeckWriter {
     // written at once: the tree is garbage while young, which keeps large decks cheap; and
     // compressed at once, so a deck's slides wait for the zip in their compressed size
     const xml = draft.serialize();
+    const xmlBytes = utf8(xml);
     // the text as written is checked here (core/src/quality/package.ts), so the package check need not read it back
     let packageProblems: PackageProblem[] | undefined;
     try {
-      packageProblems = this.input.quality === false ? undefined : checkSlideText(outSlide, xml, new Set(rels.map((r) => r.id)));
+      packageProblems = this.input.quality === false ? undefined : checkSlideText(outSlide, xmlBytes, new Set(rels.map((r) => r.id)));
     } catch {
       packageProblems = undefined; // the package check then reads the slide from the deck
     }
-    this.out.setCompressed(outSlide, compressEntry(utf8(xml)), CT.slide);
+    this.out.setCompressed(outSlide, compressEntry(xmlBytes), CT.slide);
     this.out.setRels(outSlide, rels);
     this.record(() => this.out.removePart(outSlide));
     this.slides.push(outSlide);
