@@ -249,7 +249,7 @@ function escapeRe(s: string): string {
  * @param text - the slide's XML as written: UTF-8 bytes, or a string (encoded here)
  * @param relIds - the ids of the slide's relationships, as written to its `.rels` part
  */
-export function checkSlideText(part: string, text: string | Uint8Array, relIds: ReadonlySet<string>): PackageProblem[] {
+export function checkSlideText(part: string, text: string | Uint8Array, relIds: ReadonlySet<string>, repeated: readonly RepeatedRange[] = []): PackageProblem[] {
   const out: PackageProblem[] = [];
   const report: Report = (p, check, message) => {
     if (out.length < MAX_PER_CHECK) out.push({ part: p, check, message });
@@ -261,12 +261,95 @@ export function checkSlideText(part: string, text: string | Uint8Array, relIds: 
     return out;
   }
   if (root.local !== 'sld') report(part, 'part', `the root element is ${root.local}, not sld as its content type requires`);
-  scanSerializedRelationshipIds(part, buf, root.prefixes, relIds, report);
-  if (buf.indexOf(ALTERNATE_CONTENT) === -1 && buf.indexOf(OLE_OBJECT) === -1) {
-    checkSerializedShapeIds(part, buf, root.prefixes, report);
-    checkSerializedTables(part, buf, root.prefixes, report);
-  } else checkShapeTree(part, buf.toString('utf8'), root.prefixes, report);
+  // the text between repeated ranges is read now; each repeated range once per template element
+  const signature = prefixSignature(root.prefixes);
+  const pieces: SlideTextFacts[] = [];
+  let at = 0;
+  for (const r of repeated) {
+    // ranges not as the serializer writes them: the slide is read as one piece
+    if (r.start < at || r.end > buf.length || r.end < r.start) return checkWhole(part, buf, root.prefixes, relIds, out, report);
+    if (r.start > at) pieces.push(slideTextFacts(buf.subarray(at, r.start), root.prefixes));
+    let kept = factsOfRepeated.get(r.source);
+    if (!kept || kept.signature !== signature || kept.length !== r.end - r.start) {
+      kept = { signature, length: r.end - r.start, facts: slideTextFacts(buf.subarray(r.start, r.end), root.prefixes) };
+      factsOfRepeated.set(r.source, kept);
+    }
+    pieces.push(kept.facts);
+    at = r.end;
+  }
+  if (at < buf.length) pieces.push(slideTextFacts(buf.subarray(at), root.prefixes));
+  // alternate content and OLE objects need the general reading
+  if (pieces.some((f) => f.special)) return checkWhole(part, buf, root.prefixes, relIds, out, report);
+  for (const f of pieces) for (const r of f.rids) if (!relIds.has(r.value)) report(part, 'rid', `${r.name}="${r.value}" names no relationship in ${relsPartName(part)}`);
+  const ids = new Set<string>();
+  for (const f of pieces) for (const s of f.shapes) checkShapeId(part, s.id, s.name, ids, report);
+  // a table split across pieces (its children repeated from the template) is read in the whole slide
+  if (pieces.every((f) => f.tablesWhole)) {
+    for (const f of pieces) for (const m of f.tableProblems) report(part, 'table', m);
+  } else checkSerializedTables(part, buf, root.prefixes, report);
   return out;
+}
+
+/** A range of a slide's bytes that repeats a template element's text (see the generation serializer). */
+export interface RepeatedRange {
+  /** First byte, inclusive. */
+  start: number;
+  /** Last byte, exclusive. */
+  end: number;
+  /** The template element the text was written from: the same element, the same bytes. */
+  source: object;
+}
+
+/** What the slide-text rules read from a piece of a slide's bytes. */
+interface SlideTextFacts {
+  /** Relationship attributes with a value: qualified name and value. */
+  rids: Array<{ name: string; value: string }>;
+  /** `p:cNvPr` ids and names, in document order. */
+  shapes: Array<{ id: string; name: string }>;
+  /** Problems of the tables wholly inside the piece. */
+  tableProblems: string[];
+  /** Every table that starts in the piece ends in it, and none ends there that started before. */
+  tablesWhole: boolean;
+  /** The piece holds `mc:AlternateContent` or OLE objects. */
+  special: boolean;
+}
+
+/** Facts of repeated template text by template element (dropped with its template). */
+const factsOfRepeated = new WeakMap<object, { signature: string; length: number; facts: SlideTextFacts }>();
+
+/** The prefixes the rules search for, as one string: facts read under other prefixes are not reused. */
+function prefixSignature(prefixes: Map<string, Set<string>>): string {
+  return [NS.r, NS.p, NS.p14, NS.a].map((ns) => [...(prefixes.get(ns) ?? [])].join(',')).join('|');
+}
+
+function slideTextFacts(buf: Buffer, prefixes: Map<string, Set<string>>): SlideTextFacts {
+  const special = buf.indexOf(ALTERNATE_CONTENT) !== -1 || buf.indexOf(OLE_OBJECT) !== -1;
+  const facts: SlideTextFacts = { rids: [], shapes: [], tableProblems: [], tablesWhole: true, special };
+  if (special) return facts;
+  scanSerializedRelationshipIds(buf, prefixes, (name, value) => facts.rids.push({ name, value }));
+  scanSerializedShapeIds(buf, prefixes, (id, name) => facts.shapes.push({ id, name }));
+  facts.tablesWhole = checkSerializedTables('', buf, prefixes, (_part, _check, message) => facts.tableProblems.push(message));
+  return facts;
+}
+
+/** The slide's bytes read as one piece; `out` holds the root element's finding, if any. */
+function checkWhole(part: string, buf: Buffer, prefixes: Map<string, Set<string>>, relIds: ReadonlySet<string>, out: PackageProblem[], report: Report): PackageProblem[] {
+  scanSerializedRelationshipIds(buf, prefixes, (name, value) => {
+    if (!relIds.has(value)) report(part, 'rid', `${name}="${value}" names no relationship in ${relsPartName(part)}`);
+  });
+  if (buf.indexOf(ALTERNATE_CONTENT) === -1 && buf.indexOf(OLE_OBJECT) === -1) {
+    const ids = new Set<string>();
+    scanSerializedShapeIds(buf, prefixes, (id, name) => checkShapeId(part, id, name, ids, report));
+    checkSerializedTables(part, buf, prefixes, report);
+  } else checkShapeTree(part, buf.toString('utf8'), prefixes, report);
+  return out;
+}
+
+/** A shape id's rules: an unsignedInt, not used before on the slide (`ids`, updated). */
+function checkShapeId(part: string, id: string, name: string, ids: Set<string>, report: Report): void {
+  if (!/^\d{1,10}$/.test(id) || Number(id) > MASTER_ID_MAX) report(part, 'shape-id', `shape "${name}" has the id "${id}", not an unsignedInt`);
+  else if (ids.has(id)) report(part, 'shape-id', `the shape id ${id} ("${name}") is used twice`);
+  ids.add(id);
 }
 
 const ALTERNATE_CONTENT = Buffer.from('AlternateContent', 'latin1');
@@ -307,8 +390,8 @@ function isNameUnit(c: number | undefined): boolean {
   return c !== undefined && ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45);
 }
 
-/** {@link scanRelationshipIds} on bytes the engine serialized. */
-function scanSerializedRelationshipIds(part: string, buf: Buffer, prefixes: Map<string, Set<string>>, relIds: ReadonlySet<string>, report: Report): void {
+/** {@link scanRelationshipIds}'s reading on bytes the engine serialized: each relationship attribute with a value, as `prefix:name` and value. */
+function scanSerializedRelationshipIds(buf: Buffer, prefixes: Map<string, Set<string>>, found: (name: string, value: string) => void): void {
   for (const prefix of prefixes.get(NS.r) ?? []) {
     const find = needle(` ${prefix}:`);
     for (let at = buf.indexOf(find); at !== -1; at = buf.indexOf(find, at + find.length)) {
@@ -319,7 +402,7 @@ function scanSerializedRelationshipIds(part: string, buf: Buffer, prefixes: Map<
       const close = buf.indexOf(QUOTE, end + 2);
       if (close === -1) break;
       const value = decodeEntities(buf.toString('utf8', end + 2, close));
-      if (value !== '' && !relIds.has(value)) report(part, 'rid', `${prefix}:${buf.toString('latin1', nameStart, end)}="${value}" names no relationship in ${relsPartName(part)}`);
+      if (value !== '') found(`${prefix}:${buf.toString('latin1', nameStart, end)}`, value);
     }
   }
 }
@@ -336,8 +419,12 @@ function countStartTags(buf: Buffer, find: Buffer): number {
   return n;
 }
 
-/** {@link checkTablesIn} on bytes the engine serialized. */
-function checkSerializedTables(part: string, buf: Buffer, prefixes: Map<string, Set<string>>, report: Report): void {
+/**
+ * {@link checkTablesIn} on bytes the engine serialized.
+ * @returns whether every table that starts in `buf` ends in it and none ends there that started before
+ */
+function checkSerializedTables(part: string, buf: Buffer, prefixes: Map<string, Set<string>>, report: Report): boolean {
+  let whole = true;
   for (const a of prefixes.get(NS.a) ?? ['a']) {
     const open = needle(`<${a}:tbl>`);
     const close = needle(`</${a}:tbl>`);
@@ -345,8 +432,12 @@ function checkSerializedTables(part: string, buf: Buffer, prefixes: Map<string, 
     const trEnd = needle(`</${a}:tr>`);
     const tc = needle(`<${a}:tc`);
     const gridCol = needle(`<${a}:gridCol`);
-    for (let at = buf.indexOf(open); at !== -1; at = buf.indexOf(open, at + open.length)) {
+    const firstOpen = buf.indexOf(open);
+    const firstClose = buf.indexOf(close);
+    if (firstClose !== -1 && (firstOpen === -1 || firstClose < firstOpen)) whole = false;
+    for (let at = firstOpen; at !== -1; at = buf.indexOf(open, at + open.length)) {
       const end = buf.indexOf(close, at);
+      if (end === -1) whole = false;
       // searches stay inside the table: a view of its bytes
       const body = buf.subarray(at, end === -1 ? buf.length : end);
       const cols = countStartTags(body, gridCol);
@@ -366,8 +457,10 @@ function checkSerializedTables(part: string, buf: Buffer, prefixes: Map<string, 
         if (i >= body.length) break;
       }
       if (cols === 0) report(part, 'table', 'a table has no grid columns');
+      if (end === -1) break;
     }
   }
+  return whole;
 }
 
 /** The value of attribute `name` in a start tag's serialized text, entities decoded; undefined without it. */
@@ -380,9 +473,8 @@ function serializedAttr(tag: string, name: string): string | undefined {
   return close === -1 ? undefined : decodeEntities(tag.slice(start, close));
 }
 
-/** {@link checkShapeIdsPlain} on bytes the engine serialized. */
-function checkSerializedShapeIds(part: string, buf: Buffer, prefixes: Map<string, Set<string>>, report: Report): void {
-  const ids = new Set<string>();
+/** {@link checkShapeIdsPlain}'s reading on bytes the engine serialized: each `p:cNvPr`'s id and name, in document order. */
+function scanSerializedShapeIds(buf: Buffer, prefixes: Map<string, Set<string>>, found: (id: string, name: string) => void): void {
   for (const prefix of [...(prefixes.get(NS.p) ?? ['p']), ...(prefixes.get(NS.p14) ?? [])]) {
     const find = needle(`<${prefix}:cNvPr`);
     for (let at = buf.indexOf(find); at !== -1; at = buf.indexOf(find, at + find.length)) {
@@ -391,11 +483,7 @@ function checkSerializedShapeIds(part: string, buf: Buffer, prefixes: Map<string
       if (isNameUnit(next) && next !== 46 && next !== 45) continue;
       const end = buf.indexOf(GT, at);
       const tag = buf.toString('utf8', at + find.length, end === -1 ? buf.length : end);
-      const id = serializedAttr(tag, 'id') ?? '';
-      const name = serializedAttr(tag, 'name') ?? '';
-      if (!/^\d{1,10}$/.test(id) || Number(id) > MASTER_ID_MAX) report(part, 'shape-id', `shape "${name}" has the id "${id}", not an unsignedInt`);
-      else if (ids.has(id)) report(part, 'shape-id', `the shape id ${id} ("${name}") is used twice`);
-      ids.add(id);
+      found(serializedAttr(tag, 'id') ?? '', serializedAttr(tag, 'name') ?? '');
     }
   }
 }

@@ -13,6 +13,9 @@ import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { CT } from '../../../core/src/ooxml/opc/constants.js';
 import { checkPackage, checkSlideText, type PackageProblem } from '../../../core/src/quality/package.js';
 import { houseTemplate } from '../../fixtures/house-template.js';
+import { cloneWithStubs } from '../../../core/src/generation/draft/clone.js';
+import { serializeDocument, serializeDocumentBytes } from '../../../core/src/generation/draft/serialize.js';
+import { NS, descendants, type Element } from '../../../core/src/ooxml/xml.js';
 import { corpusFilesFor, corpusPath } from '../../helpers/corpus.js';
 
 /** Faults planted in a slide's text; undefined when the slide has nothing to plant it in. */
@@ -107,3 +110,72 @@ t.test('names outside ASCII come back whole in the messages read from bytes', as
   const found = checkSlideText(slide, new TextEncoder().encode(planted), new Set(deck.rels(slide).map((x) => x.id)));
   t.same(found.map((p) => p.message), [`the shape id ${ids[0]![1]} ("Überschrift “Ziel” 标题 & כותרת") is used twice`]);
 });
+
+/*
+ * The build hands the check the byte ranges that repeat a template element's text (shapes
+ * left to the template, written from its cached text): those are read once per template
+ * element and the rest of the slide each time. Over every slide of every corpus template,
+ * written with its non-text shapes (pictures, graphic frames, groups) or all of its shapes
+ * left to the template: the bytes are the encoding of the text the serializer writes, the
+ * ranges read apart find what reading the whole slide finds, also a second time (kept
+ * facts) and with faults planted outside and inside the ranges.
+ */
+for (const file of corpusFilesFor(t, 'templates')) {
+  t.test(`templates/${file}: repeated template text read once finds what the whole slide gives`, async (t) => {
+    let pkg: OpcPackage;
+    try {
+      pkg = await OpcPackage.open(readFileSync(corpusPath(`templates/${file}`)));
+    } catch {
+      t.pass('a template the engine refuses has no slides to write');
+      return;
+    }
+    const encoder = new TextEncoder();
+    let ranges = 0;
+    for (const part of pkg.partsOfType(CT.slide)) {
+      const relIds = new Set(pkg.rels(part).map((x) => x.id));
+      for (const [way, keep] of [['non-text shapes', (s: Element) => s.localName === 'sp'], ['every shape', () => false]] as const) {
+        const { doc, stubs } = cloneWithStubs(pkg.getXml(part), keep);
+        const { bytes, repeated } = serializeDocumentBytes(doc, stubs);
+        ranges += repeated.length;
+        t.ok(Buffer.from(bytes).equals(Buffer.from(encoder.encode(serializeDocument(doc, stubs)))), `${part} (${way} left to the template): the bytes encode the serialized text`);
+        const whole = checkSlideText(part, bytes, relIds).map(key);
+        t.same(checkSlideText(part, bytes, relIds, repeated).map(key), whole, `${part} (${way}): the same problems read by ranges`);
+        t.same(checkSlideText(part, bytes, relIds, repeated).map(key), whole, `${part} (${way}): the same again from kept facts`);
+        // a relationship attribute naming no relationship, planted before every range
+        const text = Buffer.from(bytes).toString('utf8');
+        const at = text.search(/<p:cSld(?=[ >])/);
+        if (at === -1 || !/xmlns:r="/.test(text.slice(0, 3000))) continue;
+        const insert = ' r:id="rId999"';
+        const cut = at + '<p:cSld'.length;
+        const planted = encoder.encode(text.slice(0, cut) + insert + text.slice(cut));
+        const shift = encoder.encode(insert).length;
+        const byteCut = encoder.encode(text.slice(0, cut)).length;
+        const moved = repeated.map((r) => (r.start >= byteCut ? { ...r, start: r.start + shift, end: r.end + shift } : r));
+        const found = checkSlideText(part, planted, relIds, moved).map(key);
+        t.ok(found.some((k) => k.includes('r:id="rId999" names no relationship')), `${part} (${way}): a fault outside the ranges is found`);
+        t.same(found, checkSlideText(part, planted, relIds).map(key), `${part} (${way}): with the fault, the same problems as the whole slide`);
+      }
+    }
+    // a shape id used twice across a written shape and a shape left to the template
+    const part = pkg.partsOfType(CT.slide).find((p) => {
+      const d = pkg.getXml(p);
+      return descendants(d, NS.p, 'sp').length > 0 && descendants(d, NS.p, 'cNvPr').length >= 2 && !serializeDocument(d).includes('AlternateContent');
+    });
+    if (part) {
+      const { doc, stubs } = cloneWithStubs(pkg.getXml(part), (s) => s.localName === 'sp');
+      const written = descendants(doc, NS.p, 'sp').map((sp) => descendants(sp, NS.p, 'cNvPr')[0]).find(Boolean);
+      const left = [...stubs.values()].map((src) => descendants(src, NS.p, 'cNvPr')[0]).find(Boolean) ?? descendants(doc, NS.p, 'cNvPr').find((c) => c !== written);
+      if (written && left) {
+        written.setAttribute('id', left.getAttribute('id') ?? '');
+        const { bytes, repeated } = serializeDocumentBytes(doc, stubs);
+        const relIds = new Set(pkg.rels(part).map((x) => x.id));
+        const found = checkSlideText(part, bytes, relIds, repeated).map(key);
+        t.ok(found.some((k) => k.includes('shape-id')), `${part}: an id shared by a written shape and one left to the template is found (${found.join('; ')})`);
+        t.same(found, checkSlideText(part, bytes, relIds).map(key), `${part}: the same as reading the whole slide`);
+      }
+    }
+    // the shape tree's own p:cNvPr is not a shape
+    const shapes = pkg.partsOfType(CT.slide).reduce((n, p) => n + Math.max(0, descendants(pkg.getXml(p), NS.p, 'cNvPr').length - 1), 0);
+    t.ok(shapes === 0 || ranges > 0, `${ranges} repeated ranges read (${shapes} shapes)`);
+  });
+}

@@ -480,12 +480,11 @@ class DeckWriter {
 
     // written at once: the tree is garbage while young, which keeps large decks cheap; and
     // compressed at once, so a deck's slides wait for the zip in their compressed size
-    const xml = draft.serialize();
-    const xmlBytes = utf8(xml);
+    const { bytes: xmlBytes, repeated } = draft.serializeBytes();
     // the text as written is checked here (core/src/quality/package.ts), so the package check need not read it back
     let packageProblems: PackageProblem[] | undefined;
     try {
-      packageProblems = this.input.quality === false ? undefined : checkSlideText(outSlide, xmlBytes, new Set(rels.map((r) => r.id)));
+      packageProblems = this.input.quality === false ? undefined : checkSlideText(outSlide, xmlBytes, new Set(rels.map((r) => r.id)), repeated);
     } catch {
       packageProblems = undefined; // the package check then reads the slide from the deck
     }

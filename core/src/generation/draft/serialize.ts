@@ -41,13 +41,63 @@ type Scope = Record<string, string>;
  * @param stubs - stand-in elements (see `cloneWithStubs`) and the source elements to write in their place
  */
 export function serializeDocument(doc: Document, stubs?: ReadonlyMap<Element, Element>): string {
-  const root = doc.documentElement!;
-  const rootScope: Scope = Object.create(null) as Scope;
-  rootScope['xml'] = XML_NS;
-  const out: Sink = { s: '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n' };
-  serializeElement(root, rootScope, out, stubs);
+  const out: Sink = { s: XML_DECLARATION };
+  serializeElement(doc.documentElement!, documentScope(), out, stubs);
   return out.s;
 }
+
+const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n';
+
+function documentScope(): Scope {
+  const scope: Scope = Object.create(null) as Scope;
+  scope['xml'] = XML_NS;
+  return scope;
+}
+
+/**
+ * Where a serialized document repeats the text of a template element written before: the
+ * byte range, and the element the text was written from (the same element gives the same
+ * bytes every time, so what is read from them can be kept).
+ */
+export interface RepeatedText {
+  /** First byte, inclusive. */
+  start: number;
+  /** Last byte, exclusive. */
+  end: number;
+  /** The template element (a stand-in's source shape, or the parent whose children stand in). */
+  source: object;
+}
+
+/** A document written as UTF-8, with the ranges of repeated template text ({@link RepeatedText}). */
+export interface SerializedBytes {
+  bytes: Uint8Array;
+  repeated: RepeatedText[];
+}
+
+/**
+ * {@link serializeDocument} written straight to UTF-8 bytes (the same bytes as encoding its
+ * text). Text repeated from template elements is encoded once and copied afterwards, and
+ * its byte ranges are returned: a check of the bytes can read those ranges once per
+ * template element rather than once per slide.
+ */
+export function serializeDocumentBytes(doc: Document, stubs?: ReadonlyMap<Element, Element>): SerializedBytes {
+  const out: Sink = { s: XML_DECLARATION, chunks: [] };
+  serializeElement(doc.documentElement!, documentScope(), out, stubs);
+  if (out.s) out.chunks!.push(out.s);
+  const pieces = out.chunks!.map((c) => (typeof c === 'string' ? utf8.encode(c) : c.bytes));
+  const bytes = new Uint8Array(pieces.reduce((n, b) => n + b.length, 0));
+  const repeated: RepeatedText[] = [];
+  let at = 0;
+  out.chunks!.forEach((c, i) => {
+    const b = pieces[i]!;
+    bytes.set(b, at);
+    if (typeof c !== 'string') repeated.push({ start: at, end: at + b.length, source: c.source });
+    at += b.length;
+  });
+  return { bytes, repeated };
+}
+
+const utf8 = new TextEncoder();
 
 /** Prefixes and end tags by qualified name: a part uses a few dozen names thousands of times. */
 const prefixes = new BoundedMemo<string>();
@@ -73,10 +123,10 @@ interface AttrLike {
  * stands under copies of the source shape's own ancestors (same namespace bindings), so
  * the text is the same every time the shape is written.
  */
-const stubText = new WeakMap<Element, string>();
+const stubText = new WeakMap<Element, KeptText>();
 
 /** Serialized children of source elements written in place of `sw:children` stand-ins (see `cloneInto`), by source element. */
-const childrenText = new WeakMap<Element, string>();
+const childrenText = new WeakMap<Element, KeptText>();
 
 /**
  * `s` made one flat string in place. V8 keeps a string built by `+=` as a tree of its
@@ -90,21 +140,48 @@ function flattened(s: string): string {
   return s;
 }
 
-/** The text written so far (appending to one string lets V8 build a rope). */
+/** Text of a template element kept for reuse, and its UTF-8 bytes once asked for. */
+interface KeptText {
+  text: string;
+  source: Element;
+  encoded?: Uint8Array;
+}
+
+/** A kept text's UTF-8 bytes, encoded on first use. */
+function keptBytes(k: KeptText): Uint8Array {
+  return (k.encoded ??= utf8.encode(k.text));
+}
+
+/**
+ * The text written so far (appending to one string lets V8 build a rope); with `chunks`
+ * (bytes wanted), kept template texts are set apart from the text around them.
+ */
 interface Sink {
   s: string;
+  chunks?: Array<string | { bytes: Uint8Array; source: Element }>;
+}
+
+/** Appends a kept template text to `out`. */
+function appendKept(out: Sink, k: KeptText): void {
+  if (!out.chunks) {
+    out.s += k.text;
+    return;
+  }
+  if (out.s) out.chunks.push(out.s);
+  out.s = '';
+  out.chunks.push({ bytes: keptBytes(k), source: k.source });
 }
 
 /** The text `write` gives for a template element, written once and kept flat in `cache`. */
-function sourceText(cache: WeakMap<Element, string>, src: Element, write: (sink: Sink) => void): string {
-  let text = cache.get(src);
-  if (text === undefined) {
+function sourceText(cache: WeakMap<Element, KeptText>, src: Element, write: (sink: Sink) => void): KeptText {
+  let kept = cache.get(src);
+  if (kept === undefined) {
     const sink: Sink = { s: '' };
     write(sink);
-    text = flattened(sink.s);
-    cache.set(src, text);
+    kept = { text: flattened(sink.s), source: src };
+    cache.set(src, kept);
   }
-  return text;
+  return kept;
 }
 
 function serializeElement(el: Element, parentScope: Scope, out: Sink, stubs: ReadonlyMap<Element, Element> | undefined): void {
@@ -112,12 +189,12 @@ function serializeElement(el: Element, parentScope: Scope, out: Sink, stubs: Rea
     // a source stands under a copy of its own ancestors, so its text never changes
     const src = stubs?.get(el);
     if (src) {
-      out.s += sourceText(stubText, src, (sink) => serializeElement(src, parentScope, sink, undefined));
+      appendKept(out, sourceText(stubText, src, (sink) => serializeElement(src, parentScope, sink, undefined)));
       return;
     }
     const parent = childrenStubSource(el);
     if (parent) {
-      out.s += sourceText(childrenText, parent, (sink) => writeChildren(parent, parentScope, sink));
+      appendKept(out, sourceText(childrenText, parent, (sink) => writeChildren(parent, parentScope, sink)));
       return;
     }
     if (stubs) return;

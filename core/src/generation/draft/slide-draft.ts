@@ -16,7 +16,7 @@ import { cloneDocument, cloneWithStubs } from './clone.js';
 import { deferredParagraphs, type DeferredParagraphs } from './deferred-paragraphs.js';
 import { deferredRows, type DeferredRows } from './deferred-rows.js';
 import { readDeferredTextBody, readDraftTextBody } from './read.js';
-import { serializeDocument } from './serialize.js';
+import { serializeDocument, serializeDocumentBytes, type SerializedBytes } from './serialize.js';
 
 export type { DeferredParagraphs, DeferredRows };
 
@@ -98,6 +98,14 @@ export class SlideDraft {
   /** The slide part's XML: models written as the nodes they stand for, stand-ins as the template's text. */
   serialize(): string {
     return serializeDocument(this.doc, this.stubs);
+  }
+
+  /**
+   * {@link serialize} as UTF-8 bytes, with the ranges that repeat template text (the
+   * package check reads each of those once per template element, not once per slide).
+   */
+  serializeBytes(): SerializedBytes {
+    return serializeDocumentBytes(this.doc, this.stubs);
   }
 }
 
