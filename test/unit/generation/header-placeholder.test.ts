@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyzePresentation } from '../../../core/src/analysis/analyze.js';
-import { diagnose } from '../../../core/src/doctor/index.js';
+import { diagnose, headerPlaceholderOfPart } from '../../../core/src/doctor/index.js';
 import { buildDeck, type DeckSlideSpec } from '../../../core/src/generation/deck/build-deck.js';
 import type { SlideData } from '../../../core/src/domain/content.js';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
@@ -55,6 +55,9 @@ const HEADER = 'Quarterly business review · internal';
 const files = corpusFilesOfFor(t, 'templates');
 const withHeader: HeaderLayout[] = [];
 const withoutHeader: Array<{ file: string; partName: string; name: string }> = [];
+/** Layouts where the doctor (analysis facts) and generation (reading model) disagree on the header-like placeholder. */
+const disagreements: string[] = [];
+let layoutCount = 0;
 
 t.before(async () => {
   for (const file of files) {
@@ -68,6 +71,13 @@ t.before(async () => {
       const areas = entry.capacity.areas.filter((a) => a.role === 'header');
       if (areas.length > 1) throw new Error(`${file} ${layout.name}: ${areas.length} header areas`);
       const area = areas[0];
+      layoutCount++;
+      // generation reads the layout through the reading model; it must name the same placeholder
+      const size = { cx: results.presentation.slide_width_emu, cy: results.presentation.slide_height_emu };
+      const gen = headerPlaceholderOfPart(model.layout(layout.part_name), size);
+      const doc = area?.placeholder ? `${area.placeholder.type}#${area.placeholder.idx}@${area.shape_id}` : 'none';
+      const got = gen ? `${gen.type}#${gen.idx}@${gen.shapeId}` : 'none';
+      if (doc !== got) disagreements.push(`${file} ${layout.name}: doctor ${doc}, generation ${got}`);
       if (area?.placeholder) {
         withHeader.push({ file, layoutName: layout.name, partName: layout.part_name, ph: area.placeholder, shapeName: area.name });
       } else if (misses < 2 && !hasHdr(model, layout.part_name)) {
@@ -101,6 +111,11 @@ function slideRoot(pkg: OpcPackage, n: number): Element {
 t.test('the doctor names a header-like placeholder on some corpus layouts, never on a Comparison layout', async (t) => {
   t.ok(withHeader.length > 0, `layouts with a header-like placeholder: ${withHeader.map((h) => `${h.file} "${h.layoutName}" → ${h.shapeName}`).join('; ')}`);
   t.notOk(withHeader.some((h) => /^(Comparison|Vergleich)$/.test(h.layoutName)), 'column headings of Comparison layouts are not slide headers');
+});
+
+t.test('the doctor and generation apply the same rule: the same placeholder on every corpus layout', async (t) => {
+  t.ok(layoutCount > 100, `${layoutCount} layouts compared`);
+  t.same(disagreements, []);
 });
 
 t.test('slide_data.header goes into the header-like placeholder, with no warning and a lint-clean deck', async (t) => {
