@@ -9,6 +9,7 @@ import { NEAREST_CLASS, resolveFace } from '../text/font-metrics.js';
 import { DEFAULT_TABLE_FONT_PT, MIN_FONT_SIZE_PT, newTextCapacity, tableRowCapacity, textCapacity, type NewTextCapacity } from './capacity.js';
 import type { Shape } from '../ooxml/pml/shapes.js';
 import type { OpcPackage } from '../ooxml/opc/package.js';
+import { headerLikePlaceholder, headerRuleShapeOfAnalyzed } from './header.js';
 import { oversizedPictures } from './pictures.js';
 import { repairFindings } from './repairs.js';
 import type { PmlModel, SlidePart } from '../ooxml/pml/parts.js';
@@ -200,9 +201,24 @@ function largest<T extends { cx: number; cy: number }>(xs: readonly T[]): T | un
   return best;
 }
 
-/** Capacity of a shape list. */
-export function capacityOf(shapes: readonly AnalyzedShape[], themeMinor: string, measure?: NewTextMeasure): DoctorCapacity {
+/**
+ * Marks the header-like placeholder among `areas` (role `header`, see ./header.ts) in place.
+ * @param shapes - the top-level shapes the areas were measured from
+ * @param slide - slide size, EMU
+ */
+function markHeader(areas: DoctorContentArea[], shapes: readonly AnalyzedShape[], slide: SlideBox): void {
+  const found = headerLikePlaceholder(shapes.flatMap((s) => headerRuleShapeOfAnalyzed(s) ?? []), { cx: slide.width, cy: slide.height });
+  const area = found && areas.find((a) => a.shape_id === found.shape.source.shape_id && a.placeholder !== null);
+  if (area) {
+    area.role = 'header';
+    area.role_reason = found.reason;
+  }
+}
+
+/** Capacity of a shape list; with `slide` given, the header-like placeholder's area gets role `header`. */
+export function capacityOf(shapes: readonly AnalyzedShape[], themeMinor: string, measure?: NewTextMeasure, slide?: SlideBox): DoctorCapacity {
   const areas = contentAreas(shapes, themeMinor, measure);
+  if (slide) markHeader(areas, shapes, slide);
   const textAreas = areas.filter((a) => (a.kind === 'content' || a.kind === 'text') && a.lines_at_template_size + a.lines_at_min_size > 0);
   // The main body: the largest horizontal obj/body; a vertical one only when there is nothing else.
   const body = largest(textAreas.filter((a) => !a.vertical)) ?? largest(textAreas);
@@ -378,12 +394,12 @@ export function diagnose(results: AnalysisResults, pkg?: OpcPackage): TemplateDo
   const model = pkg ? openedTemplates.modelOf(pkg) : undefined;
   const layouts: DoctorEntry[] = results.layouts.map((l) => {
     const r = inferRole(l.shapes, slideBox, l.type, l.name);
-    return { slide_id: l.slide_id, index: l.layout_index, name: l.name, role: r.role, role_reasons: r.reasons, capacity: capacityOf(l.shapes, minorOf(l.master_index), model && newTextMeasure(model, l.part_name)), unfillable: unfillableOf(l.shapes) };
+    return { slide_id: l.slide_id, index: l.layout_index, name: l.name, role: r.role, role_reasons: r.reasons, capacity: capacityOf(l.shapes, minorOf(l.master_index), model && newTextMeasure(model, l.part_name), slideBox), unfillable: unfillableOf(l.shapes) };
   });
   const slides: DoctorEntry[] = results.slides.map((s) => {
     const layout = layoutsById.get(s.layout_slide_id);
     const r = inferRole(s.shapes, slideBox, layout?.type ?? '', s.layout_name, false);
-    return { slide_id: s.slide_id, index: s.slide_index, name: s.layout_name, role: r.role, role_reasons: r.reasons, capacity: capacityOf(s.shapes, minorOf(layout?.master_index ?? 0)), unfillable: unfillableOf(s.shapes) };
+    return { slide_id: s.slide_id, index: s.slide_index, name: s.layout_name, role: r.role, role_reasons: r.reasons, capacity: capacityOf(s.shapes, minorOf(layout?.master_index ?? 0), undefined, slideBox), unfillable: unfillableOf(s.shapes) };
   });
   const fonts = collectFonts(results);
   return {

@@ -99,6 +99,15 @@ export interface DoctorContentArea {
   table_rows_at_template_size: number;
   /** Table rows that fit at 8 pt. */
   table_rows_at_min_size: number;
+  /**
+   * Present only on the layout's (or slide's) header-like placeholder: `header`, a short
+   * text band spanning the slide above the content (above the title or between title and
+   * content) that generation fills with `slide_data.header` when the slide has no `hdr`
+   * placeholder (rule: `headerLikePlaceholder` in ./header.ts). At most one area per entry.
+   */
+  role?: 'header';
+  /** Why the area has its `role`, e.g. "1-line body band between title and content, 90% of the slide width"; present with `role`. */
+  role_reason?: string;
 }
 
 /** Capacity of one layout or slide. */

@@ -180,3 +180,26 @@ t.test('diagnose is pure: it leaves the results unchanged and gives the same rep
   t.equal(JSON.stringify(r), before);
   t.same(diagnose(r), a);
 });
+
+t.test('header-like placeholders: the subheading band of poi-customgeo gets role header; Comparison column headings do not', needsCorpus('templates/poi-customgeo-48slides.pptx', 'templates/poi-layouts-showcase.pptx'), async (t) => {
+  const r = await analyze('poi-customgeo-48slides.pptx');
+  const d = diagnose(r);
+  const withRole = d.layouts.flatMap((e) => e.capacity.areas.filter((a) => a.role !== undefined).map((a) => ({ layout: e.name, a })));
+  t.same(withRole.map((x) => `${x.layout}: ${x.a.name}`), ['1_Title and Content: Text Placeholder 10']);
+  const a = withRole[0]!.a;
+  t.equal(a.role, 'header');
+  t.equal(a.placeholder?.type, 'body');
+  t.match(a.role_reason, /^1-line body band between title and content, \d+% of the slide width$/);
+  const entry = d.layouts.find((e) => e.name === '1_Title and Content')!;
+  t.equal(entry.role, 'content', 'the layout keeps its role');
+  t.not(entry.capacity.main_body_shape_id, a.shape_id, 'the band is not the main body');
+  t.notOk(d.layouts.some((e) => e.capacity.areas.some((x) => x.role_reason !== undefined && x.role === undefined)), 'a reason only comes with a role');
+
+  const showcase = await analyze('poi-layouts-showcase.pptx');
+  const ds = diagnose(showcase);
+  t.same(
+    [...ds.layouts, ...ds.slides].flatMap((e) => e.capacity.areas.filter((x) => 'role' in x)),
+    [],
+    'the Office layouts (Comparison included) have no header-like placeholder, and their areas carry no role key',
+  );
+});

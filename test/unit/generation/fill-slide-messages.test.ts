@@ -46,7 +46,7 @@ t.test('slide_data.header: says it looked for a hdr placeholder and names the fr
   const titleSlide = part([ph(2, 'Title 1', 'ctrTitle', 0), ph(3, 'Subtitle 2', 'subTitle', 1)]);
   const [w1, ...rest1] = fill(titleSlide, { title: 'Q3 review', header: 'Confidential' });
   t.same(rest1, []);
-  t.match(w1, /^header not placed: slide_data\.header goes only into a header placeholder \(type hdr\) of the slide, its layout or its master, and none of them has one/);
+  t.match(w1, /^header not placed: slide_data\.header goes into a header placeholder \(type hdr\) of the slide, its layout or its master, else into the layout's header-like text placeholder .*, and there is neither/);
   t.match(w1, /notes and handout pages/);
   t.match(w1, /put the text in `subtitle` \(fills the free subTitle placeholder "Subtitle 2"\) instead$/, 'subtitle and the placeholder it would fill');
   t.notMatch(w1, /`title` \(/, 'title is taken by the request');
@@ -73,6 +73,33 @@ t.test('slide_data.header goes into a hdr placeholder of the slide or, like the 
   t.same(fill(fresh, { title: 'From the layout', header: 'Confidential' }, { layoutPhs, fromLayout: true }), []);
   t.same(texts(fresh), ['From the layout', 'Confidential']);
   t.ok(placeholders(shapeTree(fresh)).some((p) => p.type === 'hdr'), 'the slide got a hdr placeholder linked to the layout');
+});
+
+t.test("slide_data.header goes into the layout's header-like placeholder when no hdr placeholder exists; content and subtitle keep off it", async (t) => {
+  const band = ph(3, 'Header Band', 'body', 10, { x: 457200, y: 1417638, cx: 8229600, cy: 400000 });
+  const content = ph(4, 'Content Placeholder 3', undefined, 1, { x: 457200, y: 1900000, cx: 8229600, cy: 4200000 });
+  const layout = part([TITLE, band, content], 'p:sldLayout');
+  const layoutPhs = placeholders(shapeTree(layout));
+  const headerPlaceholder = { type: 'body', idx: 10, shapeId: 3 };
+
+  const withHeader = newSlideFromLayout(layout);
+  const w = fill(withHeader, { title: 'T', header: 'Confidential', subtitle: 'Sub', content: [{ blocks: [bullets('a', 'b')] }] }, { layoutPhs, fromLayout: true, headerPlaceholder });
+  t.same(texts(withHeader), ['T', 'Confidential', 'a\nb'], 'header in the band, bullets in the content area');
+  t.same(w.length, 1, 'one warning: the subtitle has no free placeholder (the band is the header\'s)');
+  t.match(w[0], /subtitle not placed/);
+
+  // without a header the band is free as before: the subtitle takes it
+  const noHeader = newSlideFromLayout(layout);
+  t.same(fill(noHeader, { title: 'T', subtitle: 'Sub' }, { layoutPhs, fromLayout: true, headerPlaceholder }), []);
+  t.same(texts(noHeader), ['T', 'Sub']);
+
+  // a hdr placeholder on the layout comes first
+  const hdr = ph(9, 'Header Placeholder 8', 'hdr', 13, { x: 0, y: 0, cx: 3000000, cy: 300000 });
+  const layoutWithHdr = part([TITLE, band, content, hdr], 'p:sldLayout');
+  const fresh = newSlideFromLayout(layoutWithHdr);
+  t.same(fill(fresh, { title: 'T', header: 'Confidential', subtitle: 'Sub' }, { layoutPhs: placeholders(shapeTree(layoutWithHdr)), fromLayout: true, headerPlaceholder }), []);
+  const got = placeholders(shapeTree(fresh)).map((p) => `${p.type}:${plainText(p.shape)}`);
+  t.same(got, ['title:T', 'body:Sub', 'hdr:Confidential'], 'the header in hdr, the band free for the subtitle');
 });
 
 const bullets = (...b: string[]) => ({ type: 'text' as const, text: { bullets: b } });

@@ -59,7 +59,7 @@ import { DEFAULT_NOTES_SIZE, minimalNotesMasterXml, minimalThemeXml, notesSlideX
 import { PartCopier, removeDanglingReferences } from './part-copier.js';
 import { writeMasters, writePresentation } from './presentation-part.js';
 import { SlideFailure, toFailure } from './slide-failure.js';
-import { DeckTemplates, defaultTableStyle, modelOf, placeholdersOf, sourceSlideInfo, vocabularyOf, type TemplateSlideQuality, type TemplateSource } from './templates.js';
+import { DeckTemplates, defaultTableStyle, layoutHeaderPlaceholder, modelOf, placeholdersOf, sourceSlideInfo, vocabularyOf, type TemplateSlideQuality, type TemplateSource } from './templates.js';
 
 
 /** One slide of the deck to build. */
@@ -453,6 +453,7 @@ class DeckWriter {
       reservedShapeIdMax,
       sourceOf,
       tableStyleId: defaultTableStyle(src),
+      headerPlaceholder: spec.slide_data.header != null ? layoutHeaderPlaceholder(src, layoutPart) : undefined,
       warn: (m, code) => warn(code ?? 'content_not_placed', m),
       onFilled: (shape, role, area) => filled.push({ shape, role, area }),
       measureTextHeight: part ? (sp, cx) => measureShapeText(part!, sp, cx) : undefined,

@@ -13,6 +13,7 @@ import { repairTemplateParts } from '../../ooxml/repair.js';
 import { CT, RT } from '../../ooxml/opc/constants.js';
 import { OpcPackage } from '../../ooxml/opc/package.js';
 import { PmlModel } from '../../ooxml/pml/parts.js';
+import { headerPlaceholderOfPart } from '../../doctor/header.js';
 import type { Shape } from '../../ooxml/pml/shapes.js';
 import { templateVocabulary, type TemplateVocabulary } from '../../quality/brand.js';
 import type { QualityFinding } from '../../quality/types.js';
@@ -49,7 +50,7 @@ export interface TemplateSource {
    * Made on first use and shared by every build reusing the template: the reading model
    * (for measuring text), null when it cannot be read; the fonts and colours its own parts use.
    */
-  lazy: { model?: PmlModel | null; vocabulary?: TemplateVocabulary; quality?: Map<string, TemplateSlideQuality>; filledQuality?: Map<string, QualityFinding[]> };
+  lazy: { model?: PmlModel | null; vocabulary?: TemplateVocabulary; quality?: Map<string, TemplateSlideQuality>; filledQuality?: Map<string, QualityFinding[]>; headers?: Map<string, LayoutHeaderPlaceholder | null> };
   /** What is delivered for the template's pictures past the pixel limits (default limits only), by part name; made on first use, shared like `lazy`. */
   oversized: Map<string, Promise<DeliveredPicture>>;
 }
@@ -176,6 +177,38 @@ export function modelOf(src: TemplateSource): PmlModel | undefined {
     }
   }
   return src.lazy.model ?? undefined;
+}
+
+/** A layout's header-like placeholder: its `p:ph` type and idx and its `p:cNvPr/@id` on the layout. */
+export interface LayoutHeaderPlaceholder {
+  type: string;
+  idx: number;
+  shapeId: number;
+}
+
+/**
+ * The header-like placeholder of a layout by the doctor's rule (`headerLikePlaceholder`,
+ * core/src/doctor/header.ts), made once per layout and shared like the model; undefined
+ * when the layout has none or cannot be read.
+ */
+export function layoutHeaderPlaceholder(src: TemplateSource, layoutPart: string): LayoutHeaderPlaceholder | undefined {
+  src.lazy.headers ??= new Map();
+  let found = src.lazy.headers.get(layoutPart);
+  if (found === undefined) {
+    found = null;
+    const model = modelOf(src);
+    if (model) {
+      try {
+        const layout = model.layout(layoutPart);
+        const hit = headerPlaceholderOfPart(layout, { cx: model.presentation.slideWidthEmu, cy: model.presentation.slideHeightEmu });
+        if (hit) found = { type: hit.type, idx: hit.idx, shapeId: hit.shapeId };
+      } catch {
+        found = null;
+      }
+    }
+    src.lazy.headers.set(layoutPart, found);
+  }
+  return found ?? undefined;
 }
 
 /** Facts about a source slide computed once however often the slide is used. */

@@ -58,6 +58,13 @@ export interface FillContext {
   sourceOf?: ReadonlyMap<Element, Element>;
   /** Style GUID for tables created here (the template's default). */
   tableStyleId: string | undefined;
+  /**
+   * The layout's header-like placeholder (the template doctor's rule, `headerLikePlaceholder`
+   * in core/src/doctor/header.ts: a short text band spanning the slide above the content),
+   * by its `p:ph` type and idx and its layout shape id; `slide_data.header` goes there when
+   * the slide, its layout and its master have no `hdr` placeholder. Undefined: none.
+   */
+  headerPlaceholder?: { type: string; idx: number; shapeId: number };
   /** Reports a problem that does not fail the slide; `code` defaults to `content_not_placed`. */
   warn(message: string, code?: string): void;
   /**
@@ -193,6 +200,11 @@ export function fillSlide(ctx: FillContext): void {
     else ctx.warn('slide has no title placeholder; title not placed');
   }
 
+  // Header (placed below with the footer area): when no hdr placeholder can take it, the
+  // layout's header-like placeholder is kept from content columns and the subtitle
+  const headerTarget = data.header != null ? headerLikeTarget(ctx, phs) : undefined;
+  if (headerTarget) used.add(headerTarget.shape);
+
   // Content columns
   const columns: Column[] = (data.content ?? []).filter((c) => c.blocks.length > 0 || (c.header != null && c.header !== ''));
   if (columns.length) fillColumns(ctx, tree, phs, columns, rectOf, fillText, used, filled, () => nextId++);
@@ -258,9 +270,9 @@ export function fillSlide(ctx: FillContext): void {
     }
   }
   // Header: a header placeholder (hdr) of the slide, else one added from the layout or
-  // master, like the other footer-area placeholders
+  // master, like the other footer-area placeholders, else the layout's header-like placeholder
   if (data.header != null) {
-    const h = footerArea('hdr') ?? addFooterArea('hdr');
+    const h = headerTarget ?? footerArea('hdr') ?? addFooterArea('hdr');
     if (h) fillText(h, [data.header], 'header');
     else ctx.warn(headerNotPlaced(data, phs, used, columns.length > 0));
   }
@@ -290,6 +302,23 @@ export function fillSlide(ctx: FillContext): void {
   }
 }
 
+/**
+ * The slide placeholder that takes `slide_data.header` in place of a header placeholder:
+ * undefined when the slide, its layout or its master has a `hdr` placeholder (ST_PlaceholderType,
+ * ECMA-376 Part 1 §19.7.10; it is used first) or the layout has no header-like placeholder;
+ * else the slide's free text placeholder that inherits from the layout's header-like one
+ * (§19.3.1.36: by idx, else by type).
+ */
+function headerLikeTarget(ctx: FillContext, phs: readonly PlaceholderShape[]): PlaceholderShape | undefined {
+  const want = ctx.headerPlaceholder;
+  if (!want) return undefined;
+  const isHdr = (p: PlaceholderShape): boolean => p.type === 'hdr' && p.shape.localName === 'sp';
+  if (phs.some(isHdr) || ctx.layoutPhs.some(isHdr) || ctx.masterPhs.some(isHdr)) return undefined;
+  const layoutShape = ctx.layoutPhs.find((p) => p.type === want.type && p.idx === want.idx && p.shape.localName === 'sp' && Number(attr(cNvPr(p.shape), 'id')) === want.shapeId);
+  if (!layoutShape) return undefined;
+  return phs.find((p) => p.shape.localName === 'sp' && p.type === want.type && matchLayoutPlaceholder(ctx.layoutPhs, p.type, p.idx) === layoutShape);
+}
+
 /** How a message names a placeholder: its type and shape name, e.g. `body placeholder "Text Placeholder 2"`. */
 function describePlaceholder(p: PlaceholderShape): string {
   const name = attr(cNvPr(p.shape), 'name');
@@ -299,7 +328,8 @@ function describePlaceholder(p: PlaceholderShape): string {
 /**
  * The warning for a `slide_data.header` no placeholder takes. It says what was looked for
  * (a header placeholder, ST_PlaceholderType `hdr`, ECMA-376 Part 1 §19.7.10, on the slide,
- * its layout or its master) and which request fields could carry the text on this slide
+ * its layout or its master, else the layout's header-like placeholder, see
+ * {@link FillContext.headerPlaceholder}) and which request fields could carry the text on this slide
  * instead, naming the free placeholder each would fill by the rules of {@link fillSlide}:
  * `title` (a free `title`/`ctrTitle` placeholder) and `subtitle` (a free `subTitle`, else
  * `body`, else, on a slide without content columns, `obj` placeholder), each only when the
@@ -324,8 +354,9 @@ function headerNotPlaced(data: SlideData, phs: readonly PlaceholderShape[], used
     if (s) options.push(`\`subtitle\` (fills the free ${describePlaceholder(s)})`);
   }
   const lookedFor =
-    'header not placed: slide_data.header goes only into a header placeholder (type hdr) of the slide, its layout or its master, ' +
-    'and none of them has one (PowerPoint gives header placeholders to notes and handout pages, not to slides)';
+    'header not placed: slide_data.header goes into a header placeholder (type hdr) of the slide, its layout or its master, ' +
+    "else into the layout's header-like text placeholder (a short band across the slide above the content; the template analysis marks it with role `header`), " +
+    'and there is neither (PowerPoint gives header placeholders to notes and handout pages, not to slides)';
   return options.length
     ? `${lookedFor}; put the text in ${options.join(' or ')} instead`
     : `${lookedFor}; this slide has no free title or text placeholder left either: put the text in \`title\`, \`subtitle\` or a text block, or use a layout with a free subtitle or body placeholder`;

@@ -1,0 +1,168 @@
+/**
+ * `slide_data.header` on corpus templates (issue 21, item 5): with no `hdr` placeholder on
+ * the slide, layout or master, the header goes to the layout's header-like placeholder —
+ * the one the template doctor marks with role `header` — without a warning, and content
+ * columns and the subtitle do not take that placeholder; layouts without one still warn.
+ * Every corpus template is looked at (the layouts are found by the rule, not listed).
+ */
+import t from 'tap';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { analyzePresentation } from '../../../core/src/analysis/analyze.js';
+import { diagnose, headerPlaceholderOfPart } from '../../../core/src/doctor/index.js';
+import { buildDeck, type DeckSlideSpec } from '../../../core/src/generation/deck/build-deck.js';
+import type { SlideData } from '../../../core/src/domain/content.js';
+import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
+import { PmlModel } from '../../../core/src/ooxml/pml/parts.js';
+import { NS, attr, child, descendants, type Element } from '../../../core/src/ooxml/xml.js';
+import { corpusFilesOfFor, corpusPath } from '../../helpers/corpus.js';
+import { lintPptx, refereeSkipped } from '../../helpers/referee.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'slidewright-hdr-'));
+t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** A layout the doctor gives a header-like placeholder. */
+interface HeaderLayout {
+  file: string;
+  layoutName: string;
+  partName: string;
+  /** The header-like placeholder on the layout. */
+  ph: { type: string; idx: number };
+  shapeName: string;
+}
+
+/** The slide's placeholder `p:sp` elements with their `p:ph` type (default obj) and idx (default 0). */
+function slidePlaceholders(slideXml: Element): Array<{ sp: Element; type: string; idx: number; text: string }> {
+  const out: Array<{ sp: Element; type: string; idx: number; text: string }> = [];
+  for (const sp of descendants(slideXml, NS.p, 'sp')) {
+    const ph = descendants(sp, NS.p, 'ph')[0];
+    if (!ph) continue;
+    const body = child(sp, NS.p, 'txBody');
+    const text = body ? descendants(body, NS.a, 't').map((e) => e.textContent ?? '').join('') : '';
+    out.push({ sp, type: attr(ph, 'type') || 'obj', idx: Number(attr(ph, 'idx') || '0'), text });
+  }
+  return out;
+}
+
+/** True when the layout's or its master's shape tree has a `hdr` placeholder. */
+function hasHdr(model: PmlModel, layoutPart: string): boolean {
+  const layout = model.layout(layoutPart);
+  return [...layout.shapes, ...layout.master.shapes].some((s) => s.placeholder?.type === 'hdr');
+}
+
+const HEADER = 'Quarterly business review · internal';
+const files = corpusFilesOfFor(t, 'templates');
+const withHeader: HeaderLayout[] = [];
+const withoutHeader: Array<{ file: string; partName: string; name: string }> = [];
+/** Layouts where the doctor (analysis facts) and generation (reading model) disagree on the header-like placeholder. */
+const disagreements: string[] = [];
+let layoutCount = 0;
+
+t.before(async () => {
+  for (const file of files) {
+    const pkg = await OpcPackage.open(readFileSync(corpusPath(file)));
+    const results = analyzePresentation({ pkg, options: {}, idFor: (k, p) => `${k}:${p}` });
+    const report = diagnose(results, pkg);
+    const model = new PmlModel(pkg);
+    let misses = 0;
+    report.layouts.forEach((entry, i) => {
+      const layout = results.layouts[i]!;
+      const areas = entry.capacity.areas.filter((a) => a.role === 'header');
+      if (areas.length > 1) throw new Error(`${file} ${layout.name}: ${areas.length} header areas`);
+      const area = areas[0];
+      layoutCount++;
+      // generation reads the layout through the reading model; it must name the same placeholder
+      const size = { cx: results.presentation.slide_width_emu, cy: results.presentation.slide_height_emu };
+      const gen = headerPlaceholderOfPart(model.layout(layout.part_name), size);
+      const doc = area?.placeholder ? `${area.placeholder.type}#${area.placeholder.idx}@${area.shape_id}` : 'none';
+      const got = gen ? `${gen.type}#${gen.idx}@${gen.shapeId}` : 'none';
+      if (doc !== got) disagreements.push(`${file} ${layout.name}: doctor ${doc}, generation ${got}`);
+      if (area?.placeholder) {
+        withHeader.push({ file, layoutName: layout.name, partName: layout.part_name, ph: area.placeholder, shapeName: area.name });
+      } else if (misses < 2 && !hasHdr(model, layout.part_name)) {
+        // a couple of layouts per template without either
+        misses++;
+        withoutHeader.push({ file, partName: layout.part_name, name: layout.name });
+      }
+    });
+  }
+});
+
+async function build(file: string, slides: Array<{ partName: string; data: SlideData }>): Promise<{ pkg: OpcPackage; warnings: Array<{ slide_index: number; code: string; message: string }>; path: string }> {
+  const specs: DeckSlideSpec[] = slides.map((s, i) => ({
+    template_id: file,
+    template_slide_id: `${file}#${i}`,
+    source: { kind: 'layout', part_name: s.partName },
+    slide_data: s.data,
+    options: {},
+  }));
+  const result = await buildDeck({ slides: specs, templates: new Map([[file, readFileSync(corpusPath(file))]]) });
+  if (!result.bytes) throw new Error(`${file}: no deck: ${JSON.stringify(result.errors)}`);
+  const path = join(scratch, `${file.replace(/[^A-Za-z0-9.-]+/g, '_')}-${slides.length}.pptx`);
+  writeFileSync(path, result.bytes);
+  return { pkg: await OpcPackage.open(result.bytes), warnings: result.warnings, path };
+}
+
+function slideRoot(pkg: OpcPackage, n: number): Element {
+  return pkg.getXml(`/ppt/slides/slide${n}.xml`).documentElement!;
+}
+
+t.test('the doctor names a header-like placeholder on some corpus layouts, never on a Comparison layout', async (t) => {
+  t.ok(withHeader.length > 0, `layouts with a header-like placeholder: ${withHeader.map((h) => `${h.file} "${h.layoutName}" → ${h.shapeName}`).join('; ')}`);
+  t.notOk(withHeader.some((h) => /^(Comparison|Vergleich)$/.test(h.layoutName)), 'column headings of Comparison layouts are not slide headers');
+});
+
+t.test('the doctor and generation apply the same rule: the same placeholder on every corpus layout', async (t) => {
+  t.ok(layoutCount > 100, `${layoutCount} layouts compared`);
+  t.same(disagreements, []);
+});
+
+t.test('slide_data.header goes into the header-like placeholder, with no warning and a lint-clean deck', async (t) => {
+  for (const h of withHeader) {
+    const data: SlideData = { title: 'Revenue grew in every region', header: HEADER, subtitle: 'Second half', content: [{ blocks: [{ type: 'text', text: { bullets: ['North up 12 %', 'South up 7 %'] } }] }] };
+    const { pkg, warnings, path } = await build(h.file, [{ partName: h.partName, data }]);
+    const label = `${h.file} "${h.layoutName}"`;
+    const phs = slidePlaceholders(slideRoot(pkg, 1));
+    const target = phs.find((p) => p.type === h.ph.type && p.idx === h.ph.idx);
+    t.ok(target, `${label}: the slide has the ${h.ph.type} placeholder idx ${h.ph.idx}`);
+    t.equal(target?.text, HEADER, `${label}: the header is in ${h.shapeName}`);
+    t.equal(phs.filter((p) => p.text.includes(HEADER)).length, 1, `${label}: the header is placed once`);
+    t.notOk(target?.text.includes('North'), `${label}: content did not go into the header band`);
+    t.notOk(target?.text.includes('Second half'), `${label}: the subtitle did not go into the header band`);
+    // the band is kept for the header: bullets and subtitle are placed elsewhere or said to be unplaced, never lost
+    t.ok(phs.some((p) => p.text.includes('North up 12 %')) || warnings.some((w) => /^column 1/.test(w.message)), `${label}: the bullets are placed or warned about`);
+    t.ok(phs.some((p) => p.text === 'Second half') || warnings.some((w) => /subtitle not placed/.test(w.message)), `${label}: the subtitle is placed or warned about`);
+    t.same(warnings.filter((w) => /header/i.test(w.message)), [], `${label}: no header warning`);
+    t.same(warnings.filter((w) => w.code === 'content_not_placed' && !/subtitle/.test(w.message)), [], `${label}: nothing else unplaced (a subtitle may find no free placeholder)`);
+    const lint = await lintPptx(path);
+    if (!refereeSkipped(t, lint)) t.same(lint.errors, [], `${label}: ooxml-lint clean`);
+  }
+});
+
+t.test('without slide_data.header the header-like placeholder is left as before: content may use it', async (t) => {
+  for (const h of withHeader) {
+    const { pkg, warnings } = await build(h.file, [{ partName: h.partName, data: { title: 'No header', content: [{ blocks: [{ type: 'text', text: { bullets: ['Only bullets'] } }] }] } }]);
+    const phs = slidePlaceholders(slideRoot(pkg, 1));
+    t.notOk(phs.some((p) => p.text === HEADER), `${h.file} "${h.layoutName}": no header text`);
+    t.ok(phs.some((p) => p.text.includes('Only bullets')), `${h.file} "${h.layoutName}": the bullets are placed`);
+    t.same(warnings.filter((w) => w.code === 'content_not_placed'), []);
+  }
+});
+
+t.test('layouts without a header-like or hdr placeholder still warn that the header was not placed', async (t) => {
+  t.ok(withoutHeader.length > 0);
+  const byFile = new Map<string, Array<{ partName: string; name: string }>>();
+  for (const w of withoutHeader) byFile.set(w.file, [...(byFile.get(w.file) ?? []), w]);
+  for (const [file, layouts] of byFile) {
+    const { pkg, warnings, path } = await build(file, layouts.map((l) => ({ partName: l.partName, data: { title: 'A title', header: HEADER } })));
+    layouts.forEach((l, i) => {
+      const mine = warnings.filter((w) => w.slide_index === i && /^header not placed/.test(w.message));
+      t.equal(mine.length, 1, `${file} "${l.name}": one header warning`);
+      t.match(mine[0]?.message ?? '', /header-like text placeholder/, 'the warning names the header-like rule');
+      t.notOk(slidePlaceholders(slideRoot(pkg, i + 1)).some((p) => p.text.includes(HEADER)), `${file} "${l.name}": the header text is nowhere`);
+    });
+    const lint = await lintPptx(path);
+    if (!refereeSkipped(t, lint)) t.same(lint.errors, [], `${file}: ooxml-lint clean`);
+  }
+});
