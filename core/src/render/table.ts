@@ -153,9 +153,13 @@ export function drawTable(dc: DrawContext, tbl: Element, r: RectPt, shape: Shape
   for (const w of cols) xs.push(xs[xs.length - 1]! + w);
   const ys = [r.y];
   for (const h of heights) ys.push(ys[ys.length - 1]! + h);
+  // a right-to-left table (§21.1.3.15 `rtl`) lays its grid out from the right edge
+  const rtl = boolAttr(tblPr, 'rtl') ?? false;
+  const right = xs[nCols]!;
   const rectOf = (c: Cell): RectPt => {
-    const x0 = xs[c.col]!;
-    const x1 = xs[Math.min(nCols, c.col + c.colSpan)]!;
+    let x0 = xs[c.col]!;
+    let x1 = xs[Math.min(nCols, c.col + c.colSpan)]!;
+    if (rtl) [x0, x1] = [r.x + (right - x1), r.x + (right - x0)];
     const y0 = ys[c.row]!;
     const y1 = ys[Math.min(nRows, c.row + c.rowSpan)]!;
     return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };

@@ -39,14 +39,45 @@ export function paragraphLanguage(text: string, language: string | undefined): P
   return { rtl, lang: lang ?? languageOfText(text) };
 }
 
+/**
+ * The direction of a table (`a:tblPr/@rtl`, ECMA-376 Part 1 §21.1.3.15: a right-to-left
+ * table puts its first grid column on the right): right to left when `language` names a
+ * right-to-left language; without one, when most cells whose text has a strong character
+ * begin (UAX #9 P2) right to left. Undefined when no cell has a strong character and no
+ * language is given (the template's direction stays).
+ *
+ * @param cells - the text of every cell, rows in order
+ */
+export function tableIsRightToLeft(cells: readonly string[], language: string | undefined): boolean | undefined {
+  if (language && isLanguageTag(language)) return isRightToLeftLanguage(language);
+  let rtl = 0;
+  let ltr = 0;
+  for (const text of cells) {
+    const first = firstStrong(text);
+    if (first === 'rtl') rtl++;
+    else if (first === 'ltr') ltr++;
+  }
+  return rtl + ltr === 0 ? undefined : rtl > ltr;
+}
+
+/** Writes a table's direction on its `a:tblPr` (`rtl="1"`, or no attribute: left to right is the default). */
+export function writeTableDirection(tblPr: Element, rtl: boolean | undefined): void {
+  if (rtl === true) tblPr.setAttribute('rtl', '1');
+  else if (rtl === false) tblPr.removeAttribute('rtl');
+}
+
+/** UAX #9 P2: the direction of the text's first strong character (a letter), undefined without one. */
+function firstStrong(text: string): 'rtl' | 'ltr' | undefined {
+  for (const ch of text) {
+    if (isRightToLeft(ch.codePointAt(0)!)) return 'rtl';
+    if (/\p{L}/u.test(ch)) return 'ltr';
+  }
+  return undefined;
+}
+
 /** UAX #9 P2–P3: whether the text's first strong character (a letter) is right to left. */
 function firstStrongIsRtl(text: string): boolean {
-  for (const ch of text) {
-    const cp = ch.codePointAt(0)!;
-    if (isRightToLeft(cp)) return true;
-    if (/\p{L}/u.test(ch)) return false;
-  }
-  return false;
+  return firstStrong(text) === 'rtl';
 }
 
 /** `algn` seen from the other side, for a right-to-left paragraph whose template aligns left. */

@@ -10,7 +10,7 @@ import { NS, attr, child, children, createElement, intAttr, path, removeChildren
 import { cloneInto, type DeferredCell, type DeferredParagraphs, type DeferredRows, MERGE_ATTRS, paragraphMarkers, rowMarkers } from '../draft/index.js';
 import { setRect, type Rect } from './shapes.js';
 import { paragraphsModel } from './text.js';
-import { cellParagraphLanguage } from './intl-text.js';
+import { cellParagraphLanguage, tableIsRightToLeft, writeTableDirection } from './intl-text.js';
 
 /** `a:graphicData/@uri` of a table (§21.1.3). */
 export const TABLE_URI = 'http://schemas.openxmlformats.org/drawingml/2006/table';
@@ -164,6 +164,7 @@ export function buildTableFrame(doc: Document, table: Table, rect: Rect, o: NewT
     sid.appendChild(doc.createTextNode(o.tableStyleId));
     tblPr.appendChild(sid);
   }
+  writeTableDirection(tblPr, tableIsRightToLeft(rows.flatMap((r) => r.cells), o.options.language));
   tbl.appendChild(tblPr);
   const grid = createElement(doc, NS.a, 'a:tblGrid');
   for (const w of splitWidths(rect.cx, nCols)) grid.appendChild(createElement(doc, NS.a, 'a:gridCol', { w }));
@@ -224,6 +225,7 @@ export function replaceTableContent(doc: Document, frame: Element, table: Table,
     tbl.insertBefore(tblPr, tbl.firstChild);
   }
   if (rows[0]?.header) tblPr.setAttribute('firstRow', '1');
+  writeTableDirection(tblPr, tableIsRightToLeft(rows.flatMap((r) => r.cells), language));
 
   let grid = child(tbl, NS.a, 'tblGrid');
   const oldWidths = grid ? children(grid, NS.a, 'gridCol').map((g) => intAttr(g, 'w', 0)) : [];
