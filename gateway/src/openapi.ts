@@ -5,6 +5,7 @@
  */
 import { ROUTES, type RouteSpec } from '../../proto/gen/routes.js';
 import { MESSAGE_SCHEMAS, ROUTE_SCHEMAS, type JsonSchema } from '../../proto/gen/schemas.js';
+import { PDF_RETRY_AFTER_SECONDS } from '../../core/src/services/pdf-service.js';
 
 const ERROR_BODY: JsonSchema = {
   type: 'object',
@@ -155,6 +156,34 @@ export function errorStatuses(route: RouteSpec): string[] {
   return [...out].sort();
 }
 
+/** True for the downloads that can answer a PDF (`format=pdf`, issue 22): the template and presentation downloads. */
+function servesPdf(route: RouteSpec): boolean {
+  return route.rawResponse && !route.rpc.includes('Preview') && route.queryParams.includes('format');
+}
+
+/**
+ * The headers an error answer of an operation may carry: `Retry-After` (RFC 9110 §10.2.3,
+ * delay in seconds) on 429, where the pending-generation limit is reached, and on the 409
+ * of a PDF download while the PDF is still being rendered (core's pdf-service sends
+ * {@link PDF_RETRY_AFTER_SECONDS}; its other 409s, no file or no visible slide, carry none).
+ *
+ * @returns the OpenAPI Header Objects by name, or undefined when the answer has none
+ */
+export function errorHeaders(route: RouteSpec, status: string): Record<string, unknown> | undefined {
+  if (status === '429') {
+    return { 'Retry-After': { description: 'Seconds to wait before starting another generation.', schema: { type: 'integer', minimum: 0 } } };
+  }
+  if (status === '409' && servesPdf(route)) {
+    return {
+      'Retry-After': {
+        description: `Only with format=pdf while the PDF is still being rendered: seconds to wait before asking again (${PDF_RETRY_AFTER_SECONDS}). Absent on the other 409 answers (no file uploaded or generated yet, no visible slide).`,
+        schema: { type: 'integer', minimum: 0 },
+      },
+    };
+  }
+  return undefined;
+}
+
 /** Strips the generator's private keywords (`x-proto-type`, ...) that OpenAPI tools do not know. */
 function clean(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(clean);
@@ -220,7 +249,7 @@ function operation(route: RouteSpec): Record<string, unknown> {
     const types = route.rpc.includes('Preview')
       ? ['image/png']
       : // downloads: the .pptx, or with format=pdf a PDF (issue 22)
-        ['application/vnd.openxmlformats-officedocument.presentationml.presentation', ...(route.queryParams.includes('format') ? ['application/pdf'] : [])];
+        ['application/vnd.openxmlformats-officedocument.presentationml.presentation', ...(servesPdf(route) ? ['application/pdf'] : [])];
     responses[String(route.successStatus)] = { description: 'The file', headers, content: Object.fromEntries(types.map((type) => [type, binary])) };
   } else {
     responses[String(route.successStatus)] = { description: 'Success', content: { 'application/json': { schema: clean(schemas?.response ?? {}) } } };
@@ -230,7 +259,10 @@ function operation(route: RouteSpec): Record<string, unknown> {
   for (const status of errorStatuses(route)) {
     const description = ERROR_STATUSES[status] ?? 'Error';
     if (status === '422') responses[status] = { description, content: { 'application/json': { schema: VALIDATION_ERROR_BODY } } };
-    else responses[status] = { description, content: { 'application/json': { schema: ERROR_BODY } }, ...(status === '429' ? { headers: { 'Retry-After': { schema: { type: 'integer' } } } } : {}) };
+    else {
+      const headers = errorHeaders(route, status);
+      responses[status] = { description, content: { 'application/json': { schema: ERROR_BODY } }, ...(headers ? { headers } : {}) };
+    }
   }
   op['security'] = [{ ApiKey: [] }];
   return op;

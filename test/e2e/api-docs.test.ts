@@ -47,6 +47,25 @@ t.test('/openapi.json documents every route with its body, parameters and error 
   t.equal(doc.components.securitySchemes.ApiKey.name, 'X-API-Key');
 });
 
+t.test('/openapi.json declares Retry-After where the service sends it: 429, and the 409 of the PDF downloads (issue 22)', async (t) => {
+  const doc = (await (await svc.api('/openapi.json', { as: null })).json()) as Json;
+  const pdfDownloads = ['/api/v1/templates/{template_id}/download', '/api/v1/presentations/{presentation_id}/download'];
+  for (const path of pdfDownloads) {
+    const op = doc.paths[path]?.get;
+    t.ok(op?.responses['200']?.content?.['application/pdf'], `GET ${path} can answer a PDF`);
+    const header = op?.responses['409']?.headers?.['Retry-After'];
+    t.ok(header, `GET ${path}: the 409 declares Retry-After (sent while the PDF is being rendered)`);
+    t.equal(header?.schema?.type, 'integer', `GET ${path}: Retry-After is a number of seconds`);
+    t.match(String(header?.description), /format=pdf/, `GET ${path}: says Retry-After comes only with format=pdf`);
+  }
+  for (const r of ROUTES) {
+    const op = doc.paths[r.pathTemplate]?.[r.method.toLowerCase()];
+    const on409 = Boolean(op?.responses['409']?.headers?.['Retry-After']);
+    t.equal(on409, pdfDownloads.includes(r.pathTemplate) && r.method === 'GET', `${r.rpc}: Retry-After on 409 only for the PDF downloads`);
+    if (op?.responses['429']) t.equal(op.responses['429'].headers?.['Retry-After']?.schema?.type, 'integer', `${r.rpc}: 429 declares Retry-After`);
+  }
+});
+
 t.test('/docs serves Swagger UI', async (t) => {
   const res = await svc.api('/docs/', { as: null });
   t.equal(res.status, 200);

@@ -12,6 +12,15 @@
  *   words of a line, read from the right, follow each other in the text;
  * - the preview of each slide is structurally similar to LibreOffice's page (SSIM ≥ 0.85).
  *
+ * Besides, per template, a second deck puts the same languages through everything else that
+ * writes text — speaker notes, header, footer and footnote fields, footer text and slide
+ * numbers in the language, a table that paginates, bullets whose text block names the
+ * language, and the template's first slide copied with its text replaced — and the referee
+ * tools check it: `ooxml-lint` finds nothing the template did not already have, every
+ * part (`ooxml-xsd-check --all`: notes slides and masters included) validates or fails
+ * only as the template's own parts do, and every right-to-left notes paragraph is marked
+ * right to left. These run without LibreOffice.
+ *
  * The teardown prints the per-language table (slides, words, words outside, right-to-left
  * order, mean and lowest SSIM) the closing note quotes. SLIDEWRIGHT_INTL_ONLY=a,b limits
  * the run to templates whose name contains a or b; SLIDEWRIGHT_INTL_KEEP=1 keeps the files.
@@ -27,11 +36,12 @@ import type { SlideData, Table } from '../../core/src/domain/content.js';
 import { OpcPackage } from '../../core/src/ooxml/opc/package.js';
 import { PmlModel } from '../../core/src/ooxml/pml/parts.js';
 import type { Shape } from '../../core/src/ooxml/pml/shapes.js';
-import { attr } from '../../core/src/ooxml/xml.js';
+import { NS, attr, child, children, descendants, path } from '../../core/src/ooxml/xml.js';
 import { renderSlide } from '../../core/src/render/index.js';
 import { hasRightToLeft } from '../../core/src/text/script.js';
 import { corpusFilesOfFor, corpusPath, scratchName } from '../helpers/corpus.js';
-import { renderingSkipReason } from '../helpers/referee.js';
+import { lintPptx, newFindings, refereeSkipped, renderingSkipReason, xsdCheck } from '../helpers/referee.js';
+import { CT } from '../../core/src/ooxml/opc/constants.js';
 import { COMPARE_WIDTH_PX, rasterizePage, wordsOf } from '../helpers/pdf-tools.js';
 import { grayFromPng, ssim } from '../fidelity/ssim.js';
 
@@ -120,6 +130,52 @@ interface Built {
   errors: unknown[];
 }
 
+/** The referee deck of one template (see the module comment). */
+interface RefereeDeck {
+  name: string;
+  file: string | undefined;
+  errors: unknown[];
+  /** Slides asked for, and of them with notes written from `notes`. */
+  requested: number;
+}
+const refereeDecks: RefereeDeck[] = [];
+
+/**
+ * Builds the referee deck of a template: per sample, a slide from `layout` with notes,
+ * header, footer, footnote and footer options in the sample's language; a table-only slide
+ * of 40 rows (paginates); bullets whose text block names the language (deck options
+ * without one); the template's first slide, if any, copied with its text replaced.
+ */
+async function buildRefereeDeck(name: string, bytes: Uint8Array, model: PmlModel, layout: string): Promise<Omit<RefereeDeck, 'name'>> {
+  const first = model.presentation.slides[0]?.partName;
+  const slides: DeckSlideSpec[] = [];
+  const fromLayout = (slide_data: SlideData, options: DeckSlideSpec['options']): DeckSlideSpec => ({ template_id: name, template_slide_id: `${name}#${layout}`, source: { kind: 'layout', part_name: layout }, slide_data, options });
+  for (const s of SAMPLES) {
+    const language = s.tag ? { language: s.tag } : {};
+    const options = { ...language, footer_text: s.table[0]![0]!, show_slide_numbers: true, footer_font_size: 10 };
+    const notes = `${s.title}\n${s.bullets[0]}`;
+    slides.push(fromLayout({ ...slideData(s), header: s.title, footer: s.table[1]![0]!, footnote: s.bullets[2]!, notes }, { ...options, auto_paginate_tables: false }));
+    const rows = [s.table[0]!, ...Array.from({ length: 40 }, (_, i) => [`${s.table[1]![0]} ${i + 1}`, String(i), s.table[2]![2]!])];
+    slides.push(fromLayout({ title: s.title, notes, content: [{ blocks: [{ type: 'table', table: { table: tableOf(rows) } }] }] }, options));
+    slides.push(fromLayout({ title: s.title, notes: '', content: [{ blocks: [{ type: 'text', text: { bullets: s.bullets, ...language } }] }] }, { show_slide_numbers: true }));
+    if (first) slides.push({ template_id: name, template_slide_id: `${name}#${first}`, source: { kind: 'slide', part_name: first }, slide_data: { title: s.title, subtitle: s.bullets[0]!, notes, content: [{ blocks: [{ type: 'text', text: { bullets: s.bullets } }] }] }, options });
+  }
+  const result = await buildDeck({ slides, templates: new Map([[name, bytes]]) });
+  const file = result.bytes ? join(scratch, `referee-${scratchName(name)}`) : undefined;
+  if (file) writeFileSync(file, result.bytes!);
+  return { file, errors: result.errors, requested: slides.length };
+}
+
+/** xmllint's complaints in `ooxml-xsd-check` output, without the file, part and line in front (to compare a deck with its template). */
+function xsdComplaints(output: string): Set<string> {
+  const out = new Set<string>();
+  for (const line of output.split('\n')) {
+    const m = /:\d+: (.*(?:validity error|parser error).*)$/.exec(line);
+    if (m) out.add(m[1]!);
+  }
+  return out;
+}
+
 const only = process.env.SLIDEWRIGHT_INTL_ONLY?.split(',').filter(Boolean);
 const templates = corpusFilesOfFor(t, 'templates').filter((n) => !only || only.some((o) => n.includes(o)));
 const built: Built[] = [];
@@ -148,6 +204,7 @@ for (const name of templates) {
   if (result.bytes) writeFileSync(file, result.bytes);
   const reported = new Set(result.warnings.filter((w) => w.code === 'text_overflow' || w.code === 'table_overflow').map((w) => w.slide_index));
   built.push({ name, file, samples: SAMPLES, reported, errors: result.errors });
+  refereeDecks.push({ name, ...(await buildRefereeDeck(name, bytes, model, layout.partName)) });
 }
 
 function run(cmd: string, args: string[], timeoutMs: number): Promise<{ code: number; stdout: string }> {
@@ -289,6 +346,46 @@ interface Row {
   ssims: number[];
 }
 const table = new Map<string, Row>(SAMPLES.map((s) => [s.language, { slides: 0, words: 0, outside: 0, reportedWords: 0, rtlLines: 0, rtlOk: 0, ssims: [] }]));
+
+for (const d of refereeDecks) {
+  t.test(`${d.name}: international notes, headers, footers, paginated tables and copied slides pass the referee tools`, async (t) => {
+    t.same(d.errors, [], 'no slide failed');
+    if (!d.file) return void t.fail('no deck was written');
+    const pkg = await OpcPackage.open(readFileSync(d.file));
+    const notesParts = pkg.partsOfType(CT.notesSlide);
+    // per sample: the filled slide, at least one table page and the copied slide have notes
+    t.ok(notesParts.length >= SAMPLES.length * 2, `notes slides written (${notesParts.length})`);
+    let rtlParagraphs = 0;
+    const unmarked: string[] = [];
+    for (const part of notesParts) {
+      const tree = path(pkg.getXml(part).documentElement!, [NS.p, 'cSld'], [NS.p, 'spTree']);
+      const body = tree ? children(tree, NS.p, 'sp').find((sp) => attr(path(sp, [NS.p, 'nvSpPr'], [NS.p, 'nvPr'], [NS.p, 'ph']), 'type') === 'body') : undefined;
+      for (const p of body ? descendants(body, NS.a, 'p') : []) {
+        const text = descendants(p, NS.a, 't').map((x) => x.textContent ?? '').join('');
+        if (!SAMPLES.some((s) => s.tag && hasRightToLeft(s.title) && text === s.title)) continue;
+        rtlParagraphs++;
+        if (attr(child(p, NS.a, 'pPr'), 'rtl') !== '1') unmarked.push(`${part}: ${text}`);
+      }
+    }
+    t.ok(rtlParagraphs > 0, `right-to-left notes paragraphs found (${rtlParagraphs})`);
+    t.same(unmarked.slice(0, 5), [], 'every right-to-left notes paragraph is marked rtl="1"');
+    const lint = await lintPptx(d.file);
+    if (!refereeSkipped(t, lint)) {
+      const before = (await lintPptx(corpusPath(d.name))).errors;
+      t.same(newFindings(lint.errors, before).slice(0, 10), [], 'ooxml-lint: no finding the template did not have');
+    }
+    const xsd = await xsdCheck(d.file, { all: true });
+    if (!refereeSkipped(t, xsd) && !xsd.ok) {
+      // a template part that is invalid already (a chart with an element out of order) stays so in the copy
+      const template = await xsdCheck(corpusPath(d.name), { all: true });
+      const known = xsdComplaints(template.output);
+      const fresh = [...xsdComplaints(xsd.output)].filter((c) => !known.has(c));
+      t.ok(!template.ok, 'the XSD check fails only where the template fails too');
+      t.same(fresh.slice(0, 10), [], 'ooxml-xsd-check --all: no complaint the template does not have');
+      t.ok(xsdComplaints(xsd.output).size > 0, 'the failure is an xmllint complaint, not an unreadable deck');
+    } else if (!xsd.skipped) t.ok(xsd.ok, 'ooxml-xsd-check --all: every part validates');
+  });
+}
 
 const skip = await renderingSkipReason();
 if (!skip) await convertAll(built.filter((b) => existsSync(b.file)).map((b) => b.file), scratch);

@@ -211,6 +211,46 @@ t.test('slides from two templates with notes masters share one notes master; the
   await referees(t, 'two-templates.pptx', r.bytes!, 4);
 });
 
+t.test('notes in right-to-left and East Asian languages carry their direction and language, as the slide text does', needsCorpus(AUTOMIZER), async (t) => {
+  const automizer = readFileSync(corpusPath(AUTOMIZER));
+  const withLanguage = (spec: DeckSlideSpec, language: string): DeckSlideSpec => ({ ...spec, options: { language } });
+  const r = await buildDeck({
+    templates: new Map([['automizer', automizer]]),
+    slides: [
+      withLanguage(fromLayout('automizer', 2, { title: 'סקירה', notes: 'הערות הדובר\nההכנסות גדלו ב-14%' }), 'he'),
+      fromLayout('automizer', 2, { title: 'مراجعة', notes: 'ملاحظات Q3 المتحدث' }),
+      withLanguage(fromLayout('automizer', 2, { title: '四半期', notes: '発表者ノート\vsecond line' }), 'ja-JP'),
+      fromLayout('automizer', 2, { title: 'Latin', notes: 'Plain notes' }),
+      withLanguage(fromSlide('automizer', 2, { notes: '분기별 검토' }), 'ko-KR'),
+    ],
+  });
+  t.same(r.errors, []);
+  const pkg = await OpcPackage.open(r.bytes!);
+  const slides = slideParts(pkg);
+  t.same(
+    slides.map((s) => notesLikePythonPptx(pkg, s)),
+    ['הערות הדובר\nההכנסות גדלו ב-14%', 'ملاحظات Q3 المتحدث', '発表者ノート\vsecond line', 'Plain notes', '분기별 검토'],
+    'the text reads back unchanged (runs split by script join up again)',
+  );
+  /** Per paragraph of a slide's notes body: [rtl, algn, the runs' lang values]. */
+  const shape = (slide: string): Array<[string | undefined, string | undefined, string[]]> => {
+    const notes = pkg.getXml(pkg.relatedPartName(slide, RT.notesSlide)!);
+    const body = children(path(notes.documentElement!, [NS.p, 'cSld'], [NS.p, 'spTree'])!, NS.p, 'sp').find((sp) => attr(path(sp, [NS.p, 'nvSpPr'], [NS.p, 'nvPr'], [NS.p, 'ph']), 'type') === 'body')!;
+    return children(child(body, NS.p, 'txBody')!, NS.a, 'p').map((p) => {
+      const pPr = child(p, NS.a, 'pPr');
+      return [attr(pPr, 'rtl'), attr(pPr, 'algn'), children(p, NS.a, 'r').map((r) => attr(child(r, NS.a, 'rPr'), 'lang') ?? '-')];
+    });
+  };
+  t.same(shape(slides[0]!), [['1', 'r', ['he']], ['1', 'r', ['he']]], 'Hebrew (language he): every paragraph right to left, aligned right, runs lang he');
+  t.same(shape(slides[1]!), [['1', 'r', ['ar-SA', 'en-US', 'ar-SA']]], 'Arabic without a language: right to left from its first strong character, one run per script');
+  t.same(shape(slides[2]!), [['0', undefined, ['ja-JP', 'ja-JP']]], 'Japanese (language ja-JP): left to right, runs lang ja-JP');
+  const ea = child(descendants(pkg.getXml(pkg.relatedPartName(slides[2]!, RT.notesSlide)!), NS.a, 'r')[0]!, NS.a, 'rPr');
+  t.equal(attr(ea, 'altLang'), 'en-US', 'an East Asian run names en-US as altLang, as PowerPoint writes');
+  t.same(shape(slides[3]!), [[undefined, undefined, ['-']]], 'Latin notes without a language are written as before: no pPr, no lang');
+  t.same(shape(slides[4]!), [['0', undefined, ['ko-KR']]], 'notes replacing a copied template slide\'s take the slide\'s language too');
+  await referees(t, 'international-notes.pptx', r.bytes!, 5);
+});
+
 t.test('previews are unaffected by notes', async (t) => {
   const house = await houseTemplate();
   const build = (notes: string | undefined) =>

@@ -186,6 +186,8 @@ interface NotesPlan {
   outName: string;
   /** The notes text asked for, or the template notes slide kept (with the template slide it belongs to). */
   content: { text: string } | { part: string; sourceSlide: string };
+  /** The slide's effective `language` option (BCP 47), for notes written from text. */
+  language: string | undefined;
 }
 
 /**
@@ -656,7 +658,7 @@ class DeckWriter {
       content = { part, sourceSlide: sourcePart };
     }
     const outName = this.parts.allocate('/ppt/notesSlides/notesSlide1.xml', true);
-    this.notes.push({ src, slideIndex, templateSlideId: spec.template_slide_id, slidePart, outName, content });
+    this.notes.push({ src, slideIndex, templateSlideId: spec.template_slide_id, slidePart, outName, content, language: spec.options.language });
     this.record(() => this.notes.pop());
     return outName;
   }
@@ -741,7 +743,7 @@ class DeckWriter {
       this.out.setRels(n.outName, linksFor({ master: ids.next(), slide: ids.next() }));
     };
     if ('text' in n.content) {
-      written(notesSlideXml(n.content.text));
+      written(notesSlideXml(n.content.text, n.language));
       return;
     }
     const { part, sourceSlide } = n.content;
@@ -763,7 +765,7 @@ class DeckWriter {
       this.parts.writeCopyWithRels(n.src, part, n.outName, [...linksFor({ master: masterId, slide: slideId }), ...rels], dropped);
     } catch (err) {
       const text = notesText(n.src.pkg.getXml(part));
-      written(notesSlideXml(text));
+      written(notesSlideXml(text, n.language));
       this.warnings.push({
         slide_index: n.slideIndex,
         template_slide_id: n.templateSlideId,

@@ -9,9 +9,17 @@
  * body has one paragraph per line of the notes. Their geometry is inherited from the notes
  * master (empty `p:spPr`), as PowerPoint writes them. How the parts are related (slide ↔
  * notes slide, notes slide → notes master, notes master → theme) is build-deck.ts's job.
+ *
+ * International notes are written as the slide's own text is (../slide/intl-text.ts): a
+ * paragraph in a right-to-left language (the slide's `language` option, else its first
+ * strong character) gets `a:pPr/@rtl="1"` (ECMA-376 Part 1, §21.1.2.2.7) and right
+ * alignment, and runs get `lang` (§21.1.2.3.9), split into one run per script when a line
+ * mixes them; Latin notes without a language are written as before.
  */
 import { xmlSafeText } from '../slide/text.js';
+import { paragraphLanguage, type ParagraphLanguage } from '../slide/intl-text.js';
 import { NS } from '../../ooxml/xml.js';
+import { languageOfText, splitByScript, type FontSlot } from '../../text/script.js';
 
 const DECL = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n';
 const PML_ROOT_NS = `xmlns:a="${NS.a}" xmlns:r="${NS.r}" xmlns:p="${NS.p}"`;
@@ -39,16 +47,49 @@ export function notesParagraphs(text: string): string[][] {
   return text.split(PARAGRAPH_BREAK).map((line) => line.split(LINE_BREAK).map(xmlSafeText));
 }
 
-/** The `a:p` elements of a notes text (see {@link notesParagraphs}). */
-function paragraphsXml(text: string): string {
+/** Escapes an attribute value (`&`, `<`, `"`). */
+function escapeAttr(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+}
+
+/** `lang` (and `altLang` en-US for an East Asian run, as PowerPoint writes) followed by `dirty="0"`: the attributes of a notes run's `a:rPr`. */
+function runAttrs(lang: string | undefined, slot: FontSlot): string {
+  if (!lang) return 'dirty="0"';
+  const alt = slot === 'ea' && !lang.toLowerCase().startsWith('en') ? ' altLang="en-US"' : '';
+  return `lang="${escapeAttr(lang)}"${alt} dirty="0"`;
+}
+
+/**
+ * The runs of one line segment: one run, or, when the paragraph has a language and the
+ * segment mixes scripts, one run per script (a Latin part en-US, the others their script's
+ * language, else the paragraph's), as intl-text.ts splits a slide's runs.
+ */
+function runsXml(segment: string, w: ParagraphLanguage | undefined): string {
+  const run = (text: string, attrs: string): string => `<a:r><a:rPr ${attrs}/><a:t>${escapeText(text)}</a:t></a:r>`;
+  if (!w) return run(segment, runAttrs(undefined, 'latin'));
+  const parts = splitByScript(segment);
+  if (parts.length <= 1) return run(segment, runAttrs(w.lang ?? languageOfText(segment), parts[0]?.slot ?? 'latin'));
+  return parts.map((part) => run(part.text, runAttrs(part.slot === 'latin' ? 'en-US' : languageOfText(part.text) ?? w.lang, part.slot))).join('');
+}
+
+/**
+ * The `a:p` elements of a notes text (see {@link notesParagraphs}), with direction and
+ * language per paragraph ({@link paragraphLanguage}): a right-to-left paragraph gets
+ * `rtl="1"` and `algn="r"` (notes masters align notes left, and right-to-left text is
+ * mirrored as on slides), any other with a language `rtl="0"`.
+ *
+ * @param language - BCP 47 tag of the slide's text (its effective `language` option), if any
+ */
+function paragraphsXml(text: string, language: string | undefined): string {
   let xml = '';
   for (const segments of notesParagraphs(text)) {
-    let inner = '';
+    const w = paragraphLanguage(segments.join(' '), language);
+    let inner = w ? (w.rtl ? '<a:pPr algn="r" rtl="1"/>' : '<a:pPr rtl="0"/>') : '';
     segments.forEach((s, i) => {
-      if (i > 0) inner += '<a:br><a:rPr dirty="0"/></a:br>';
-      if (s !== '') inner += `<a:r><a:rPr dirty="0"/><a:t>${escapeText(s)}</a:t></a:r>`;
+      if (i > 0) inner += `<a:br><a:rPr ${runAttrs(w?.lang, 'latin')}/></a:br>`;
+      if (s !== '') inner += runsXml(s, w);
     });
-    xml += `<a:p>${inner}<a:endParaRPr dirty="0"/></a:p>`;
+    xml += `<a:p>${inner}<a:endParaRPr ${runAttrs(w?.lang, 'latin')}/></a:p>`;
   }
   return xml;
 }
@@ -60,14 +101,17 @@ const TREE_HEAD =
 
 /**
  * The XML of a notes slide (`p:notes`) whose notes are `text`: a slide image placeholder
- * and a body placeholder (idx 1) holding one paragraph per line.
+ * and a body placeholder (idx 1) holding one paragraph per line, right-to-left lines
+ * marked as such and runs in other scripts given their language (see the module comment).
+ *
+ * @param language - BCP 47 tag of the slide's text (its effective `language` option); without it each line's script decides
  */
-export function notesSlideXml(text: string): string {
+export function notesSlideXml(text: string, language?: string): string {
   return (
     `${DECL}<p:notes ${PML_ROOT_NS}><p:cSld><p:spTree>${TREE_HEAD}` +
     '<p:sp><p:nvSpPr><p:cNvPr id="2" name="Slide Image Placeholder 1"/><p:cNvSpPr><a:spLocks noGrp="1" noRot="1" noChangeAspect="1"/></p:cNvSpPr><p:nvPr><p:ph type="sldImg"/></p:nvPr></p:nvSpPr><p:spPr/></p:sp>' +
     '<p:sp><p:nvSpPr><p:cNvPr id="3" name="Notes Placeholder 2"/><p:cNvSpPr><a:spLocks noGrp="1"/></p:cNvSpPr><p:nvPr><p:ph type="body" idx="1"/></p:nvPr></p:nvSpPr><p:spPr/>' +
-    `<p:txBody><a:bodyPr/><a:lstStyle/>${paragraphsXml(text)}</p:txBody></p:sp>` +
+    `<p:txBody><a:bodyPr/><a:lstStyle/>${paragraphsXml(text, language)}</p:txBody></p:sp>` +
     '</p:spTree></p:cSld><p:clrMapOvr><a:masterClrMapping/></p:clrMapOvr></p:notes>'
   );
 }
