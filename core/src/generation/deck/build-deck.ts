@@ -39,27 +39,25 @@ import { CT, RT } from '../../ooxml/opc/constants.js';
 import { OpcPackage } from '../../ooxml/opc/package.js';
 import { appendRelationship, RelIdAllocator, type RelationshipDraft } from '../../ooxml/opc/relationships.js';
 import { compressEntry } from '../../ooxml/opc/zip-codec.js';
-import { NS, attr, child, children, decodeXmlBytes, descendants, intAttr, parseXml, type Document, type Element } from '../../ooxml/xml.js';
+import { NS, attr, child, children, decodeXmlBytes, intAttr, parseXml, type Document, type Element } from '../../ooxml/xml.js';
 import { fillSlide, newSlideFromLayout } from '../slide/fill-slide.js';
 import { hasChartBlocks, isChartFrame, SlideRichContent, type RichHost } from '../charts/blocks.js';
-import { PmlModel } from '../../ooxml/pml/parts.js';
-import { cloneDocument, cloneInto, GeneratedSlidePart, SlideDraft } from '../draft/index.js';
+import { cloneDocument, cloneInto, SlideDraft } from '../draft/index.js';
 import { finishSlide, measureShapeText, type FilledShape } from '../slide/finish-slide.js';
 import { isTableOnly, pageSlideData, type PaginationPlan } from '../fit/paginate.js';
 import { cNvPr as cNvPrOf, placeholderElement, placeholders, renumberDuplicateShapeIds, shapeTree } from '../slide/shapes.js';
-import { materializeParagraphs, plainText } from '../slide/text.js';
+import { plainText } from '../slide/text.js';
 import { TEMPLATE_PICTURE_LIMITS, type TemplatePictureLimits } from './picture-limits.js';
 import { DEFAULT_TABLE_STYLE_ID, tableStyleIds } from '../slide/tables.js';
-import { shapeBrand, themeBrand, type BrandContext } from '../../quality/brand.js';
-import { shapeAccessibility, slideAccessibility, type SlideTitle } from '../../quality/accessibility.js';
 import type { QualityFinding } from '../../quality/types.js';
+import type { SlideTitle } from '../../quality/accessibility.js';
 import { checkSlideText, type PackageProblem } from '../../quality/package.js';
-import type { Shape } from '../../ooxml/pml/shapes.js';
 import { DEFAULT_NOTES_SIZE, minimalNotesMasterXml, minimalThemeXml, notesSlideXml } from './notes.js';
 import { PartCopier, removeDanglingReferences } from './part-copier.js';
 import { writeMasters, writePresentation } from './presentation-part.js';
 import { SlideFailure, toFailure } from './slide-failure.js';
-import { DeckTemplates, defaultTableStyle, layoutHeaderPlaceholder, modelOf, placeholdersOf, sourceSlideInfo, vocabularyOf, type TemplateSlideQuality, type TemplateSource } from './templates.js';
+import { slideQuality } from './slide-quality.js';
+import { DeckTemplates, defaultTableStyle, layoutHeaderPlaceholder, modelOf, placeholdersOf, sourceSlideInfo, type TemplateSource } from './templates.js';
 
 
 /** One slide of the deck to build. */
@@ -220,23 +218,6 @@ export async function buildDeck(input: BuildDeckInput, onProgress?: (fraction: n
   const bytes = await writer.finish();
   onProgress?.(1);
   return { bytes, pages_generated: writer.slideCount, errors, warnings: writer.warnings, slides: writer.slideRecords, vocabulary: writer.vocabulary(), package: writer.written };
-}
-
-const objectIds = new WeakMap<object, number>();
-let nextObjectId = 1;
-
-/** A number naming an object for cache keys ('' for none). */
-function objectId(o: object | undefined): string {
-  if (!o) return '';
-  let id = objectIds.get(o);
-  if (id === undefined) objectIds.set(o, (id = nextObjectId++));
-  return String(id);
-}
-
-/** The child of `tree` that holds `el` (itself when it is one). */
-function topLevelOf(el: Element, tree: Element | undefined): Element | undefined {
-  for (let n: Element | null = el; n; n = n.parentNode as Element | null) if (n.parentNode === tree) return n;
-  return undefined;
 }
 
 /** Accumulates the output package slide by slide; each slide is all-or-nothing. */
@@ -496,9 +477,12 @@ class DeckWriter {
     this.record(() => this.out.removePart(outSlide));
     this.slides.push(outSlide);
     this.record(() => this.slides.pop());
-    let quality: ReturnType<DeckWriter['slideQuality']>;
+    let quality: ReturnType<typeof slideQuality>;
     try {
-      quality = this.input.quality === false || !model ? undefined : this.slideQuality(src, model, layoutPart, draft, spec.source.kind === 'slide' ? partName : undefined, rels, outSlide);
+      quality =
+        this.input.quality === false || !model
+          ? undefined
+          : slideQuality({ src, model, layoutPart, draft, sourcePart: spec.source.kind === 'slide' ? partName : undefined, rels, outSlide, options: this.input.quality ?? {}, out: this.out });
     } catch {
       // a check never costs a slide: without its findings the report reads the slide from the deck
       quality = undefined;
@@ -510,127 +494,6 @@ class DeckWriter {
     this.slideRecords.push({ part_name: outSlide, slide_index: index, template_slide_id: spec.template_slide_id, fits: fitRecords, ...quality, package_problems: packageProblems });
     this.record(() => this.slideRecords.pop());
     return undefined;
-  }
-
-  /**
-   * The accessibility and brand findings of a slide as built (core/src/quality), read from
-   * its tree before it is written: shapes written from the template (stand-ins) are judged
-   * once per template slide, the others on every slide.
-   *
-   * @param sourcePart - the template slide copied, undefined for a slide made from a layout
-   */
-  private slideQuality(
-    src: TemplateSource,
-    model: PmlModel,
-    layoutPart: string,
-    draft: SlideDraft,
-    sourcePart: string | undefined,
-    rels: readonly RelationshipDraft[],
-    outSlide: string,
-  ): { findings: QualityFinding[]; title: SlideTitle } | undefined {
-    const { doc, stubs, sourceOf } = draft;
-    const tree = shapeTree(doc);
-    if (!tree) return undefined;
-    // the reading model fitting measured the slide with (its shape list is read only here,
-    // after the tree is final)
-    const gen: GeneratedSlidePart | undefined = draft.readAs(() => model.layout(layoutPart), outSlide);
-    if (!gen) return undefined;
-    const options = this.input.quality || {};
-    // theme fonts and palette are made once per theme; the contexts are plain objects, no spreads
-    const { themeFonts, palette } = themeBrand(gen.theme);
-    const vocabulary = vocabularyOf(src);
-    const outCtx: BrandContext = {
-      themeFonts,
-      palette,
-      vocabulary,
-      imageBytes: (_shape, rId) => {
-        const target = rels.find((r) => r.id === rId && !r.external)?.targetPartName;
-        return target && this.out.hasPart(target) ? this.out.getBytes(target) : undefined;
-      },
-    };
-    let tpl: TemplateSlideQuality | undefined;
-    if (stubs && sourcePart) {
-      src.lazy.quality ??= new Map();
-      tpl = src.lazy.quality.get(sourcePart);
-      if (!tpl) {
-        const byTop = new Map<Element, Shape[]>();
-        const srcTree = shapeTree(src.pkg.getXml(sourcePart));
-        for (const s of model.slide(sourcePart).shapes) {
-          const top = topLevelOf(s.element, srcTree);
-          if (top) byTop.set(top, [...(byTop.get(top) ?? []), s]);
-        }
-        tpl = { byTop, findings: new Map() };
-        src.lazy.quality.set(sourcePart, tpl);
-      }
-    }
-    const tplCtx: BrandContext = {
-      themeFonts,
-      palette,
-      vocabulary,
-      imageBytes: (shape, rId) => {
-        const rel = src.pkg.rel(shape.part.partName, rId);
-        return rel && !rel.external && rel.targetPartName && src.pkg.hasPart(rel.targetPartName) ? src.pkg.getBytes(rel.targetPartName) : undefined;
-      },
-    };
-    const genByTop = new Map<Element, Shape[]>();
-    for (const s of gen.shapes) {
-      const top = topLevelOf(s.element, tree);
-      if (top) genByTop.set(top, [...(genByTop.get(top) ?? []), s]);
-    }
-    const shapes: Shape[] = [];
-    const findings: QualityFinding[] = [];
-    for (const el of children(tree)) {
-      const source = stubs?.get(el);
-      if (source && tpl) {
-        for (const s of tpl.byTop.get(source) ?? []) {
-          shapes.push(s);
-          let cached = tpl.findings.get(s);
-          if (!cached) {
-            cached = [...shapeAccessibility(s, options), ...shapeBrand(s, tplCtx)];
-            tpl.findings.set(s, cached);
-          }
-          findings.push(...cached);
-        }
-        continue;
-      }
-      for (const s of genByTop.get(el) ?? []) {
-        shapes.push(s);
-        const m = s.kind === 'sp' && s.group === undefined ? SlideDraft.paragraphsOf(s.txBody) : undefined;
-        if (!m || !s.txBody) {
-          // (the slide is written already: deferred paragraphs elsewhere may become nodes the reading model reads)
-          // (only shapes and groups hold text bodies: a table's frame is not walked)
-          if (s.kind === 'sp' || s.kind === 'grpSp') for (const txBody of descendants(s.element, NS.p, 'txBody')) materializeParagraphs(doc, txBody);
-          findings.push(...shapeAccessibility(s, options), ...shapeBrand(s, outCtx));
-          continue;
-        }
-        // a filled text shape: what is judged (colours, fonts, sizes) is its template's formatting
-        // and the fitted sizes, the same on every slide filled from that shape
-        src.lazy.filledQuality ??= new Map();
-        const key = [
-          objectId(sourceOf?.get(el) ?? s.basePlaceholder?.element),
-          layoutPart,
-          objectId(m.runProps),
-          objectId(m.paraProps),
-          m.sizes?.map((p) => p.runs.join(',')).join(';') ?? '',
-          attr(child(child(s.txBody, NS.a, 'bodyPr'), NS.a, 'normAutofit'), 'fontScale') ?? '',
-          options.minTextPt ?? '',
-          m.lines.some((segments) => segments.some((x) => x.trim() !== '')) ? 'text' : 'empty',
-          // what lies behind the text depends on where the box is
-          s.frame ? `${s.frame.x},${s.frame.y},${s.frame.cx},${s.frame.cy}` : '',
-        ].join('|');
-        let known = src.lazy.filledQuality.get(key);
-        if (!known) {
-          materializeParagraphs(doc, s.txBody);
-          known = [...shapeAccessibility(s, options), ...shapeBrand(s, outCtx)];
-          // bounded: one entry per formatting and fitted sizes seen (cleared if a template somehow sees thousands)
-          if (src.lazy.filledQuality.size >= 4096) src.lazy.filledQuality.clear();
-          src.lazy.filledQuality.set(key, known);
-        }
-        for (const f of known) findings.push({ ...f, shape_id: s.id, shape_name: s.name });
-      }
-    }
-    const slide = slideAccessibility(shapes, -1);
-    return { findings: [...findings, ...slide.findings], title: slide.title };
   }
 
   /**

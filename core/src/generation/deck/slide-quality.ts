@@ -1,0 +1,171 @@
+/**
+ * The quality report's per-slide checks run by the deck writer (issue 23): accessibility
+ * and brand findings of a slide as built, read from its tree before it is written, with
+ * what a template slide gives judged once per template slide (core/src/quality holds the
+ * checks themselves).
+ */
+import { NS, attr, child, children, descendants, type Element } from '../../ooxml/xml.js';
+import type { OpcPackage } from '../../ooxml/opc/package.js';
+import type { RelationshipDraft } from '../../ooxml/opc/relationships.js';
+import type { PmlModel } from '../../ooxml/pml/parts.js';
+import type { Shape } from '../../ooxml/pml/shapes.js';
+import { shapeBrand, themeBrand, type BrandContext } from '../../quality/brand.js';
+import { shapeAccessibility, slideAccessibility, type SlideTitle } from '../../quality/accessibility.js';
+import type { QualityFinding } from '../../quality/types.js';
+import { GeneratedSlidePart, SlideDraft } from '../draft/index.js';
+import { materializeParagraphs } from '../slide/text.js';
+import { shapeTree } from '../slide/shapes.js';
+import { vocabularyOf, type TemplateSlideQuality, type TemplateSource } from './templates.js';
+
+/** What {@link slideQuality} reads: the slide being written and where it comes from. */
+export interface SlideQualityInput {
+  /** The template the slide comes from. */
+  src: TemplateSource;
+  /** The template's reading model (fitting measured the slide with it). */
+  model: PmlModel;
+  /** The slide's layout part in the template. */
+  layoutPart: string;
+  /** The slide as built, not yet written. */
+  draft: SlideDraft;
+  /** The template slide copied; undefined for a slide made from a layout. */
+  sourcePart: string | undefined;
+  /** The slide's relationships as they will be written. */
+  rels: readonly RelationshipDraft[];
+  /** The slide's part name in the deck. */
+  outSlide: string;
+  /** The checks' settings (smallest text size accepted, pt). */
+  options: { minTextPt?: number };
+  /** The deck being written (pictures the slide shows are read from it). */
+  out: OpcPackage;
+}
+
+const objectIds = new WeakMap<object, number>();
+let nextObjectId = 1;
+
+/** A number naming an object for cache keys ('' for none). */
+function objectId(o: object | undefined): string {
+  if (!o) return '';
+  let id = objectIds.get(o);
+  if (id === undefined) objectIds.set(o, (id = nextObjectId++));
+  return String(id);
+}
+
+/** The child of `tree` that holds `el` (itself when it is one). */
+function topLevelOf(el: Element, tree: Element | undefined): Element | undefined {
+  for (let n: Element | null = el; n; n = n.parentNode as Element | null) if (n.parentNode === tree) return n;
+  return undefined;
+}
+
+/**
+ * The accessibility and brand findings of a slide as built (core/src/quality), read from
+ * its tree before it is written: shapes written from the template (stand-ins) are judged
+ * once per template slide, the others on every slide.
+ *
+ * @param sourcePart - the template slide copied, undefined for a slide made from a layout
+ */
+export function slideQuality(input: SlideQualityInput): { findings: QualityFinding[]; title: SlideTitle } | undefined {
+const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out } = input;
+  const { doc, stubs, sourceOf } = draft;
+  const tree = shapeTree(doc);
+  if (!tree) return undefined;
+  // the reading model fitting measured the slide with (its shape list is read only here,
+  // after the tree is final)
+  const gen: GeneratedSlidePart | undefined = draft.readAs(() => model.layout(layoutPart), outSlide);
+  if (!gen) return undefined;
+  // theme fonts and palette are made once per theme; the contexts are plain objects, no spreads
+  const { themeFonts, palette } = themeBrand(gen.theme);
+  const vocabulary = vocabularyOf(src);
+  const outCtx: BrandContext = {
+    themeFonts,
+    palette,
+    vocabulary,
+    imageBytes: (_shape, rId) => {
+      const target = rels.find((r) => r.id === rId && !r.external)?.targetPartName;
+      return target && out.hasPart(target) ? out.getBytes(target) : undefined;
+    },
+  };
+  let tpl: TemplateSlideQuality | undefined;
+  if (stubs && sourcePart) {
+    src.lazy.quality ??= new Map();
+    tpl = src.lazy.quality.get(sourcePart);
+    if (!tpl) {
+      const byTop = new Map<Element, Shape[]>();
+      const srcTree = shapeTree(src.pkg.getXml(sourcePart));
+      for (const s of model.slide(sourcePart).shapes) {
+        const top = topLevelOf(s.element, srcTree);
+        if (top) byTop.set(top, [...(byTop.get(top) ?? []), s]);
+      }
+      tpl = { byTop, findings: new Map() };
+      src.lazy.quality.set(sourcePart, tpl);
+    }
+  }
+  const tplCtx: BrandContext = {
+    themeFonts,
+    palette,
+    vocabulary,
+    imageBytes: (shape, rId) => {
+      const rel = src.pkg.rel(shape.part.partName, rId);
+      return rel && !rel.external && rel.targetPartName && src.pkg.hasPart(rel.targetPartName) ? src.pkg.getBytes(rel.targetPartName) : undefined;
+    },
+  };
+  const genByTop = new Map<Element, Shape[]>();
+  for (const s of gen.shapes) {
+    const top = topLevelOf(s.element, tree);
+    if (top) genByTop.set(top, [...(genByTop.get(top) ?? []), s]);
+  }
+  const shapes: Shape[] = [];
+  const findings: QualityFinding[] = [];
+  for (const el of children(tree)) {
+    const source = stubs?.get(el);
+    if (source && tpl) {
+      for (const s of tpl.byTop.get(source) ?? []) {
+        shapes.push(s);
+        let cached = tpl.findings.get(s);
+        if (!cached) {
+          cached = [...shapeAccessibility(s, options), ...shapeBrand(s, tplCtx)];
+          tpl.findings.set(s, cached);
+        }
+        findings.push(...cached);
+      }
+      continue;
+    }
+    for (const s of genByTop.get(el) ?? []) {
+      shapes.push(s);
+      const m = s.kind === 'sp' && s.group === undefined ? SlideDraft.paragraphsOf(s.txBody) : undefined;
+      if (!m || !s.txBody) {
+        // (the slide is written already: deferred paragraphs elsewhere may become nodes the reading model reads)
+        // (only shapes and groups hold text bodies: a table's frame is not walked)
+        if (s.kind === 'sp' || s.kind === 'grpSp') for (const txBody of descendants(s.element, NS.p, 'txBody')) materializeParagraphs(doc, txBody);
+        findings.push(...shapeAccessibility(s, options), ...shapeBrand(s, outCtx));
+        continue;
+      }
+      // a filled text shape: what is judged (colours, fonts, sizes) is its template's formatting
+      // and the fitted sizes, the same on every slide filled from that shape
+      src.lazy.filledQuality ??= new Map();
+      const key = [
+        objectId(sourceOf?.get(el) ?? s.basePlaceholder?.element),
+        layoutPart,
+        objectId(m.runProps),
+        objectId(m.paraProps),
+        m.sizes?.map((p) => p.runs.join(',')).join(';') ?? '',
+        attr(child(child(s.txBody, NS.a, 'bodyPr'), NS.a, 'normAutofit'), 'fontScale') ?? '',
+        options.minTextPt ?? '',
+        m.lines.some((segments) => segments.some((x) => x.trim() !== '')) ? 'text' : 'empty',
+        // what lies behind the text depends on where the box is
+        s.frame ? `${s.frame.x},${s.frame.y},${s.frame.cx},${s.frame.cy}` : '',
+      ].join('|');
+      let known = src.lazy.filledQuality.get(key);
+      if (!known) {
+        materializeParagraphs(doc, s.txBody);
+        known = [...shapeAccessibility(s, options), ...shapeBrand(s, outCtx)];
+        // bounded: one entry per formatting and fitted sizes seen (cleared if a template somehow sees thousands)
+        if (src.lazy.filledQuality.size >= 4096) src.lazy.filledQuality.clear();
+        src.lazy.filledQuality.set(key, known);
+      }
+      for (const f of known) findings.push({ ...f, shape_id: s.id, shape_name: s.name });
+    }
+  }
+  const slide = slideAccessibility(shapes, -1);
+  return { findings: [...findings, ...slide.findings], title: slide.title };
+}
+
