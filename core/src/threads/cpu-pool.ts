@@ -59,7 +59,7 @@ export interface PoolWarmUp {
 export class CpuPool {
   private readonly pool: Piscina;
   private readonly threads: number;
-  /** Content key → how many times its bytes went to a thread (up to {@link threads}), most recent last. */
+  /** Content key → how many times its bytes went to a thread that kept it open (up to {@link threads}), most recent last. */
   private readonly sent = new Map<string, number>();
   private readonly traffic: TemplateTraffic = { tasks: 0, templatesWithBytes: 0, templatesByKey: 0, bytes: 0, misses: 0 };
 
@@ -142,9 +142,8 @@ export class CpuPool {
       } else if (r.key) this.traffic.templatesByKey++;
     }
     const result = await this.run<BuildResult | TemplatesMissing>({ op: 'build', templates: refs, slides, minTextPt });
-    // a thread that built from bytes keeps the template open under the SHA-256 of those
-    // bytes: counted only when that is the key later builds will name it by
-    if (result.ok) for (const r of refs) if (r.bytes && r.key && contentKey(r.bytes) === r.key) this.noteSent(r.key, 1);
+    // the templates sent with bytes that the thread kept open under the key later builds will name them by
+    if (result.ok) for (const r of refs) if (r.bytes && r.key && result.kept_keys.includes(r.key)) this.noteSent(r.key, 1);
     return result;
   }
 

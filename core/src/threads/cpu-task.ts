@@ -102,6 +102,8 @@ export type BuildResult =
       report: QualityReport | undefined;
       /** Time the package check and the report took, ms. */
       report_ms: number;
+      /** Content keys of the task's templates the thread keeps open after the build (later builds may name them by key alone). */
+      kept_keys: string[];
     }
   | TaskFailure;
 
@@ -186,7 +188,9 @@ export default async function run(task: CpuTask): Promise<InspectResult | Analyz
         // checked before it leaves the thread: a deck PowerPoint would refuse is never delivered
         const r = await checkedBuild({ slides: task.slides, templates: bytes, kept }, { minTextPt: task.minTextPt });
         if (!r.ok) return r;
-        return { ok: true, bytes: r.bytes, pages_generated: r.pages_generated, errors: r.errors, warnings: r.warnings, report: r.report, report_ms: r.report_ms };
+        // a template too large to keep, or sent under a key that is not its bytes' SHA-256, is not among them
+        const keptKeys = task.templates.flatMap((t) => (t.key && keptTemplate(t.key) ? [t.key] : []));
+        return { ok: true, bytes: r.bytes, pages_generated: r.pages_generated, errors: r.errors, warnings: r.warnings, report: r.report, report_ms: r.report_ms, kept_keys: keptKeys };
       }
       case 'warmUp': {
         const r = await warmUpThread(task.rounds, task.templates);
