@@ -6,7 +6,9 @@
  * its own (main/gateway.ts, `SLIDEWRIGHT_GATEWAY_THREAD`), so the loopback gRPC hop between
  * them spans two cores: a status GET's HTTP, routing and transcoding no longer share one
  * event loop with core's work. The gateway sends a per-process secret with each call, so
- * core does not validate again what the gateway validated.
+ * core does not validate again what the gateway validated, and it hands the thread the
+ * request validators core compiled (their standalone sources), so the thread does not
+ * compile them again.
  */
 import { randomBytes } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
@@ -20,12 +22,15 @@ import { startConsumers } from '../workers/src/consumers.js';
 import { buildGateway, connectionLimitsOf } from '../gateway/src/app.js';
 import { GrpcInvoker } from '../gateway/src/invoker.js';
 import type { EmbeddedGatewayData, GatewayThreadMessage, MetricJson } from './gateway.js';
+import { validatorSources } from '../core/src/validation/index.js';
 
 export interface EmbeddedService {
   /** REST base URL, e.g. `http://127.0.0.1:8080`. */
   url: string;
   grpcAddress: string;
   core: CoreRuntime;
+  /** The gateway's own thread (`SLIDEWRIGHT_GATEWAY_THREAD`), when it runs on one: how many request validators it took from core instead of compiling. */
+  gatewayThread?: { validatorsTaken: number };
   close(): Promise<void>;
 }
 
@@ -41,7 +46,8 @@ export async function startEmbedded(config: Readonly<Config>): Promise<EmbeddedS
   if (config.gatewayThread) {
     let gateway: GatewayThread;
     try {
-      gateway = await startGatewayThread({ kind: 'slidewright-embedded-gateway', config: { ...config }, coreGrpcAddr: grpcAddress, trustedSecret }, log);
+      // the validators core compiled go along, so the gateway thread does not compile them again
+      gateway = await startGatewayThread({ kind: 'slidewright-embedded-gateway', config: { ...config }, coreGrpcAddr: grpcAddress, trustedSecret, validators: validatorSources() }, log);
     } catch (err) {
       shutdown.abort();
       await grpcServer.close();
@@ -54,6 +60,7 @@ export async function startEmbedded(config: Readonly<Config>): Promise<EmbeddedS
       url: gateway.url,
       grpcAddress,
       core,
+      gatewayThread: { validatorsTaken: gateway.validatorsTaken },
       async close() {
         await gateway.close();
         shutdown.abort();
@@ -94,6 +101,8 @@ export async function startEmbedded(config: Readonly<Config>): Promise<EmbeddedS
 /** The gateway thread as the main thread drives it. */
 interface GatewayThread {
   url: string;
+  /** Request validators the thread took from core's (see {@link EmbeddedGatewayData.validators}); the rest it compiled. */
+  validatorsTaken: number;
   /** Readiness answers 200 from now on. */
   ready(): void;
   /** Stops the gateway (running requests finish) and waits for its thread to end. */
@@ -118,9 +127,9 @@ async function startGatewayThread(data: EmbeddedGatewayData, log: Logger): Promi
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   const send = (m: GatewayThreadMessage): void => worker.postMessage(m);
   let closed: () => void = () => undefined;
-  const url = await new Promise<string>((resolve, reject) => {
+  const { url, validatorsTaken } = await new Promise<{ url: string; validatorsTaken: number }>((resolve, reject) => {
     worker.on('message', (m: GatewayThreadMessage) => {
-      if (m.type === 'listening') resolve(m.url);
+      if (m.type === 'listening') resolve(m);
       else if (m.type === 'failed') reject(new Error(`the gateway did not start: ${m.message}`));
       else if (m.type === 'closed') closed();
       else if (m.type === 'metrics-request') {
@@ -138,6 +147,7 @@ async function startGatewayThread(data: EmbeddedGatewayData, log: Logger): Promi
   });
   return {
     url,
+    validatorsTaken,
     ready: () => send({ type: 'ready' }),
     async close() {
       const done = new Promise<void>((resolve) => (closed = resolve));

@@ -15,6 +15,7 @@ import { loadConfig, type Config } from '../core/src/config.js';
 import { registry } from '../core/src/observability/metrics.js';
 import { buildGateway, connectionLimitsOf } from '../gateway/src/app.js';
 import { GrpcInvoker } from '../gateway/src/invoker.js';
+import { adoptValidators } from '../core/src/validation/index.js';
 
 export interface GatewayProcess {
   /** Base URL the gateway listens on, e.g. `http://127.0.0.1:8080`. */
@@ -55,6 +56,8 @@ export interface EmbeddedGatewayData {
   coreGrpcAddr: string;
   /** The per-process secret core trusts (core/src/protocol/metadata.ts, `trustedGateway`). */
   trustedSecret: string;
+  /** The request validators core compiled, as standalone sources (core/src/validation, `validatorSources`): taken instead of compiling them again. */
+  validators?: Record<string, string>;
 }
 
 /** One metric as `Registry.getMetricsAsJSON()` gives it. */
@@ -62,8 +65,8 @@ export type MetricJson = MetricObjectWithValues<MetricValue<string>>;
 
 /** Messages between embedded mode's main thread and its gateway thread. */
 export type GatewayThreadMessage =
-  /** gateway → main: listening at `url` (readiness still answers 503). */
-  | { type: 'listening'; url: string }
+  /** gateway → main: listening at `url` (readiness still answers 503), having taken `validatorsTaken` of core's compiled request validators. */
+  | { type: 'listening'; url: string; validatorsTaken: number }
   /** gateway → main: the start failed. */
   | { type: 'failed'; message: string }
   /** main → gateway: every part is up, readiness answers 200. */
@@ -119,9 +122,20 @@ async function runEmbeddedGateway(data: EmbeddedGatewayData, port: MessagePort):
     }
   });
   try {
+    let taken = 0;
+    if (data.validators) {
+      const t0 = performance.now();
+      try {
+        taken = adoptValidators(data.validators);
+        log.debug({ validators: taken, ms: Math.round(performance.now() - t0) }, 'request validators taken from core');
+      } catch (err) {
+        // what could not be taken is compiled by buildGateway as without them
+        log.warn({ err: (err as Error).message }, 'request validators could not be taken from core; compiling them');
+      }
+    }
     app = await buildGateway({ invoker, logger: log, maxUploadBytes: config.maxUploadBytes, isReady: () => ready, connections: connectionLimitsOf(config), warmUp: config.warmUp, metrics });
     const address = await app.listen({ port: config.port, host: '127.0.0.1' });
-    port.postMessage({ type: 'listening', url: address.replace('[::1]', '127.0.0.1') } satisfies GatewayThreadMessage);
+    port.postMessage({ type: 'listening', url: address.replace('[::1]', '127.0.0.1'), validatorsTaken: taken } satisfies GatewayThreadMessage);
   } catch (err) {
     invoker.close();
     port.postMessage({ type: 'failed', message: err instanceof Error ? err.message : String(err) } satisfies GatewayThreadMessage);

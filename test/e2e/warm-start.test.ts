@@ -51,9 +51,15 @@ t.test('a warm start opens the templates recent decks used and answers as before
   const warm = await startTestService({ SLIDEWRIGHT_WARMUP: '1' }, dir);
   t.teardown(() => warm.close());
   t.equal((await fetch(`${warm.url}/healthz`)).status, 200, 'ready once started');
+  t.ok((warm.gatewayThread?.validatorsTaken ?? 0) >= 50, 'the gateway thread took the request validators core compiled');
+  const before = warm.core.deps.cpu.templateTraffic();
   const done = await deck(warm, ids);
   t.equal(done.status, 'completed');
   t.equal(done.total_pages_generated, ids.length);
+  const traffic = warm.core.deps.cpu.templateTraffic();
+  t.equal(traffic.templatesWithBytes - before.templatesWithBytes, 0, 'the deck sent no template bytes: the warm-up opened the template in every thread');
+  t.equal(traffic.templatesByKey - before.templatesByKey, 1, 'it named the template by its content key');
+  t.equal(traffic.misses, 0);
   const metrics = await (await fetch(`${warm.url}/metrics`)).text();
   t.notMatch(metrics, /route="\/api\/v1\/presentations\/generate-deck",status="401"/, 'the internal warm-up requests are not counted');
   t.match(metrics, /route="\/api\/v1\/presentations\/generate-deck",status="202"/);

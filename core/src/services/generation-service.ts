@@ -6,6 +6,7 @@
  * and the pending set change in one atomic step, and a failed publish takes both back.
  */
 import { taskError } from '../threads/task-failure.js';
+import type { BuildTemplate } from '../threads/cpu-pool.js';
 import { ServiceError, notFound } from '../errors.js';
 import { newId, nowIso } from '../domain/ids.js';
 import { blobKeys, keys, type GenerationErrorEntry, type GenerationRecord, type RecentTemplate, type SlideIndexEntry, type TemplateRecord } from '../domain/records.js';
@@ -233,7 +234,7 @@ export class GenerationService {
 
     const errors: GenerationErrorEntry[] = [];
     const specs: DeckSlideSpec[] = [];
-    const templates = new Map<string, Uint8Array>();
+    const templates = new Map<string, BuildTemplate>();
     const templateRecords: TemplateRecord[] = [];
     const specIndex: number[] = [];
     // a deck names few distinct slides many times (the reference deck: 3 ids, 100 slides): each is looked up once
@@ -246,9 +247,15 @@ export class GenerationService {
           resolved.set(slide.template_slide_id, entry);
         }
         if (!templates.has(entry.template.template_id)) {
-          const bytes = entry.template.blob_key ? await blobs.get(entry.template.blob_key) : undefined;
-          if (!bytes) throw new ServiceError('not_found', `the file of template ${entry.template.template_id} is missing`);
-          templates.set(entry.template.template_id, bytes);
+          const { template_id: id, blob_key: blobKey, file_hash: hash } = entry.template;
+          const load = async (): Promise<Uint8Array | undefined> => (blobKey ? blobs.get(blobKey) : undefined);
+          // the CPU threads have this file open already: they are sent its content key, its bytes only if one turns out not to
+          if (hash && blobKey && cpu.holdsTemplate(hash)) templates.set(id, { id, key: hash, load });
+          else {
+            const bytes = await load();
+            if (!bytes) throw new ServiceError('not_found', `the file of template ${id} is missing`);
+            templates.set(id, { id, key: hash || undefined, bytes, load });
+          }
           templateRecords.push(entry.template);
         }
         specs.push({
@@ -272,7 +279,7 @@ export class GenerationService {
     let report: QualityReport | undefined;
     const warnings: GenerationErrorEntry[] = [];
     if (specs.length > 0) {
-      const built = await cpu.build([...templates], specs, this.deps.config.reportMinTextPt);
+      const built = await cpu.build([...templates.values()], specs, this.deps.config.reportMinTextPt);
       ctx.signal.throwIfAborted(); // shutting down: the queue keeps the job for the next start
       if (!built.ok) throw new PermanentJobError(`deck assembly failed: ${built.error.message}`, { cause: taskError(built) });
       if (built.bytes) void this.rememberTemplates(job.org, templateRecords);

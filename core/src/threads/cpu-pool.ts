@@ -6,12 +6,47 @@
 import { taskError } from './task-failure.js';
 import { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
-import type { AnalyzeResult, BuildResult, ChartInventoryResult, CpuTask, InspectResult, PdfResult, RenderResult, RenderTarget, UpdateChartsResult, WarmUpTaskResult } from './cpu-task.js';
+import type { AnalyzeResult, BuildResult, BuildTemplateRef, ChartInventoryResult, CpuTask, InspectResult, PdfResult, RenderResult, RenderTarget, TemplatesMissing, UpdateChartsResult, WarmUpTaskResult } from './cpu-task.js';
+import { createHash } from 'node:crypto';
 import type { ChartUpdateSpec } from '../generation/charts/deck-update.js';
 import type { AnalysisOptions } from '../analysis/analyze.js';
 import type { DeckSlideSpec } from '../generation/deck/build-deck.js';
 import { THREAD_OLD_GENERATION_MB, THREAD_YOUNG_GENERATION_MB } from './heap-limits.js';
 import { WARM_UP_ROUNDS } from './warm-up.js';
+
+/**
+ * A template of a deck build ({@link CpuPool.build}): its id in the request, the SHA-256 of
+ * its bytes (hex) when known, and its bytes — given, or read by `load` only when a thread
+ * needs them (undefined: the file is gone, and the template's slides fail as not provided).
+ */
+export interface BuildTemplate {
+  id: string;
+  key?: string;
+  bytes?: Uint8Array;
+  load?: () => Promise<Uint8Array | undefined>;
+}
+
+/** Template traffic of deck builds into the threads since the pool started ({@link CpuPool.templateTraffic}). */
+export interface TemplateTraffic {
+  /** Build tasks sent (a task sent again after a miss counts twice). */
+  tasks: number;
+  /** Templates sent with their bytes. */
+  templatesWithBytes: number;
+  /** Templates sent by key only. */
+  templatesByKey: number;
+  /** Template bytes sent, summed. */
+  bytes: number;
+  /** Build tasks a thread answered with templates it did not have open (sent again with bytes). */
+  misses: number;
+}
+
+/** The content key of template bytes: their SHA-256, hex (as threads key the templates they keep open). */
+function contentKey(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** Content keys the pool remembers having sent (least recently used forgotten first). */
+const SENT_KEYS_KEPT = 64;
 
 /** What {@link CpuPool.warmUp} did. */
 export interface PoolWarmUp {
@@ -24,6 +59,9 @@ export interface PoolWarmUp {
 export class CpuPool {
   private readonly pool: Piscina;
   private readonly threads: number;
+  /** Content key → how many times its bytes went to a thread that kept it open (up to {@link threads}), most recent last. */
+  private readonly sent = new Map<string, number>();
+  private readonly traffic: TemplateTraffic = { tasks: 0, templatesWithBytes: 0, templatesByKey: 0, bytes: 0, misses: 0 };
 
   /**
    * @param threads - worker threads (≥ 1)
@@ -54,10 +92,69 @@ export class CpuPool {
 
   /**
    * Builds a deck, checks its package and makes its quality report (core/src/quality).
+   *
+   * Template bytes travel to a thread only when it may not have them open: a template whose
+   * bytes went to the threads often enough for each to have had them ({@link holdsTemplate})
+   * is sent by content key alone; a thread without it open answers so, and the task goes
+   * again with those templates' bytes (read by their `load` if not given).
    * @param minTextPt - smallest text size the report's accessibility check accepts, pt
    */
-  build(templates: Array<[string, Uint8Array]>, slides: DeckSlideSpec[], minTextPt?: number): Promise<BuildResult> {
-    return this.run<BuildResult>({ op: 'build', templates, slides, minTextPt });
+  async build(templates: readonly BuildTemplate[], slides: DeckSlideSpec[], minTextPt?: number): Promise<BuildResult> {
+    const refs: BuildTemplateRef[] = templates.map((t) => (t.key && this.holdsTemplate(t.key)) || !t.bytes ? { id: t.id, key: t.key } : { id: t.id, key: t.key, bytes: t.bytes });
+    const first = await this.runBuild(refs, slides, minTextPt);
+    if (first.ok || !('missing_templates' in first)) return first;
+    this.traffic.misses++;
+    const missing = new Set(first.missing_templates);
+    const again: BuildTemplateRef[] = await Promise.all(
+      templates.map(async (t, i) => {
+        if (!missing.has(t.id)) return refs[i]!;
+        // a key that named no open template is not trusted again until its bytes have travelled anew
+        if (t.key) this.sent.delete(t.key);
+        const bytes = t.bytes ?? (await t.load?.());
+        return bytes ? { id: t.id, key: t.key, bytes } : { id: t.id };
+      }),
+    );
+    const second = await this.runBuild(again, slides, minTextPt);
+    if (second.ok || !('missing_templates' in second)) return second;
+    // every template of the second task had bytes or no key: a thread cannot answer so
+    return { ok: false, error: { code: 'internal', message: second.error.message } };
+  }
+
+  /**
+   * Whether the bytes of the template with content key `key` (SHA-256, hex) went to the
+   * threads often enough that each may have it open, so a build can name it by key alone.
+   */
+  holdsTemplate(key: string): boolean {
+    return (this.sent.get(key) ?? 0) >= this.threads;
+  }
+
+  /** Template traffic of deck builds into the threads so far (counters; a copy). */
+  templateTraffic(): TemplateTraffic {
+    return { ...this.traffic };
+  }
+
+  private async runBuild(refs: BuildTemplateRef[], slides: DeckSlideSpec[], minTextPt: number | undefined): Promise<BuildResult | TemplatesMissing> {
+    this.traffic.tasks++;
+    for (const r of refs) {
+      if (r.bytes) {
+        this.traffic.templatesWithBytes++;
+        this.traffic.bytes += r.bytes.byteLength;
+      } else if (r.key) this.traffic.templatesByKey++;
+    }
+    const result = await this.run<BuildResult | TemplatesMissing>({ op: 'build', templates: refs, slides, minTextPt });
+    // the templates sent with bytes that the thread kept open under the key later builds will name them by
+    if (result.ok) for (const r of refs) if (r.bytes && r.key && result.kept_keys.includes(r.key)) this.noteSent(r.key, 1);
+    return result;
+  }
+
+  private noteSent(key: string, times: number): void {
+    const n = Math.min(this.threads, (this.sent.get(key) ?? 0) + times);
+    this.sent.delete(key);
+    this.sent.set(key, n);
+    for (const k of this.sent.keys()) {
+      if (this.sent.size <= SENT_KEYS_KEPT) break;
+      this.sent.delete(k);
+    }
   }
 
   /**
@@ -102,6 +199,10 @@ export class CpuPool {
     for (const r of results) {
       if (!r.ok) throw new Error(`thread warm-up failed: ${r.error.message}`, { cause: taskError(r) });
       threads.push({ threadId: r.threadId, roundsMs: r.roundsMs, templatesOpened: r.templatesOpened, templatesMs: r.templatesMs });
+    }
+    // every thread opened every template: decks from them need not send their bytes
+    if (templates.length > 0 && new Set(threads.map((x) => x.threadId)).size === this.threads && threads.every((x) => x.templatesOpened === templates.length)) {
+      for (const [, bytes] of templates) this.noteSent(contentKey(bytes), this.threads);
     }
     return { threads, totalMs: performance.now() - t0 };
   }

@@ -26,6 +26,7 @@ import { readPresentation } from '../ooxml/pml/presentation.js';
 import { threadId } from 'node:worker_threads';
 import { openedTemplates } from '../ooxml/pml/opened-templates.js';
 import { warmUpThread } from './warm-up.js';
+import { keptTemplate, type KeptTemplate } from '../generation/deck/templates.js';
 
 /**
  * Cache keys of the packages this thread keeps open for rendering, least recently used first
@@ -40,10 +41,32 @@ export type CpuTask =
   | { op: 'analyze'; bytes: Uint8Array; templateId: string; options: AnalysisOptions }
   | { op: 'chartInventory'; bytes: Uint8Array }
   | { op: 'updateCharts'; bytes: Uint8Array; charts: ChartUpdateSpec[] }
-  | { op: 'build'; templates: Array<[string, Uint8Array]>; slides: DeckSlideSpec[]; minTextPt?: number }
+  | { op: 'build'; templates: BuildTemplateRef[]; slides: DeckSlideSpec[]; minTextPt?: number }
   | { op: 'render'; bytes: Uint8Array; cacheKey: string; slides: RenderTarget[]; widthPx: number }
   | { op: 'pdf'; bytes: Uint8Array; cacheKey: string; pdfa: boolean }
   | { op: 'warmUp'; rounds: number; templates: Array<[string, Uint8Array]> };
+
+/**
+ * A template as a build task carries it: its id in the request, and either its bytes or
+ * only `key`, the SHA-256 of its bytes (hex), naming a template the receiving thread is
+ * expected to have open. Neither: the template was not provided (its slides fail).
+ */
+export interface BuildTemplateRef {
+  id: string;
+  key?: string;
+  bytes?: Uint8Array;
+}
+
+/**
+ * A build task's answer when templates it named by key only are not open on the thread
+ * that took it: the sender sends the task again with their bytes.
+ */
+export interface TemplatesMissing {
+  ok: false;
+  /** Ids of the templates whose bytes are needed. */
+  missing_templates: string[];
+  error: { code: 'templates_missing'; message: string };
+}
 
 /** A slide to render: a slide or layout part, or (`slide_number`) the n-th slide in deck order. */
 export type RenderTarget = { part_name: string } | { slide_number: number };
@@ -79,6 +102,8 @@ export type BuildResult =
       report: QualityReport | undefined;
       /** Time the package check and the report took, ms. */
       report_ms: number;
+      /** Content keys of the task's templates the thread keeps open after the build (later builds may name them by key alone). */
+      kept_keys: string[];
     }
   | TaskFailure;
 
@@ -90,7 +115,7 @@ function failure(err: unknown): TaskFailure {
   return { ok: false, error: { code: 'internal', message: err instanceof Error ? err.message : String(err) } };
 }
 
-export default async function run(task: CpuTask): Promise<InspectResult | AnalyzeResult | BuildResult | RenderResult | PdfResult | ChartInventoryResult | UpdateChartsResult | WarmUpTaskResult> {
+export default async function run(task: CpuTask): Promise<InspectResult | AnalyzeResult | BuildResult | TemplatesMissing | RenderResult | PdfResult | ChartInventoryResult | UpdateChartsResult | WarmUpTaskResult> {
   try {
     switch (task.op) {
       case 'inspect': {
@@ -147,10 +172,25 @@ export default async function run(task: CpuTask): Promise<InspectResult | Analyz
         return { ok: true, ...(await updateDeckCharts(task.bytes, task.charts)) };
       }
       case 'build': {
+        const bytes = new Map<string, Uint8Array>();
+        const kept = new Map<string, KeptTemplate>();
+        const missing: string[] = [];
+        for (const t of task.templates) {
+          if (t.bytes) bytes.set(t.id, t.bytes);
+          else if (t.key) {
+            // held for the whole build (and a rebuild without faulty slides), whatever the registry lets go meanwhile
+            const k = keptTemplate(t.key);
+            if (k) kept.set(t.id, k);
+            else missing.push(t.id);
+          }
+        }
+        if (missing.length > 0) return { ok: false, missing_templates: missing, error: { code: 'templates_missing', message: `templates not open on this thread: ${missing.join(', ')}` } };
         // checked before it leaves the thread: a deck PowerPoint would refuse is never delivered
-        const r = await checkedBuild({ slides: task.slides, templates: new Map(task.templates) }, { minTextPt: task.minTextPt });
+        const r = await checkedBuild({ slides: task.slides, templates: bytes, kept }, { minTextPt: task.minTextPt });
         if (!r.ok) return r;
-        return { ok: true, bytes: r.bytes, pages_generated: r.pages_generated, errors: r.errors, warnings: r.warnings, report: r.report, report_ms: r.report_ms };
+        // a template too large to keep, or sent under a key that is not its bytes' SHA-256, is not among them
+        const keptKeys = task.templates.flatMap((t) => (t.key && keptTemplate(t.key) ? [t.key] : []));
+        return { ok: true, bytes: r.bytes, pages_generated: r.pages_generated, errors: r.errors, warnings: r.warnings, report: r.report, report_ms: r.report_ms, kept_keys: keptKeys };
       }
       case 'warmUp': {
         const r = await warmUpThread(task.rounds, task.templates);

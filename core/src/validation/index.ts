@@ -9,8 +9,10 @@
  * {@link toInvalidArgument}, which the gateway turns back into violations with
  * {@link violationsFromServiceError}.
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, _ } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
+import standalone from 'ajv/dist/standalone/index.js';
+import { createRequire } from 'node:module';
 import { ROUTES, type RouteSpec } from '../../../proto/gen/routes.js';
 import { MESSAGE_SCHEMAS, ROUTE_SCHEMAS, type JsonSchema } from '../../../proto/gen/schemas.js';
 import { boundedEcho, mapAjvErrors, type Violation } from './errors.js';
@@ -18,17 +20,26 @@ import { boundedEcho, mapAjvErrors, type Violation } from './errors.js';
 export { boundedEcho, ECHO_LIMITS, type Violation } from './errors.js';
 export { toInvalidArgument, violationsFromServiceError, fieldPath, parseFieldPath, type InvalidArgumentError } from './grpc.js';
 
+/** Name the standalone code of a validator requires the formats by ({@link validatorSources}). */
+const FORMATS_MODULE = 'slidewright:validation-formats';
+// bcp47: a well-formed BCP 47 language tag (language, then subtags of 1–8 letters or digits)
+const FORMATS = { 'date-time': true, bcp47: /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/ } as const;
+
 const ajv = new Ajv2020({
   allErrors: true,
   verbose: true,
   allowUnionTypes: true,
   strict: true,
-  // bcp47: a well-formed BCP 47 language tag (language, then subtags of 1–8 letters or digits)
-  formats: { 'date-time': true, bcp47: /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/ },
+  formats: FORMATS,
+  // each validator keeps its source, so another thread can take it instead of compiling ({@link validatorSources})
+  code: { source: true, formats: _`require(${FORMATS_MODULE})` },
 });
 ajv.addVocabulary(['x-proto-type', 'x-single-or-list', 'x-http-header']);
 
 const validators = new Map<string, ValidateFunction>();
+
+/** Ajv's standalone code generator (a CommonJS module whose export is the function, and also its `default`). */
+const standaloneCode = ((standalone as unknown as { default?: unknown }).default ?? standalone) as unknown as (instance: Ajv2020, validate: ValidateFunction) => string;
 
 function compiled(key: string, schema: JsonSchema): ValidateFunction {
   let v = validators.get(key);
@@ -58,6 +69,42 @@ export function precompileValidators(): number {
     if (message) compiled(`message:${name}`, message);
   }
   return validators.size - before;
+}
+
+/**
+ * The source of every validator compiled so far, by validator key: standalone CommonJS
+ * modules (Ajv's standalone code) that {@link adoptValidators} turns back into validators on
+ * another thread, which then need not compile them. Embedded mode hands them to its gateway
+ * thread (compiling them there took 0.4–0.9 s of its start).
+ */
+export function validatorSources(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, v] of validators) out[key] = standaloneCode(ajv, v);
+  return out;
+}
+
+/**
+ * Takes validators made on another thread ({@link validatorSources}) so that
+ * {@link precompileValidators} finds them made. A key this thread has already compiled
+ * keeps its own validator.
+ * @returns how many validators were taken
+ * @throws Error when a source does not evaluate (it was not made by {@link validatorSources}
+ *   of the same code); validators taken before it stay
+ */
+export function adoptValidators(sources: Readonly<Record<string, string>>): number {
+  const base = createRequire(import.meta.url);
+  const requireFor = (id: string): unknown => (id === FORMATS_MODULE ? FORMATS : base(id));
+  let taken = 0;
+  for (const [key, source] of Object.entries(sources)) {
+    if (validators.has(key)) continue;
+    const module: { exports: unknown } = { exports: {} };
+    // the code is Ajv's own output for this module's schemas, made by this process
+    new Function('module', 'exports', 'require', source)(module, module.exports, requireFor);
+    if (typeof module.exports !== 'function') throw new Error(`validation: the source of ${key} is not a validator`);
+    validators.set(key, module.exports as ValidateFunction);
+    taken++;
+  }
+  return taken;
 }
 
 const routeIndex = new Map<string, RouteSpec>();

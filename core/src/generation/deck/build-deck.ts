@@ -57,7 +57,7 @@ import { PartCopier, removeDanglingReferences } from './part-copier.js';
 import { writeMasters, writePresentation } from './presentation-part.js';
 import { SlideFailure, toFailure } from './slide-failure.js';
 import { slideQuality } from './slide-quality.js';
-import { DeckTemplates, defaultTableStyle, layoutHeaderPlaceholder, modelOf, placeholdersOf, sourceSlideInfo, type TemplateSource } from './templates.js';
+import { DeckTemplates, defaultTableStyle, layoutHeaderPlaceholder, type KeptTemplate, modelOf, placeholdersOf, sourceSlideInfo, type TemplateSource } from './templates.js';
 
 
 /** One slide of the deck to build. */
@@ -83,6 +83,12 @@ export interface BuildDeckInput {
    * ones), matched by the SHA-256 of their bytes; default true.
    */
   reuseOpenedTemplates?: boolean;
+  /**
+   * Templates this thread already has open, by template id (`keptTemplate` of ./templates.ts): read
+   * instead of `templates` (whose bytes then need not be sent at all). Ignored when
+   * `reuseOpenedTemplates` is false.
+   */
+  kept?: ReadonlyMap<string, KeptTemplate>;
   /**
    * The quality report's per-slide checks (accessibility, brand; core/src/quality), run on
    * each slide's tree while it is built (default on; `false` skips them).
@@ -244,9 +250,9 @@ class DeckWriter {
     templates: ReadonlyMap<string, Uint8Array>,
     reuseOpened: boolean,
     pictureLimits: TemplatePictureLimits,
-    private readonly input: Pick<BuildDeckInput, 'quality'> = {},
+    private readonly input: Pick<BuildDeckInput, 'quality' | 'kept'> = {},
   ) {
-    this.templates = new DeckTemplates(templates, reuseOpened, pictureLimits);
+    this.templates = new DeckTemplates(templates, reuseOpened, pictureLimits, input.kept);
     this.parts = new PartCopier(
       this.out,
       pictureLimits,

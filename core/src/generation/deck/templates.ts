@@ -31,6 +31,25 @@ type OpenedTemplate = Omit<TemplateSource, 'id'>;
 /** Opened templates of earlier builds on this thread: generation's slot in the thread's registry (ooxml/pml/opened-templates.ts). */
 const openedTemplates = threadTemplates.slot<OpenedTemplate>('generation');
 
+/**
+ * A template this thread has open, held for one build so that the build reads it even if
+ * the thread's registry lets it go meanwhile (a deck of more templates than the registry
+ * keeps). Opaque outside this module.
+ */
+export interface KeptTemplate {
+  readonly opened: OpenedTemplate;
+}
+
+/**
+ * The template this thread keeps open under `key` (the SHA-256 of its bytes, hex), held for
+ * a build ({@link BuildDeckInput.kept}); undefined when this thread has not opened those
+ * bytes or has let them go. Counts as a use (the registry keeps recently used templates).
+ */
+export function keptTemplate(key: string): KeptTemplate | undefined {
+  const opened = openedTemplates.get(key);
+  return opened ? { opened } : undefined;
+}
+
 export interface TemplateSource {
   id: string;
   pkg: OpcPackage;
@@ -79,11 +98,13 @@ export class DeckTemplates {
    * @param templates - template package bytes by template id
    * @param reuseOpened - reuse (and keep) templates opened by builds on this thread
    * @param pictureLimits - what template pictures are held to
+   * @param kept - templates this thread already has open, by template id (see {@link keptTemplate}); used before `templates`
    */
   constructor(
     private readonly templates: ReadonlyMap<string, Uint8Array>,
     private readonly reuseOpened: boolean,
     private readonly pictureLimits: TemplatePictureLimits,
+    private readonly kept: ReadonlyMap<string, KeptTemplate> = new Map(),
   ) {}
 
   /**
@@ -96,6 +117,12 @@ export class DeckTemplates {
     const cached = this.opened.get(id);
     if (cached instanceof SlideFailure) throw cached;
     if (cached) return cached;
+    const held = this.reuseOpened ? this.kept.get(id)?.opened : undefined;
+    if (held) {
+      const source: TemplateSource = { ...held, id, oversized: this.pictureLimits === TEMPLATE_PICTURE_LIMITS ? held.oversized : new Map() };
+      this.opened.set(id, source);
+      return source;
+    }
     const bytes = this.templates.get(id);
     let result: TemplateSource | SlideFailure;
     if (!bytes) result = new SlideFailure('template_not_found', `template ${id} was not provided`);
