@@ -23,6 +23,7 @@ import { buildGateway, connectionLimitsOf } from '../gateway/src/app.js';
 import { GrpcInvoker } from '../gateway/src/invoker.js';
 import type { EmbeddedGatewayData, GatewayThreadMessage, MetricJson } from './gateway.js';
 import { validatorSources } from '../core/src/validation/index.js';
+import { THREAD_YOUNG_GENERATION_MB } from '../core/src/threads/heap-limits.js';
 
 export interface EmbeddedService {
   /** REST base URL, e.g. `http://127.0.0.1:8080`. */
@@ -121,9 +122,12 @@ const GATEWAY_EXIT_WAIT_MS = 5_000;
 async function startGatewayThread(data: EmbeddedGatewayData, log: Logger): Promise<GatewayThread> {
   const fromSources = import.meta.url.endsWith('.ts');
   const entry = new URL(fromSources ? './gateway.ts' : './gateway.js', import.meta.url);
+  // the young generation the CPU threads get: V8 would grow the gateway's to 16 MiB
+  // semi-spaces on the request bodies it decodes, memory that mostly holds garbage
+  const resourceLimits = { maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB };
   const worker = fromSources
-    ? new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`, { eval: true, workerData: data })
-    : new Worker(entry, { workerData: data });
+    ? new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`, { eval: true, workerData: data, resourceLimits })
+    : new Worker(entry, { workerData: data, resourceLimits });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   const send = (m: GatewayThreadMessage): void => worker.postMessage(m);
   let closed: () => void = () => undefined;
