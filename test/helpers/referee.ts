@@ -9,7 +9,7 @@
  * missing tool is a failure.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -100,6 +100,16 @@ export async function lintPptx(path: string): Promise<LintResult> {
     for (const e of f.errors ?? []) errors.push({ part: e.part ?? '', check: e.check ?? '', message: e.message ?? '' });
   }
   return { errors };
+}
+
+/**
+ * {@link lintPptx} on a deck held in memory: written as `name` into a folder of the test's
+ * own (removed with the test), then linted.
+ */
+export async function lintPptxBytes(t: Test, bytes: Uint8Array, name = 'deck.pptx'): Promise<LintResult> {
+  const path = join(t.testdir(), name);
+  writeFileSync(path, bytes);
+  return lintPptx(path);
 }
 
 /** Runs `ooxml-xsd-check.sh` (presentation, slides, layouts, masters against pml.xsd). */

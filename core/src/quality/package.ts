@@ -684,11 +684,7 @@ function checkShapeTree(part: string, text: string, prefixes: Map<string, Set<st
     } else if (pLike.has(prefix) && local === 'cNvPr') {
       if (closing || oleDepth > 0) continue;
       const at = attributes(m[4]!);
-      const id = at.get('id') ?? '';
-      const name = at.get('name') ?? '';
-      if (!/^\d{1,10}$/.test(id) || Number(id) > MASTER_ID_MAX) report(part, 'shape-id', `shape "${name}" has the id "${id}", not an unsignedInt`);
-      else if (ids.has(id)) report(part, 'shape-id', `the shape id ${id} ("${name}") is used twice`);
-      ids.add(id);
+      checkShapeId(part, at.get('id') ?? '', at.get('name') ?? '', ids, report);
     } else if (a.has(prefix)) {
       const tbl = tables[tables.length - 1];
       if (local === 'tbl') {
@@ -718,11 +714,7 @@ function checkShapeIdsPlain(part: string, text: string, prefixes: Map<string, Se
   const ids = new Set<string>();
   for (const m of text.matchAll(re)) {
     const at = attributes(m[1]!);
-    const id = at.get('id') ?? '';
-    const name = at.get('name') ?? '';
-    if (!/^\d{1,10}$/.test(id) || Number(id) > MASTER_ID_MAX) report(part, 'shape-id', `shape "${name}" has the id "${id}", not an unsignedInt`);
-    else if (ids.has(id)) report(part, 'shape-id', `the shape id ${id} ("${name}") is used twice`);
-    ids.add(id);
+    checkShapeId(part, at.get('id') ?? '', at.get('name') ?? '', ids, report);
   }
 }
 

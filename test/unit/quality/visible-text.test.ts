@@ -5,23 +5,17 @@
  * (`bodyText(…).trim() !== ''`) answers, and the corpus holds bodies of both kinds.
  */
 import t from 'tap';
-import { readFileSync } from 'node:fs';
-import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { PmlModel } from '../../../core/src/ooxml/pml/parts.js';
 import { bodyText, hasVisibleText } from '../../../core/src/ooxml/pml/text.js';
-import { corpusFilesFor, corpusPath } from '../../helpers/corpus.js';
+import { corpusFilesFor } from '../../helpers/corpus.js';
+import { openCorpusOrPass } from '../../helpers/corpus-slides.js';
 
 let shown = 0;
 let blank = 0;
 for (const file of corpusFilesFor(t, 'templates')) {
   t.test(file, async (t) => {
-    let pkg: OpcPackage;
-    try {
-      pkg = await OpcPackage.open(readFileSync(corpusPath(`templates/${file}`)));
-    } catch {
-      t.pass('the engine refuses the file');
-      return;
-    }
+    const pkg = await openCorpusOrPass(t, `templates/${file}`, 'the engine refuses the file');
+    if (!pkg) return;
     const model = new PmlModel(pkg);
     let slides;
     try {

@@ -17,6 +17,7 @@
  * mixes them; Latin notes without a language are written as before.
  */
 import { xmlSafeText } from '../slide/text.js';
+import { escapeAttr, escapeText } from '../draft/index.js';
 import { paragraphLanguage, type ParagraphLanguage } from '../slide/intl-text.js';
 import { NS } from '../../ooxml/xml.js';
 import { languageOfText, splitByScript, type FontSlot } from '../../text/script.js';
@@ -33,11 +34,6 @@ const LINE_BREAK = '\u000B';
 /** Notes page size when the presentation gives none (`p:notesSz`, §19.2.1.23: portrait Letter, EMU). */
 export const DEFAULT_NOTES_SIZE = { cx: 6_858_000, cy: 9_144_000 } as const;
 
-/** Escapes text for element content (`&`, `<`, `>`). */
-function escapeText(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
 /**
  * The paragraphs of a notes text: one per line (`\n`, `\r\n` or `\r`), empty lines kept as
  * empty paragraphs, a vertical tab inside a line written as a line break (`a:br`).
@@ -45,11 +41,6 @@ function escapeText(s: string): string {
  */
 export function notesParagraphs(text: string): string[][] {
   return text.split(PARAGRAPH_BREAK).map((line) => line.split(LINE_BREAK).map(xmlSafeText));
-}
-
-/** Escapes an attribute value (`&`, `<`, `"`). */
-function escapeAttr(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 }
 
 /** `lang` (and `altLang` en-US for an East Asian run, as PowerPoint writes) followed by `dirty="0"`: the attributes of a notes run's `a:rPr`. */

@@ -14,4 +14,4 @@ export { SlideDraft, GeneratedSlidePart, type DeferredParagraphs, type DeferredR
 export { paragraphMarkers, deferredParagraphs, keepsRunAttribute, keepsRunChild } from './deferred-paragraphs.js';
 export { rowMarkers, MERGE_ATTRS, type DeferredCell } from './deferred-rows.js';
 export { cloneInto, cloneDocument, cloneRootWithStubs } from './clone.js';
-export { serializeDocument, type SerializedBytes, type RepeatedText } from './serialize.js';
+export { serializeDocument, escapeAttr, escapeText, type SerializedBytes, type RepeatedText } from './serialize.js';

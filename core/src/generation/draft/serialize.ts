@@ -24,11 +24,13 @@ const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 const TEXT_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 const ATTR_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '"': '&quot;', '\t': '&#9;', '\n': '&#10;', '\r': '&#13;' };
 
-function escapeText(s: string): string {
+/** Escapes text for element content (`&`, `<`, `>`; XML 1.0 §2.4). */
+export function escapeText(s: string): string {
   return /[&<>]/.test(s) ? s.replace(/[&<>]/g, (c) => TEXT_ESCAPES[c]!) : s;
 }
 
-function escapeAttr(s: string): string {
+/** Escapes an attribute value written in double quotes (`&`, `<`, `"`, and tab and line ends as references; XML 1.0 §3.3.3). */
+export function escapeAttr(s: string): string {
   return /[&<"\t\n\r]/.test(s) ? s.replace(/[&<"\t\n\r]/g, (c) => ATTR_ESCAPES[c]!) : s;
 }
 
