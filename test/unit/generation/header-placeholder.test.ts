@@ -16,7 +16,7 @@ import type { SlideData } from '../../../core/src/domain/content.js';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { PmlModel } from '../../../core/src/ooxml/pml/parts.js';
 import { NS, attr, child, descendants, type Element } from '../../../core/src/ooxml/xml.js';
-import { corpusFilesOfFor, corpusPath } from '../../helpers/corpus.js';
+import { corpusFilesOfFor, corpusPath, needsCorpus } from '../../helpers/corpus.js';
 import { lintPptx, refereeSkipped } from '../../helpers/referee.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'slidewright-hdr-'));
@@ -108,17 +108,17 @@ function slideRoot(pkg: OpcPackage, n: number): Element {
   return pkg.getXml(`/ppt/slides/slide${n}.xml`).documentElement!;
 }
 
-t.test('the doctor names a header-like placeholder on some corpus layouts, never on a Comparison layout', async (t) => {
+t.test('the doctor names a header-like placeholder on some corpus layouts, never on a Comparison layout', needsCorpus(), async (t) => {
   t.ok(withHeader.length > 0, `layouts with a header-like placeholder: ${withHeader.map((h) => `${h.file} "${h.layoutName}" → ${h.shapeName}`).join('; ')}`);
   t.notOk(withHeader.some((h) => /^(Comparison|Vergleich)$/.test(h.layoutName)), 'column headings of Comparison layouts are not slide headers');
 });
 
-t.test('the doctor and generation apply the same rule: the same placeholder on every corpus layout', async (t) => {
+t.test('the doctor and generation apply the same rule: the same placeholder on every corpus layout', needsCorpus(), async (t) => {
   t.ok(layoutCount > 100, `${layoutCount} layouts compared`);
   t.same(disagreements, []);
 });
 
-t.test('slide_data.header goes into the header-like placeholder, with no warning and a lint-clean deck', async (t) => {
+t.test('slide_data.header goes into the header-like placeholder, with no warning and a lint-clean deck', needsCorpus(), async (t) => {
   for (const h of withHeader) {
     const data: SlideData = { title: 'Revenue grew in every region', header: HEADER, subtitle: 'Second half', content: [{ blocks: [{ type: 'text', text: { bullets: ['North up 12 %', 'South up 7 %'] } }] }] };
     const { pkg, warnings, path } = await build(h.file, [{ partName: h.partName, data }]);
@@ -140,7 +140,7 @@ t.test('slide_data.header goes into the header-like placeholder, with no warning
   }
 });
 
-t.test('without slide_data.header the header-like placeholder is left as before: content may use it', async (t) => {
+t.test('without slide_data.header the header-like placeholder is left as before: content may use it', needsCorpus(), async (t) => {
   for (const h of withHeader) {
     const { pkg, warnings } = await build(h.file, [{ partName: h.partName, data: { title: 'No header', content: [{ blocks: [{ type: 'text', text: { bullets: ['Only bullets'] } }] }] } }]);
     const phs = slidePlaceholders(slideRoot(pkg, 1));
@@ -150,7 +150,7 @@ t.test('without slide_data.header the header-like placeholder is left as before:
   }
 });
 
-t.test('layouts without a header-like or hdr placeholder still warn that the header was not placed', async (t) => {
+t.test('layouts without a header-like or hdr placeholder still warn that the header was not placed', needsCorpus(), async (t) => {
   t.ok(withoutHeader.length > 0);
   const byFile = new Map<string, Array<{ partName: string; name: string }>>();
   for (const w of withoutHeader) byFile.set(w.file, [...(byFile.get(w.file) ?? []), w]);

@@ -7,7 +7,7 @@
 import t from 'tap';
 import { PmlModel } from '../../../core/src/ooxml/pml/parts.js';
 import { bodyText, hasVisibleText } from '../../../core/src/ooxml/pml/text.js';
-import { corpusFilesFor } from '../../helpers/corpus.js';
+import { corpusFilesFor, needsCorpus } from '../../helpers/corpus.js';
 import { openCorpusOrPass } from '../../helpers/corpus-slides.js';
 
 let shown = 0;
@@ -42,6 +42,7 @@ for (const file of corpusFilesFor(t, 'templates')) {
 }
 
 t.teardown(() => {
-  // both answers occur, or the comparison above proved nothing
+  // both answers occur, or the comparison above proved nothing (without the corpus the tests above skip)
+  if (needsCorpus().skip) return;
   if (shown === 0 || blank === 0) throw new Error(`the corpus gave ${shown} text bodies with text and ${blank} without`);
 });
