@@ -21,6 +21,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { withServiceProcessEnv } from '../core/src/threads/heap-limits.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -114,7 +115,7 @@ export interface Service {
 export async function startService(script: string, dataDir: string, env: Record<string, string>, onLine?: (line: string) => void, nodeFlags: string[] = []): Promise<Service> {
   const t0 = performance.now();
   const proc = spawn(process.execPath, [...nodeFlags, script], {
-    env: { ...process.env, PORT: '0', GRPC_PORT: '0', SLIDEWRIGHT_DATA_DIR: dataDir, SLIDEWRIGHT_API_KEYS: `${KEY}:bench`, SLIDEWRIGHT_DEV_MODE: '0', LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env },
+    env: { ...withServiceProcessEnv(process.env), PORT: '0', GRPC_PORT: '0', SLIDEWRIGHT_DATA_DIR: dataDir, SLIDEWRIGHT_API_KEYS: `${KEY}:bench`, SLIDEWRIGHT_DEV_MODE: '0', LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

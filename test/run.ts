@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { corpus, repoRoot } from './helpers/corpus.js';
 import { main as fetchCorpusCommand } from './corpus/fetch.js';
+import { withServiceProcessEnv } from '../core/src/threads/heap-limits.js';
 
 /** Processes whose environment holds `SLIDEWRIGHT_TEST_RUN=<runId>` (Linux /proc; empty elsewhere). */
 function processesOfRun(runId: string): Array<{ pid: number; command: string }> {
@@ -72,7 +73,8 @@ async function run(args: string[]): Promise<number> {
     mkdirSync(join(tmpdir(), cache), { recursive: true });
     symlinkSync(join(tmpdir(), cache), join(runTmp, cache));
   }
-  const env = { ...process.env, SLIDEWRIGHT_TEST_RUN: runId, TMPDIR: runTmp };
+  // the tests run the service in their own processes: with the environment it starts with
+  const env = { ...withServiceProcessEnv(process.env), SLIDEWRIGHT_TEST_RUN: runId, TMPDIR: runTmp };
   const tap = spawn(process.execPath, [join(repoRoot, 'node_modules', 'tap', 'dist', 'esm', 'run.mjs'), ...args], { cwd: repoRoot, env, stdio: 'inherit' });
   const forward = (signal: NodeJS.Signals): void => {
     tap.kill(signal);

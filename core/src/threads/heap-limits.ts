@@ -24,3 +24,27 @@ export const THREAD_OLD_GENERATION_MB = 2048;
  * `npm run bench -- generate` reports both.
  */
 export const THREAD_YOUNG_GENERATION_MB = 12;
+
+/**
+ * Environment every service process starts with: `npm start` and the other start scripts
+ * (package.json), the Dockerfile, the test runner (test/run.ts: the tests run the service
+ * in their own process) and the service benchmark set it; a value already in the
+ * environment wins.
+ *
+ * `MALLOC_ARENA_MAX=2`: glibc's allocator gives each thread that allocates natively its own
+ * arena (up to 8 per core) and keeps what is freed there for that arena. The service has
+ * the main thread, the gateway thread, the CPU threads and libuv's pool inflating, drawing
+ * and compressing, so a large upload's freed buffers stayed resident in several arenas at
+ * once: over the hostile catalog (test/e2e/hostile-uploads.test.ts) the process peaked at
+ * 1,873–2,097 MiB with the default and 1,548–1,553 MiB with two arenas, of which the V8
+ * heaps and the buffers still in use were ~800 MiB. Read by glibc when the process starts,
+ * so it cannot be set from inside it.
+ */
+export const SERVICE_PROCESS_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
+
+/** `env` with {@link SERVICE_PROCESS_ENV} added where `env` does not set those variables. */
+export function withServiceProcessEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const [k, v] of Object.entries(SERVICE_PROCESS_ENV)) out[k] ??= v;
+  return out;
+}
