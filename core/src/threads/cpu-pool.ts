@@ -45,7 +45,7 @@ function contentKey(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** Content keys the pool remembers having sent (least recently used forgotten first). */
+/** Content keys the pool remembers threads holding (least recently used forgotten first). */
 const SENT_KEYS_KEPT = 64;
 
 /** What {@link CpuPool.warmUp} did. */
@@ -59,8 +59,12 @@ export interface PoolWarmUp {
 export class CpuPool {
   private readonly pool: Piscina;
   private readonly threads: number;
-  /** Content key → how many times its bytes went to a thread that kept it open (up to {@link threads}), most recent last. */
-  private readonly sent = new Map<string, number>();
+  /**
+   * Content key → the ids of the threads known to keep that template open (each told the
+   * pool so: after a build from its bytes, a build by its key, or its warm-up), most recent
+   * last. A thread that answers a build with the template missing is taken out again.
+   */
+  private readonly holders = new Map<string, Set<number>>();
   private readonly traffic: TemplateTraffic = { tasks: 0, templatesWithBytes: 0, templatesByKey: 0, bytes: 0, misses: 0 };
 
   /**
@@ -108,8 +112,8 @@ export class CpuPool {
     const again: BuildTemplateRef[] = await Promise.all(
       templates.map(async (t, i) => {
         if (!missing.has(t.id)) return refs[i]!;
-        // a key that named no open template is not trusted again until its bytes have travelled anew
-        if (t.key) this.sent.delete(t.key);
+        // that thread let it go (or never had it): not trusted there until its bytes have travelled to it anew
+        if (t.key) this.holders.get(t.key)?.delete(first.thread_id);
         const bytes = t.bytes ?? (await t.load?.());
         return bytes ? { id: t.id, key: t.key, bytes } : { id: t.id };
       }),
@@ -121,11 +125,16 @@ export class CpuPool {
   }
 
   /**
-   * Whether the bytes of the template with content key `key` (SHA-256, hex) went to the
-   * threads often enough that each may have it open, so a build can name it by key alone.
+   * Whether every thread of the pool now running told the pool it keeps the template with
+   * content key `key` (SHA-256, hex) open, so a build can name it by key alone. A thread
+   * started since (an idle one that exited is replaced) has not, so the bytes travel again
+   * until it has.
    */
   holdsTemplate(key: string): boolean {
-    return (this.sent.get(key) ?? 0) >= this.threads;
+    const holders = this.holders.get(key);
+    if (!holders) return false;
+    const running = this.pool.threads;
+    return running.length > 0 && running.every((w) => holders.has(w.threadId));
   }
 
   /** Template traffic of deck builds into the threads so far (counters; a copy). */
@@ -142,18 +151,19 @@ export class CpuPool {
       } else if (r.key) this.traffic.templatesByKey++;
     }
     const result = await this.run<BuildResult | TemplatesMissing>({ op: 'build', templates: refs, slides, minTextPt });
-    // the templates sent with bytes that the thread kept open under the key later builds will name them by
-    if (result.ok) for (const r of refs) if (r.bytes && r.key && result.kept_keys.includes(r.key)) this.noteSent(r.key, 1);
+    // the templates that thread keeps open under the key later builds will name them by
+    if (result.ok) for (const r of refs) if (r.key && result.kept_keys.includes(r.key)) this.noteHeld(r.key, result.thread_id);
     return result;
   }
 
-  private noteSent(key: string, times: number): void {
-    const n = Math.min(this.threads, (this.sent.get(key) ?? 0) + times);
-    this.sent.delete(key);
-    this.sent.set(key, n);
-    for (const k of this.sent.keys()) {
-      if (this.sent.size <= SENT_KEYS_KEPT) break;
-      this.sent.delete(k);
+  private noteHeld(key: string, threadId: number): void {
+    const holders = this.holders.get(key) ?? new Set<number>();
+    holders.add(threadId);
+    this.holders.delete(key);
+    this.holders.set(key, holders);
+    for (const k of this.holders.keys()) {
+      if (this.holders.size <= SENT_KEYS_KEPT) break;
+      this.holders.delete(k);
     }
   }
 
@@ -200,10 +210,8 @@ export class CpuPool {
       if (!r.ok) throw new Error(`thread warm-up failed: ${r.error.message}`, { cause: taskError(r) });
       threads.push({ threadId: r.threadId, roundsMs: r.roundsMs, templatesOpened: r.templatesOpened, templatesMs: r.templatesMs });
     }
-    // every thread opened every template: decks from them need not send their bytes
-    if (templates.length > 0 && new Set(threads.map((x) => x.threadId)).size === this.threads && threads.every((x) => x.templatesOpened === templates.length)) {
-      for (const [, bytes] of templates) this.noteSent(contentKey(bytes), this.threads);
-    }
+    // each thread that opened every template holds them: decks from them need not send their bytes there
+    for (const x of threads) if (x.templatesOpened === templates.length) for (const [, bytes] of templates) this.noteHeld(contentKey(bytes), x.threadId);
     return { threads, totalMs: performance.now() - t0 };
   }
 

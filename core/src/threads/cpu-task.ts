@@ -65,6 +65,8 @@ export interface TemplatesMissing {
   ok: false;
   /** Ids of the templates whose bytes are needed. */
   missing_templates: string[];
+  /** The thread that answered (`worker_threads` threadId). */
+  thread_id: number;
   error: { code: 'templates_missing'; message: string };
 }
 
@@ -104,6 +106,8 @@ export type BuildResult =
       report_ms: number;
       /** Content keys of the task's templates the thread keeps open after the build (later builds may name them by key alone). */
       kept_keys: string[];
+      /** The thread that built the deck (`worker_threads` threadId): it keeps `kept_keys` open. */
+      thread_id: number;
     }
   | TaskFailure;
 
@@ -184,13 +188,13 @@ export default async function run(task: CpuTask): Promise<InspectResult | Analyz
             else missing.push(t.id);
           }
         }
-        if (missing.length > 0) return { ok: false, missing_templates: missing, error: { code: 'templates_missing', message: `templates not open on this thread: ${missing.join(', ')}` } };
+        if (missing.length > 0) return { ok: false, missing_templates: missing, thread_id: threadId, error: { code: 'templates_missing', message: `templates not open on this thread: ${missing.join(', ')}` } };
         // checked before it leaves the thread: a deck PowerPoint would refuse is never delivered
         const r = await checkedBuild({ slides: task.slides, templates: bytes, kept }, { minTextPt: task.minTextPt });
         if (!r.ok) return r;
         // a template too large to keep, or sent under a key that is not its bytes' SHA-256, is not among them
         const keptKeys = task.templates.flatMap((t) => (t.key && keptTemplate(t.key) ? [t.key] : []));
-        return { ok: true, bytes: r.bytes, pages_generated: r.pages_generated, errors: r.errors, warnings: r.warnings, report: r.report, report_ms: r.report_ms, kept_keys: keptKeys };
+        return { ok: true, bytes: r.bytes, pages_generated: r.pages_generated, errors: r.errors, warnings: r.warnings, report: r.report, report_ms: r.report_ms, kept_keys: keptKeys, thread_id: threadId };
       }
       case 'warmUp': {
         const r = await warmUpThread(task.rounds, task.templates);

@@ -120,3 +120,36 @@ t.test('after a warm-up that opened a template in every thread, decks from it se
   }
   t.same(pool.templateTraffic(), { tasks: 2, templatesWithBytes: 0, templatesByKey: 2, bytes: 0, misses: 0 });
 });
+
+t.test('names a template by key only once every running thread said it keeps it open, not after two sends to one thread', needsCorpus(TEMPLATE), async (t) => {
+  const pool = new CpuPool(2, undefined, true);
+  t.teardown(() => pool.close());
+  const tpl = (): BuildTemplate => ({ id: 'tpl_e', key: hash, bytes: template, load: async () => template });
+  // one at a time: Piscina gives each task to the first idle thread, the same one each time
+  const sequential: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const r = await pool.build([tpl()], deck('tpl_e', 1));
+    if (!r.ok) throw new Error(r.error.message);
+    sequential.push(r.thread_id);
+  }
+  t.equal(new Set(sequential).size, 1, `three builds one after another ran on one thread (${sequential.join(', ')})`);
+  t.notOk(pool.holdsTemplate(hash), 'three sends to one thread do not make the other one hold the template');
+  t.equal(pool.templateTraffic().templatesByKey, 0, 'so its bytes went every time');
+
+  // two at once: one on each thread, with the bytes
+  const pair = await Promise.all([0, 1].map(() => pool.build([tpl()], deck('tpl_e', 1))));
+  const pairThreads = pair.map((b) => {
+    if (!b.ok) throw new Error(b.error.message);
+    return b.thread_id;
+  });
+  t.equal(new Set([...sequential, ...pairThreads]).size, 2, 'the pair ran on both threads');
+  t.ok(pool.holdsTemplate(hash), 'now both threads said they keep it open');
+  t.equal(pool.templateTraffic().templatesWithBytes, 5, 'every build so far carried the bytes');
+
+  // two at once again, by key: neither thread misses
+  const byKey = await Promise.all([0, 1].map(() => pool.build([tpl()], deck('tpl_e', 1))));
+  for (const b of byKey) if (!b.ok) throw new Error(b.error.message);
+  const traffic = pool.templateTraffic();
+  t.equal(traffic.templatesByKey, 2, 'the two concurrent decks named it by key');
+  t.equal(traffic.misses, 0, 'no thread was asked for a template it did not have');
+});
