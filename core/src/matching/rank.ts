@@ -7,6 +7,9 @@
  *    footer-area placeholders, its own and those its layout or master offers).
  * 2. The input becomes demands (title, subtitle, one per column with text or a table, one
  *    per chart or image block, one per column header, footer, header, footnote).
+ *    The slide header goes where generation puts it: a `hdr` placeholder, else the layout's
+ *    header band (the doctor's area with role `header`, rule in ../doctor/header.ts), which
+ *    is then kept for the header alone.
  * 3. Demands are assigned to slots at minimum cost (Hungarian algorithm), the cost of a pair
  *    being how badly the slot suits the demand: its type affinity times, for text and
  *    tables, how well the content fits the slot's measured capacity.
@@ -36,7 +39,13 @@ export const SCORE_WEIGHTS = {
   exact: 0.05,
 } as const;
 
-type SlotKind = 'title' | 'subTitle' | 'body' | 'obj' | 'tbl' | 'chart' | 'pic' | 'other' | 'tableFrame' | 'chartFrame' | 'footnote' | 'field' | 'ftr' | 'hdr' | 'dt' | 'sldNum';
+/**
+ * What a slot is. `band` is the header band (a `body`/`obj` placeholder the doctor marks with
+ * role `header`) while it is kept for `slide_data.header`: the input has a header and the
+ * candidate has no `hdr` placeholder, as generation decides; otherwise the band is an
+ * ordinary `body`/`obj` slot, open to content as in generation.
+ */
+type SlotKind = 'title' | 'subTitle' | 'body' | 'obj' | 'tbl' | 'chart' | 'pic' | 'other' | 'tableFrame' | 'chartFrame' | 'footnote' | 'field' | 'ftr' | 'hdr' | 'dt' | 'sldNum' | 'band';
 
 interface Slot {
   kind: SlotKind;
@@ -51,7 +60,8 @@ interface Slot {
   inherited: boolean;
 }
 
-type DemandKind = 'title' | 'subtitle' | 'column' | 'chart' | 'image' | 'header' | 'footer' | 'hdr' | 'footnote';
+/** What a demand is: `columnHeader` is a column's `header`, `slideHeader` is `slide_data.header`. */
+type DemandKind = 'title' | 'subtitle' | 'column' | 'chart' | 'image' | 'columnHeader' | 'footer' | 'slideHeader' | 'footnote';
 
 interface Demand {
   kind: DemandKind;
@@ -79,14 +89,17 @@ const SLOT_KEY: Readonly<Record<SlotKind, CountKey>> = {
   hdr: 'footer',
   dt: 'footer',
   sldNum: 'footer',
+  // It receives the header, which the input counts under footer: read through what it receives.
+  band: 'footer',
 };
 
 const SLOT_WEIGHT: Readonly<Record<SlotKind, number>> = {
-  title: 3, subTitle: 2, body: 2, obj: 2, tbl: 2, chart: 2, pic: 2, other: 1, tableFrame: 2, chartFrame: 2, footnote: 1, field: 1, ftr: 0, hdr: 0, dt: 0, sldNum: 0,
+  title: 3, subTitle: 2, body: 2, obj: 2, tbl: 2, chart: 2, pic: 2, other: 1, tableFrame: 2, chartFrame: 2, footnote: 1, field: 1, ftr: 0, hdr: 0, dt: 0, sldNum: 0, band: 0,
 };
 
+/** Slots that only take footer-area text (the header band while kept for the header among them): optional capacity, never unused. */
 function isFooterSlot(k: SlotKind): boolean {
-  return k === 'ftr' || k === 'hdr' || k === 'dt' || k === 'sldNum';
+  return k === 'ftr' || k === 'hdr' || k === 'dt' || k === 'sldNum' || k === 'band';
 }
 
 function* deep(shapes: readonly AnalyzedShape[]): Generator<AnalyzedShape> {
@@ -97,14 +110,21 @@ function* deep(shapes: readonly AnalyzedShape[]): Generator<AnalyzedShape> {
   }
 }
 
-/** The candidate's doctor entry, computed from its shapes when not given. */
+/** The candidate's doctor entry, computed from its shapes when not given (on a 4:3 slide: a candidate does not carry the slide size). */
 function doctorOf(c: MatchCandidate): DoctorEntry {
   if (c.doctor) return c.doctor;
-  const r = inferRole(c.shapes, { width: 9144000, height: 6858000 }, '', c.layout_name);
-  return { slide_id: c.slide_id, index: c.slide_index, name: c.layout_name, role: r.role, role_reasons: r.reasons, capacity: capacityOf(c.shapes, ''), unfillable: [] };
+  const box = { width: 9144000, height: 6858000 };
+  const r = inferRole(c.shapes, box, '', c.layout_name);
+  return { slide_id: c.slide_id, index: c.slide_index, name: c.layout_name, role: r.role, role_reasons: r.reasons, capacity: capacityOf(c.shapes, '', undefined, box), unfillable: [] };
 }
 
-function slotsOf(c: MatchCandidate, d: DoctorEntry): Slot[] {
+/**
+ * The candidate's slots. With `header` (the input has a `slide_data.header`) and no `hdr`
+ * placeholder of its own or from its layout/master, its header band — the doctor's area
+ * with role `header` — becomes a `band` slot that only the header takes, as generation keeps
+ * that placeholder from columns and the subtitle then (core/src/generation/slide/fill-slide.ts).
+ */
+function slotsOf(c: MatchCandidate, d: DoctorEntry, header: boolean): Slot[] {
   const slots: Slot[] = [];
   const areas = d.capacity.areas.slice();
   const takeArea = (s: AnalyzedShape): DoctorContentArea | undefined => {
@@ -142,6 +162,10 @@ function slotsOf(c: MatchCandidate, d: DoctorEntry): Slot[] {
     if (!FOOTER_AREA_TYPES.has(t) || slots.some((x) => x.kind === t)) continue;
     slots.push({ kind: t as SlotKind, key: 'footer', weight: 0, name: t, area: undefined, inherited: true });
   }
+  if (header && !slots.some((s) => s.kind === 'hdr')) {
+    const band = slots.find((s) => s.area?.role === 'header' && (s.kind === 'body' || s.kind === 'obj'));
+    if (band) Object.assign(band, { kind: 'band', key: SLOT_KEY.band, weight: SLOT_WEIGHT.band } satisfies Partial<Slot>);
+  }
   return slots;
 }
 
@@ -155,15 +179,12 @@ function demandsOf(sig: InputSignature): Demand[] {
     for (let k = 0; k < col.images; k++) out.push({ kind: 'image', key: 'object', weight: 2.5, columnNo: i + 1 });
   });
   sig.column_details.forEach((col, i) => {
-    if (col.header) out.push({ kind: 'header', key: 'body', weight: 1.5, columnNo: i + 1 });
+    if (col.header) out.push({ kind: 'columnHeader', key: 'body', weight: 1.5, columnNo: i + 1 });
   });
-  // footer counts the footer text and the header text; any surplus is footer text.
-  let footer = sig.counts.footer;
-  if (footer > 0) {
-    out.push({ kind: 'footer', key: 'footer', weight: 0.5 });
-    footer--;
-  }
-  if (footer > 0) out.push({ kind: 'hdr', key: 'footer', weight: 0.5 });
+  // footer counts the footer text and the header text (sig.header says whether one is the header)
+  const footerTexts = sig.counts.footer - (sig.header ? 1 : 0);
+  for (let k = 0; k < footerTexts; k++) out.push({ kind: 'footer', key: 'footer', weight: 0.5 });
+  if (sig.header) out.push({ kind: 'slideHeader', key: 'footer', weight: 0.5 });
   if (sig.counts.textbox) out.push({ kind: 'footnote', key: 'textbox', weight: 1 });
   return out;
 }
@@ -231,12 +252,13 @@ function typeAffinity(d: Demand, s: Slot, sig: InputSignature, hasContentSlots: 
       if (s.kind === 'body') return vertical ? 0.2 : 0.7;
       if (s.kind === 'obj' && sig.column_details.every((c) => c.kind === 'empty')) return 0.5;
       return 0;
-    case 'header':
+    case 'columnHeader':
       return s.kind === 'body' && !vertical ? 1 : 0;
     case 'footer':
       return s.kind === 'ftr' ? 1 : 0;
-    case 'hdr':
-      return s.kind === 'hdr' ? 1 : 0;
+    case 'slideHeader':
+      // as generation: a hdr placeholder, else the header band (a candidate has a band slot only without hdr)
+      return s.kind === 'hdr' || s.kind === 'band' ? 1 : 0;
     case 'footnote':
       return s.kind === 'footnote' ? 1 : 0;
     case 'chart':
@@ -289,7 +311,7 @@ export function roleFit(wanted: SlideRole, actual: SlideRole): number {
 
 const SLOT_LABEL: Readonly<Record<SlotKind, string>> = {
   title: 'title', subTitle: 'subtitle', body: 'body', obj: 'content', tbl: 'table', chart: 'chart', pic: 'picture', other: 'object',
-  tableFrame: 'table frame', chartFrame: 'chart frame', footnote: 'footnote box', field: 'field box', ftr: 'footer', hdr: 'header', dt: 'date', sldNum: 'slide number',
+  tableFrame: 'table frame', chartFrame: 'chart frame', footnote: 'footnote box', field: 'field box', ftr: 'footer', hdr: 'header', dt: 'date', sldNum: 'slide number', band: 'header band',
 };
 
 function describeDemand(d: Demand): string {
@@ -299,8 +321,8 @@ function describeDemand(d: Demand): string {
     return `column ${d.columnNo} (${what})`;
   }
   if (d.kind === 'chart' || d.kind === 'image') return `column ${d.columnNo} ${d.kind}`;
-  if (d.kind === 'header') return `column ${d.columnNo} header`;
-  if (d.kind === 'hdr') return 'header';
+  if (d.kind === 'columnHeader') return `column ${d.columnNo} header`;
+  if (d.kind === 'slideHeader') return 'header';
   return d.kind;
 }
 
@@ -316,7 +338,7 @@ function round4(x: number): number {
  */
 export function scoreCandidate(sig: InputSignature, candidate: MatchCandidate): MatchItem {
   const d = doctorOf(candidate);
-  const slots = slotsOf(candidate, d);
+  const slots = slotsOf(candidate, d, sig.header);
   const demands = demandsOf(sig);
   const n = demands.length;
   const m = slots.length;

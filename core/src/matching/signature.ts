@@ -55,7 +55,8 @@ function columnSignature(col: Column): ColumnSignature {
  * (generation puts its text and tables in one placeholder); every chart block adds 1 to
  * `chart` and every image block 1 to `object` (generation places each in a placeholder of
  * its own); a column header adds 1 to `body`; `footer` counts the
- * footer text and the header text (both go to footer-area placeholders); `textbox` counts
+ * footer text and the header text (footer-area placeholders, the header else the layout's
+ * header band; `header` says whether the header is one of them); `textbox` counts
  * the footnote (it fills the text box marked "footnote"); `custom_field` is 0 (slide data
  * carries no custom fields).
  */
@@ -83,6 +84,7 @@ export function signature(slideData: SlideData): InputSignature {
   const largest = columns.reduce<ColumnSignature | undefined>((best, c) => (c.table_rows > (best?.table_rows ?? 0) ? c : best), undefined);
   return {
     counts,
+    header: present(slideData.header),
     expected_role: role,
     columns: columns.length,
     bullets: columns.reduce((n, c) => n + c.bullets, 0),

@@ -49,6 +49,12 @@ export interface ColumnSignature {
 export interface InputSignature {
   /** What the content asks for over the nine keys. */
   counts: MatchCounts;
+  /**
+   * True when the slide has a (non-blank) `header`. It is one of the `footer` count, but goes
+   * elsewhere: a `hdr` placeholder, else the layout's header band (the doctor's area with
+   * role `header`), never the `ftr` placeholder.
+   */
+  header: boolean;
   /** The role a layout for this content would naturally have. */
   expected_role: SlideRole;
   /** Columns with content or a header. */

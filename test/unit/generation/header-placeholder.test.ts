@@ -6,17 +6,16 @@
  * Every corpus template is looked at (the layouts are found by the rule, not listed).
  */
 import t from 'tap';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyzePresentation } from '../../../core/src/analysis/analyze.js';
 import { diagnose, headerPlaceholderOfPart } from '../../../core/src/doctor/index.js';
-import { buildDeck, type DeckSlideSpec } from '../../../core/src/generation/deck/build-deck.js';
 import type { SlideData } from '../../../core/src/domain/content.js';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { PmlModel } from '../../../core/src/ooxml/pml/parts.js';
-import { NS, attr, child, descendants, type Element } from '../../../core/src/ooxml/xml.js';
 import { corpusFilesOfFor, corpusPath, needsCorpus } from '../../helpers/corpus.js';
+import { buildFromLayouts, slidePlaceholders, slideRoot, type BuiltLayoutDeck } from '../../helpers/layout-decks.js';
 import { lintPptx, refereeSkipped } from '../../helpers/referee.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'slidewright-hdr-'));
@@ -30,19 +29,6 @@ interface HeaderLayout {
   /** The header-like placeholder on the layout. */
   ph: { type: string; idx: number };
   shapeName: string;
-}
-
-/** The slide's placeholder `p:sp` elements with their `p:ph` type (default obj) and idx (default 0). */
-function slidePlaceholders(slideXml: Element): Array<{ sp: Element; type: string; idx: number; text: string }> {
-  const out: Array<{ sp: Element; type: string; idx: number; text: string }> = [];
-  for (const sp of descendants(slideXml, NS.p, 'sp')) {
-    const ph = descendants(sp, NS.p, 'ph')[0];
-    if (!ph) continue;
-    const body = child(sp, NS.p, 'txBody');
-    const text = body ? descendants(body, NS.a, 't').map((e) => e.textContent ?? '').join('') : '';
-    out.push({ sp, type: attr(ph, 'type') || 'obj', idx: Number(attr(ph, 'idx') || '0'), text });
-  }
-  return out;
 }
 
 /** True when the layout's or its master's shape tree has a `hdr` placeholder. */
@@ -89,23 +75,8 @@ t.before(async () => {
   }
 });
 
-async function build(file: string, slides: Array<{ partName: string; data: SlideData }>): Promise<{ pkg: OpcPackage; warnings: Array<{ slide_index: number; code: string; message: string }>; path: string }> {
-  const specs: DeckSlideSpec[] = slides.map((s, i) => ({
-    template_id: file,
-    template_slide_id: `${file}#${i}`,
-    source: { kind: 'layout', part_name: s.partName },
-    slide_data: s.data,
-    options: {},
-  }));
-  const result = await buildDeck({ slides: specs, templates: new Map([[file, readFileSync(corpusPath(file))]]) });
-  if (!result.bytes) throw new Error(`${file}: no deck: ${JSON.stringify(result.errors)}`);
-  const path = join(scratch, `${file.replace(/[^A-Za-z0-9.-]+/g, '_')}-${slides.length}.pptx`);
-  writeFileSync(path, result.bytes);
-  return { pkg: await OpcPackage.open(result.bytes), warnings: result.warnings, path };
-}
-
-function slideRoot(pkg: OpcPackage, n: number): Element {
-  return pkg.getXml(`/ppt/slides/slide${n}.xml`).documentElement!;
+function build(file: string, slides: Array<{ partName: string; data: SlideData }>): Promise<BuiltLayoutDeck> {
+  return buildFromLayouts(file, slides, scratch);
 }
 
 t.test('the doctor names a header-like placeholder on some corpus layouts, never on a Comparison layout', needsCorpus(), async (t) => {
