@@ -173,9 +173,13 @@ function skiaHasFace(family: string, weight: number): boolean {
  * only one Skia registers from a collection), and when the collection is not installed.
  *
  * The face is copied out of the collection ({@link extractFace}) and registered with Skia
- * the first time text of its region and weight is drawn, not before: each face holds about
- * 16 MiB (the glyph outlines are not shared with the collection's first face once
- * registered), and most decks never need one. A face that cannot be read is not tried again.
+ * the first time text of its region and weight is drawn, not before: each face costs about
+ * 16 MiB of resident memory (Skia keeps its own copy; the outlines are not shared with the
+ * collection's first face), and most decks never need one. Measured with glibc: +16 MiB for
+ * the first face; +31–33 MiB for each later one, as the allocator keeps the freed 16 MiB
+ * extraction buffer in its heap once the first one raised its mmap threshold (+16–17 MiB
+ * each with `MALLOC_MMAP_THRESHOLD_` fixed). A face that cannot be read is not tried again;
+ * worker threads share Skia's fonts, so a face another thread registered is reused.
  */
 export function cjkFamilyFor(lang: string | undefined, bold: boolean): string | undefined {
   const region = cjkRegionOfLanguage(lang);
