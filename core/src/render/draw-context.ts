@@ -12,8 +12,8 @@ import type { Theme } from '../ooxml/pml/theme.js';
 import { NS, attr, attrNS, child, children, intAttr, type Element } from '../ooxml/xml.js';
 import { isVerticalText, layoutText, type TextBodyInput, type TextBox, type TextLayout } from '../text/layout.js';
 import { colorIn, css, resolveRgba, type ColorContext, type Rgba } from '../ooxml/pml/color.js';
-import { cssFont, drawFamily, pdfFallbackFamilies, scriptFallbackFamilies } from './fonts.js';
-import { hasNonLatinScript } from '../text/script.js';
+import { cjkFamilyFor, cssFont, drawFamily, pdfFallbackFamilies, scriptFallbackFamilies } from './fonts.js';
+import { hasEastAsian, hasNonLatinScript } from '../text/script.js';
 import type { FontShape } from '../text/font-class.js';
 import type { EvaluatedGeometry } from './geometry.js';
 import { decodeImage, MAX_IMAGE_PIXELS, type ImageRefusal } from './images.js';
@@ -795,7 +795,10 @@ export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt
       const alpha = f.alpha ?? 1;
       if (alpha <= 0) continue;
       // text in other scripts than Latin is drawn with the faces LibreOffice falls back to for them
-      const fallbacks = hasNonLatinScript(f.text) ? scriptFallbackFamilies(dc.fallbackFamilies) : dc.fallbackFamilies;
+      // (Han characters in the regional face of the run's language, registered when first needed)
+      const fallbacks = hasNonLatinScript(f.text)
+        ? scriptFallbackFamilies(dc.fallbackFamilies, f.font.eastAsianLang && hasEastAsian(f.text) ? cjkFamilyFor(f.font.eastAsianLang, !!f.font.bold) : undefined)
+        : dc.fallbackFamilies;
       const nextFont = cssFont(dc.family(f.font.name, f.font.shapeHint), f.font.size_pt, !!f.font.bold, !!f.font.italic, fallbacks);
       if (nextFont !== font) ctx.font = font = nextFont;
       const n = Number.parseInt(f.color ?? '000000', 16);

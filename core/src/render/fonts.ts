@@ -12,13 +12,17 @@
  *
  * Font directories searched: `SLIDEWRIGHT_FONT_DIRS` (colon-separated), then the Debian
  * locations of fonts-crosextra-carlito, fonts-crosextra-caladea, fonts-liberation2,
- * fonts-liberation and fonts-dejavu-core.
+ * fonts-liberation and fonts-dejavu-core. The regional faces of Noto Sans CJK
+ * (fonts-noto-cjk) are registered one by one when text of their language is first drawn
+ * ({@link cjkFamilyFor}).
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { GlobalFonts } from '@napi-rs/canvas';
 import { FAMILY_SHAPE, resolveFace } from '../text/font-metrics.js';
 import type { FontShape } from '../text/font-class.js';
+import { cjkRegionOfLanguage } from '../text/script.js';
+import { extractFace, FontFileError, readFontFaces, withFontFile } from './font-collection.js';
 
 const FAMILY_FILES: Readonly<Record<string, RegExp>> = {
   Carlito: /^Carlito-(Regular|Bold|Italic|BoldItalic)\.ttf$/,
@@ -123,9 +127,86 @@ export function pdfFallbackFamilies(): string[] {
  * fontconfig gives LibreOffice for those scripts, so previews show the glyphs LibreOffice
  * and the measuring assume (`text/font-metrics.ts` CJK_FALLBACK_FAMILY). Skia takes each
  * character from the first family that has it and skips families it does not know.
+ * @param cjkFamily - the regional CJK face for the run's language ({@link cjkFamilyFor}),
+ *   tried before the Japanese face Skia finds on its own
  */
-export function scriptFallbackFamilies(base: readonly string[]): string[] {
+export function scriptFallbackFamilies(base: readonly string[], cjkFamily?: string): string[] {
   const out = [...base];
-  for (const f of ['DejaVu Sans', 'Noto Sans CJK JP', 'Noto Sans CJK SC', 'Noto Sans CJK KR']) if (!out.includes(f)) out.push(f);
+  for (const f of ['DejaVu Sans', cjkFamily, 'Noto Sans CJK JP', 'Noto Sans CJK SC', 'Noto Sans CJK KR']) if (f && !out.includes(f)) out.push(f);
   return out;
+}
+
+/** The collections of `fonts-noto-cjk` whose faces draw CJK text, by weight. */
+const CJK_COLLECTIONS = { regular: 'NotoSansCJK-Regular.ttc', bold: 'NotoSansCJK-Bold.ttc' } as const;
+
+/** Where distributions install the Noto CJK collections (Debian/Ubuntu, Fedora, Arch, Alpine). */
+const CJK_DIRS = [
+  '/usr/share/fonts/opentype/noto',
+  '/usr/share/fonts/google-noto-cjk',
+  '/usr/share/fonts/noto-cjk',
+  '/usr/share/fonts/noto',
+];
+
+/** Outcome of registering a regional face, per region and weight: its family, or null when it cannot be had. */
+const cjkRegistered = new Map<string, string | null>();
+
+/** The file of a collection in `SLIDEWRIGHT_FONT_DIRS` or the usual directories, if any. */
+function findCollection(file: string): string | undefined {
+  const dirs = [...(process.env.SLIDEWRIGHT_FONT_DIRS ?? '').split(':').filter(Boolean), ...CJK_DIRS];
+  for (const dir of dirs) {
+    const path = join(dir, file);
+    if (existsSync(path)) return path;
+  }
+  return undefined;
+}
+
+/** True when Skia already holds a face of `family` at `weight` (registered by another thread of the process, or found by Skia itself). */
+function skiaHasFace(family: string, weight: number): boolean {
+  return GlobalFonts.families.some((f) => f.family === family && f.styles.some((st) => st.weight === weight));
+}
+
+/**
+ * The family that draws East Asian text of language `lang` (FontSpec.eastAsianLang) in its
+ * regional forms: "Noto Sans CJK SC" for zh-CN, "… TC" for zh-TW, "… HK" for zh-HK, "… KR"
+ * for Korean ({@link cjkRegionOfLanguage}); undefined for Japanese and for no language,
+ * which keep the Japanese face Skia finds by itself (the first face of the collection, the
+ * only one Skia registers from a collection), and when the collection is not installed.
+ *
+ * The face is copied out of the collection ({@link extractFace}) and registered with Skia
+ * the first time text of its region and weight is drawn, not before: each face costs about
+ * 16 MiB of resident memory (Skia keeps its own copy; the outlines are not shared with the
+ * collection's first face), and most decks never need one. Measured with glibc: +16 MiB for
+ * the first face; +31–33 MiB for each later one, as the allocator keeps the freed 16 MiB
+ * extraction buffer in its heap once the first one raised its mmap threshold (+16–17 MiB
+ * each with `MALLOC_MMAP_THRESHOLD_` fixed). A face that cannot be read is not tried again;
+ * worker threads share Skia's fonts, so a face another thread registered is reused.
+ */
+export function cjkFamilyFor(lang: string | undefined, bold: boolean): string | undefined {
+  const region = cjkRegionOfLanguage(lang);
+  if (!region || region === 'JP') return undefined;
+  const family = `Noto Sans CJK ${region}`;
+  const key = `${region}|${bold ? 'bold' : 'regular'}`;
+  const known = cjkRegistered.get(key);
+  if (known !== undefined) return known ?? undefined;
+  let result: string | null = null;
+  const weight = bold ? 700 : 400;
+  if (skiaHasFace(family, weight)) result = family;
+  else {
+    const path = findCollection(CJK_COLLECTIONS[bold ? 'bold' : 'regular']);
+    if (path) {
+      try {
+        result = withFontFile(path, (bytes) => {
+          const face = readFontFaces(bytes).find((f) => f.family === family);
+          return face && GlobalFonts.register(extractFace(bytes, face), family) ? family : null;
+        });
+      } catch (e) {
+        if (!(e instanceof FontFileError) && !(e instanceof Error && 'code' in e)) throw e;
+        result = null; // an unreadable collection: the Japanese face keeps drawing
+      }
+    }
+    // bold text whose bold face is missing is drawn with the regular face (Skia emboldens it)
+    if (!result && bold) result = cjkFamilyFor(lang, false) ?? null;
+  }
+  cjkRegistered.set(key, result);
+  return result ?? undefined;
 }

@@ -49,6 +49,14 @@ export interface FontSpec {
    * nothing. Used only for a name no table knows.
    */
   shapeHint?: FontShape;
+  /**
+   * The language of the run's East Asian text (BCP 47): `a:rPr/@lang` when it names
+   * Chinese, Japanese or Korean, else `@altLang` when that does (§21.1.2.3.9; LibreOffice
+   * takes the run's Asian locale so). It picks the regional form of Han characters drawn in
+   * the CJK fallback face (`text/script.ts` cjkRegionOfLanguage); measuring ignores it
+   * (the regional faces share their advances and vertical metrics).
+   */
+  eastAsianLang?: string;
 }
 
 /** How {@link resolveFace} chose a face. */

@@ -171,3 +171,30 @@ export function languageOfText(text: string): string | undefined {
   }
   return han ? 'zh-CN' : undefined;
 }
+
+/**
+ * The regional face of Noto Sans/Serif CJK that draws Han characters in the forms a
+ * language's readers expect (the faces share their kana and Hangul; their ideographs
+ * differ, e.g. 直 骨 角 述): JP for Japanese, KR for Korean, SC for Chinese in simplified
+ * characters (zh-CN, zh-SG, zh-Hans, plain zh), TC for traditional (zh-TW, zh-Hant), HK for
+ * Hong Kong and Macao (zh-HK, zh-MO, Cantonese `yue`). Undefined for other languages and
+ * no language.
+ */
+export function cjkRegionOfLanguage(tag: string | undefined): CjkRegion | undefined {
+  if (!tag) return undefined;
+  const parts = tag.toLowerCase().split(/[-_]/);
+  const primary = parts[0]!;
+  if (primary === 'ja') return 'JP';
+  if (primary === 'ko') return 'KR';
+  if (primary !== 'zh' && primary !== 'yue') return undefined;
+  const region = parts.slice(1).find((p) => p.length === 2 || (p.length === 3 && /^\d+$/.test(p)));
+  if (region === 'hk' || region === 'mo') return 'HK';
+  const script = parts.slice(1).find((p) => p.length === 4);
+  if (script === 'hant') return 'TC';
+  if (script === 'hans') return 'SC';
+  if (region === 'tw') return 'TC';
+  return primary === 'yue' ? 'HK' : 'SC';
+}
+
+/** The regions of the CJK faces (see {@link cjkRegionOfLanguage}). */
+export type CjkRegion = 'JP' | 'KR' | 'SC' | 'TC' | 'HK';

@@ -19,6 +19,7 @@ import type { Shape } from './shapes.js';
 import { resolveThemeFont, scriptOfLanguage, type Theme, type ThemeFontCollection } from './theme.js';
 import { shapeFromAttributes, type FontShape } from '../../text/font-class.js';
 import type { ParagraphInput, Spacing, TextBodyInput, TextRunInput } from '../../text/layout.js';
+import { slotOfLanguage } from '../../text/script.js';
 import { colorIn, rgbaToHex, type ColorContext, type Rgba } from './color.js';
 import { BoundedMemo } from '../../bounded-memo.js';
 
@@ -548,6 +549,9 @@ export class ParagraphStyle {
     const ownLatin = latinNaming(rPr) ?? latinNaming(ownDefRPr);
     const face = ownLatin ? attr(ownLatin, 'typeface') : d.face;
     const lang = ownAttr('lang') ?? d.lang;
+    const altLang = ownAttr('altLang') ?? d.altLang;
+    // the run's Asian language: `lang` when it is one, else `altLang` (what LibreOffice imports as the Asian locale)
+    const eastAsianLang = lang && slotOfLanguage(lang) === 'ea' ? lang : altLang && slotOfLanguage(altLang) === 'ea' ? altLang : undefined;
     const themed = face ? resolveThemeFont(face, src.theme, lang) : '';
     const name = themed || src.defaultFace;
     const shapeHint = themed ? (face!.startsWith('+') ? themeLatinShape(src.theme, face!) : ownLatin ? latinShape(ownLatin) : d.faceShape) : defaultFaceShape(src);
@@ -570,7 +574,7 @@ export class ParagraphStyle {
     const baseline = ownAttr('baseline');
     const spc = ownAttr('spc');
     return new ResolvedRun(
-      { name, size_pt: (sz ?? 1800) / 100, bold: b !== undefined ? onOff(b) : d.bold, italic: i !== undefined ? onOff(i) : d.italic, ...(shapeHint ? { shapeHint } : {}) },
+      { name, size_pt: (sz ?? 1800) / 100, bold: b !== undefined ? onOff(b) : d.bold, italic: i !== undefined ? onOff(i) : d.italic, ...(shapeHint ? { shapeHint } : {}), ...(eastAsianLang ? { eastAsianLang } : {}) },
       fill === null ? { r: 0, g: 0, b: 0, a: 0 } : fill ?? this.lvl.textColor(),
       {
         underline: u !== undefined && u !== 'none',
