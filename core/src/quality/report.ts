@@ -6,7 +6,8 @@
 import type { OpcPackage } from '../ooxml/opc/package.js';
 import { CT, RT } from '../ooxml/opc/constants.js';
 import { relsPartName } from '../ooxml/opc/part-names.js';
-import { PmlModel } from '../ooxml/pml/parts.js';
+import type { PmlModel } from '../ooxml/pml/parts.js';
+import { openedTemplates } from '../ooxml/pml/opened-templates.js';
 import type { DeckSlideRecord } from '../generation/deck/build-deck.js';
 import { checkPackage, type PackageProblem } from './package.js';
 import { checkFit } from './fit.js';
@@ -103,7 +104,9 @@ export function buildReport(input: ReportInput): QualityReport {
   }
   let model: PmlModel | undefined;
   try {
-    model = new PmlModel(input.pkg);
+    // the thread registry's model of the deck's package object (one per package object,
+    // gone with it), not a second one beside the registry
+    model = openedTemplates.modelOf(input.pkg);
   } catch {
     model = undefined;
   }

@@ -1,10 +1,11 @@
 /**
  * The templates one deck build reads: each template package of the request opened once
- * (kept between builds on this thread, by the SHA-256 of its bytes, see
- * ./template-cache.ts), with what the build learns about it once however often it is used
- * (content keys of its parts, placeholders, new slides made from its layouts, facts about
- * its slides, its reading model, its vocabulary, quality findings of its shapes, its
- * pictures past the pixel limits as delivered).
+ * (kept between builds on this thread, by the SHA-256 of its bytes, in generation's slot of
+ * the thread's registry, ooxml/pml/opened-templates.ts), with what the build learns about it
+ * once however often it is used (content keys of its parts, placeholders, new slides made
+ * from its layouts, facts about its slides, its vocabulary, quality findings of its shapes,
+ * its pictures past the pixel limits as delivered). Its reading model is the registry's
+ * model of the package object ({@link modelOf}), not one of its own.
  */
 import type { Document, Element } from '../../ooxml/xml.js';
 import { NS, attr, child, children, intAttr } from '../../ooxml/xml.js';
@@ -12,7 +13,7 @@ import { PackageError } from '../../ooxml/errors.js';
 import { repairTemplateParts } from '../../ooxml/repair.js';
 import { CT, RT } from '../../ooxml/opc/constants.js';
 import { OpcPackage } from '../../ooxml/opc/package.js';
-import { PmlModel } from '../../ooxml/pml/parts.js';
+import type { PmlModel } from '../../ooxml/pml/parts.js';
 import { headerPlaceholderOfPart } from '../../doctor/header.js';
 import type { Shape } from '../../ooxml/pml/shapes.js';
 import { templateVocabulary, type TemplateVocabulary } from '../../quality/brand.js';
@@ -22,8 +23,7 @@ import { placeholders, shapeIdStats, shapeTree, type PlaceholderShape } from '..
 import { DEFAULT_TABLE_STYLE_ID, frameTable, tableStyleIds } from '../slide/tables.js';
 import { TEMPLATE_PICTURE_LIMITS, type DeliveredPicture, type TemplatePictureLimits } from './picture-limits.js';
 import { SlideFailure } from './slide-failure.js';
-import { TemplateCache } from './template-cache.js';
-import { openedTemplates as threadTemplates } from '../../ooxml/pml/opened-templates.js';
+import { OpenedTemplates, openedTemplates as threadTemplates } from '../../ooxml/pml/opened-templates.js';
 
 /** What is known about a template's bytes whatever id a request gives it (kept between builds). */
 type OpenedTemplate = Omit<TemplateSource, 'id'>;
@@ -66,10 +66,11 @@ export interface TemplateSource {
   slideSize: { cx: number; cy: number } | undefined;
   tableStylesPart: string | undefined;
   /**
-   * Made on first use and shared by every build reusing the template: the reading model
-   * (for measuring text), null when it cannot be read; the fonts and colours its own parts use.
+   * Made on first use and shared by every build reusing the template: whether its reading
+   * model cannot be built (so a build does not try again for every slide); the fonts and
+   * colours its own parts use.
    */
-  lazy: { model?: PmlModel | null; vocabulary?: TemplateVocabulary; quality?: Map<string, TemplateSlideQuality>; filledQuality?: Map<string, QualityFinding[]>; headers?: Map<string, LayoutHeaderPlaceholder | null> };
+  lazy: { unreadableModel?: true; vocabulary?: TemplateVocabulary; quality?: Map<string, TemplateSlideQuality>; filledQuality?: Map<string, QualityFinding[]>; headers?: Map<string, LayoutHeaderPlaceholder | null> };
   /** What is delivered for the template's pictures past the pixel limits (default limits only), by part name; made on first use, shared like `lazy`. */
   oversized: Map<string, Promise<DeliveredPicture>>;
 }
@@ -127,7 +128,7 @@ export class DeckTemplates {
     let result: TemplateSource | SlideFailure;
     if (!bytes) result = new SlideFailure('template_not_found', `template ${id} was not provided`);
     else {
-      const key = this.reuseOpened ? TemplateCache.keyOf(bytes) : undefined;
+      const key = this.reuseOpened ? OpenedTemplates.keyOf(bytes) : undefined;
       const known = key ? openedTemplates.get(key) : undefined;
       if (known) {
         const source: TemplateSource = { ...known, id, oversized: this.pictureLimits === TEMPLATE_PICTURE_LIMITS ? known.oversized : new Map() };
@@ -195,15 +196,19 @@ export function placeholdersOf(src: TemplateSource, part: string): PlaceholderSh
   return phs;
 }
 
+/**
+ * The template's reading model (for measuring text): the thread registry's model of the
+ * template's package object, which lives as long as the package does, so a kept template
+ * holds no model of its own; undefined when the model cannot be built.
+ */
 export function modelOf(src: TemplateSource): PmlModel | undefined {
-  if (src.lazy.model === undefined) {
-    try {
-      src.lazy.model = new PmlModel(src.pkg);
-    } catch {
-      src.lazy.model = null;
-    }
+  if (src.lazy.unreadableModel) return undefined;
+  try {
+    return threadTemplates.modelOf(src.pkg);
+  } catch {
+    src.lazy.unreadableModel = true;
+    return undefined;
   }
-  return src.lazy.model ?? undefined;
 }
 
 /** A layout's header-like placeholder: its `p:ph` type and idx and its `p:cNvPr/@id` on the layout. */

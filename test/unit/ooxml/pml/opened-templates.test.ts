@@ -61,3 +61,9 @@ t.test('a package opened for reading is shared by later requests for the same ke
   await new Promise((r) => setImmediate(r));
   t.same(registry.readPackageKeys(), ['key'], 'the failed open is not kept');
 });
+
+t.test('content keys name the bytes: equal bytes in different arrays share a key, other bytes do not', async (t) => {
+  t.equal(OpenedTemplates.keyOf(Uint8Array.from([1, 2, 3])), OpenedTemplates.keyOf(Uint8Array.from([1, 2, 3])));
+  t.not(OpenedTemplates.keyOf(Uint8Array.from([1, 2, 3])), OpenedTemplates.keyOf(Uint8Array.from([1, 2, 4])));
+  t.match(OpenedTemplates.keyOf(new Uint8Array()), /^[0-9a-f]{64}$/, 'a SHA-256, hex');
+});
