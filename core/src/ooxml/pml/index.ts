@@ -1,7 +1,10 @@
 /**
  * PresentationML reading model (ECMA-376 Part 1, §19): the presentation part, slide masters,
  * slide layouts and slides with their shape trees, placeholder inheritance, theme fonts and
- * colours, and effective text properties. Start with `new PmlModel(pkg)`.
+ * colours, and effective text properties. The service reads a package's model through the
+ * per-thread registry (`openedTemplates.modelOf(pkg)` in ./opened-templates.ts: one model per
+ * package object, test/unit/architecture/one-reading-model.test.ts holds to it); tools and
+ * tests may build one with `new PmlModel(pkg)`.
  */
 export { checkPresentationPackage, readPresentation, DEFAULT_SLIDE_SIZE_EMU, type PresentationInfo, type PresentationPackageInfo, type SlideRef, type MasterRef } from './presentation.js';
 export { PmlModel, ShapeTreePart, MasterPart, LayoutPart, SlidePart, MAX_SHAPES_PER_PART, type ShapeTreePartKind } from './parts.js';
