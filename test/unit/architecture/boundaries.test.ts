@@ -7,9 +7,8 @@
  * `import type` and dynamic `import()`) and lists each one that crosses a boundary.
  */
 import t from 'tap';
-import { sourcesUnder } from '../../helpers/sources.js';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { scratchSourceTree, sourcesUnder } from '../../helpers/sources.js';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -81,12 +80,7 @@ t.test('every process entry point lives in main/', async (t) => {
 });
 
 t.test('the check finds each kind of crossing import', async (t) => {
-  const root = mkdtempSync(join(tmpdir(), 'boundaries-'));
-  t.teardown(() => rmSync(root, { recursive: true, force: true }));
-  const write = (path: string, text: string): void => {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  };
+  const { root, write } = scratchSourceTree(t, 'boundaries');
   write('core/src/a.ts', "import { x } from '../../gateway/src/app.js';\nimport type { Y } from './b.js';\n");
   write('core/src/deep/b.ts', "export { z } from '../../../main/embedded.js';\nexport type Y = number;\n");
   write('core/src/c.ts', "const m = await import('../../workers/src/consumers.js');\nimport 'node:fs';\n");

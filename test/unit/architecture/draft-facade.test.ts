@@ -8,9 +8,8 @@
  * and dynamic `import()`) as TypeScript's pre-processor does.
  */
 import t from 'tap';
-import { sourcesUnder } from '../../helpers/sources.js';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { scratchSourceTree, sourcesUnder } from '../../helpers/sources.js';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -48,12 +47,7 @@ t.test('code outside generation/draft imports the draft through its index only',
 });
 
 t.test('the check finds each kind of import past the index', async (t) => {
-  const root = mkdtempSync(join(tmpdir(), 'draft-facade-'));
-  t.teardown(() => rmSync(root, { recursive: true, force: true }));
-  const write = (path: string, text: string): void => {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  };
+  const { root, write } = scratchSourceTree(t, 'draft-facade');
   write(`${DRAFT_DIR}/index.ts`, "export { cloneInto } from './clone.js';\n");
   write(`${DRAFT_DIR}/clone.ts`, "import { x } from './serialize.js';\nexport const cloneInto = x;\n");
   write('core/src/generation/slide/a.ts', "import { cloneInto } from '../draft/index.js';\nimport { y } from '../draft/clone.js';\n");

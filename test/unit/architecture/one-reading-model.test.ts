@@ -10,9 +10,8 @@
  * (`new pml.PmlModel(…)`), counts; a mention in a comment or a type does not.
  */
 import t from 'tap';
-import { sourcesUnder } from '../../helpers/sources.js';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { scratchSourceTree, sourcesUnder } from '../../helpers/sources.js';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -76,12 +75,7 @@ t.test('the registry is where the model is built', async (t) => {
 });
 
 t.test('the check finds each way of building the model, and nothing else', async (t) => {
-  const root = mkdtempSync(join(tmpdir(), 'one-reading-model-'));
-  t.teardown(() => rmSync(root, { recursive: true, force: true }));
-  const write = (path: string, text: string): void => {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  };
+  const { root, write } = scratchSourceTree(t, 'one-reading-model');
   write(`${MODEL_DIR}/opened-templates.ts`, "import { PmlModel } from './parts.js';\nexport const m = (p: never) => new PmlModel(p);\n");
   write('core/src/quality/a.ts', "import { PmlModel } from '../ooxml/pml/parts.js';\nconst x = 1;\nexport const m = (p: never) => new PmlModel(p);\n");
   write('core/src/render/b.ts', "import { PmlModel as Model } from '../ooxml/pml/parts.js';\nexport const m = (p: never) => new Model(p);\n");
