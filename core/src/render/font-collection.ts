@@ -24,12 +24,13 @@
  * {@link FontFileError}, never a read outside the data.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { EngineError } from '../ooxml/errors.js';
 
-/** A font file that cannot be read as the OpenType specification describes it. */
-export class FontFileError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'FontFileError';
+/** A font file that cannot be read as the OpenType specification describes it (code `font_invalid`). */
+export class FontFileError extends EngineError<'font_invalid'> {
+  override readonly name = 'FontFileError';
+  constructor(message: string, options?: ErrorOptions) {
+    super('font_invalid', message, options);
   }
 }
 

@@ -49,12 +49,16 @@ const DEFAULT_DIRS = [
 
 let registered: Set<string> | undefined;
 
+/** The folders searched for font files: `SLIDEWRIGHT_FONT_DIRS` (colon-separated) first, then `defaults`. */
+function fontDirs(defaults: readonly string[]): string[] {
+  return [...(process.env.SLIDEWRIGHT_FONT_DIRS ?? '').split(':').filter(Boolean), ...defaults];
+}
+
 /** Registers the open fonts once; returns the families available for drawing. */
 export function ensureFonts(): ReadonlySet<string> {
   if (registered) return registered;
   const found = new Set<string>();
-  const dirs = [...(process.env.SLIDEWRIGHT_FONT_DIRS ?? '').split(':').filter(Boolean), ...DEFAULT_DIRS];
-  for (const dir of dirs) {
+  for (const dir of fontDirs(DEFAULT_DIRS)) {
     if (!existsSync(dir)) continue;
     let files: string[];
     try {
@@ -152,8 +156,7 @@ const cjkRegistered = new Map<string, string | null>();
 
 /** The file of a collection in `SLIDEWRIGHT_FONT_DIRS` or the usual directories, if any. */
 function findCollection(file: string): string | undefined {
-  const dirs = [...(process.env.SLIDEWRIGHT_FONT_DIRS ?? '').split(':').filter(Boolean), ...CJK_DIRS];
-  for (const dir of dirs) {
+  for (const dir of fontDirs(CJK_DIRS)) {
     const path = join(dir, file);
     if (existsSync(path)) return path;
   }

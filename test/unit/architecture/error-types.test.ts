@@ -13,6 +13,7 @@ import { status as GrpcStatus } from '@grpc/grpc-js';
 import { EngineError, PackageError, PACKAGE_ERROR_CODES, isPackageErrorCode } from '../../../core/src/ooxml/errors.js';
 import { ImageError } from '../../../core/src/generation/slide/images.js';
 import { ChartError } from '../../../core/src/generation/charts/chart-data.js';
+import { FontFileError } from '../../../core/src/render/font-collection.js';
 import { SlideFailure } from '../../../core/src/generation/deck/slide-failure.js';
 import run, { type InspectResult, type RenderResult } from '../../../core/src/threads/cpu-task.js';
 import { taskError } from '../../../core/src/threads/task-failure.js';
@@ -33,6 +34,7 @@ t.test('engine errors are EngineErrors with their code, name and cause', async (
     [new ImageError('image_invalid', 'not a picture', { cause }), 'ImageError', 'image_invalid'],
     [new ChartError('chart_corrupt', 'unreadable chart', { cause }), 'ChartError', 'chart_corrupt'],
     [new SlideFailure('source_corrupt', 'no layout', { cause }), 'SlideFailure', 'source_corrupt'],
+    [new FontFileError('table past the end', { cause }), 'FontFileError', 'font_invalid'],
   ];
   for (const [err, name, code] of errors) {
     t.ok(err instanceof EngineError, `${name} is an EngineError`);
