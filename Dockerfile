@@ -21,9 +21,10 @@ COPY . .
 RUN npm run build && mkdir -p /app/data && chown node:node /app/data
 
 ENV NODE_ENV=production
-# glibc keeps freed native memory per thread arena; two arenas bound the service's resident
-# memory (core/src/threads/heap-limits.ts SERVICE_PROCESS_ENV)
+# glibc keeps freed native memory per thread arena and in its heap; two arenas and a fixed
+# mmap threshold bound the service's resident memory (core/src/threads/heap-limits.ts SERVICE_PROCESS_ENV)
 ENV MALLOC_ARENA_MAX=2
+ENV MALLOC_MMAP_THRESHOLD_=1048576
 USER node
 EXPOSE 8080 50051
 CMD ["node", "dist/main/embedded.js"]

@@ -37,10 +37,17 @@ export const THREAD_YOUNG_GENERATION_MB = 12;
  * and compressing, so a large upload's freed buffers stayed resident in several arenas at
  * once: over the hostile catalog (test/e2e/hostile-uploads.test.ts) the process peaked at
  * 1,873–2,097 MiB with the default and 1,548–1,553 MiB with two arenas, of which the V8
- * heaps and the buffers still in use were ~800 MiB. Read by glibc when the process starts,
- * so it cannot be set from inside it.
+ * heaps and the buffers still in use were ~800 MiB.
+ *
+ * `MALLOC_MMAP_THRESHOLD_=1048576`: allocations of 1 MiB and more get pages of their own,
+ * returned to the system when freed. glibc otherwise raises that threshold each time such a
+ * block is freed, so after the first large upload later large buffers (inflated parts, a
+ * 16 MiB CJK face being extracted) came from the arenas and stayed resident: the catalog's
+ * peak in a fresh clone was still 1,853–2,085 MiB with two arenas alone.
+ *
+ * Both are read by glibc when the process starts, so they cannot be set from inside it.
  */
-export const SERVICE_PROCESS_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
+export const SERVICE_PROCESS_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '1048576' };
 
 /** `env` with {@link SERVICE_PROCESS_ENV} added where `env` does not set those variables. */
 export function withServiceProcessEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
