@@ -26,7 +26,7 @@ import type { ShapeTreePart, SlidePart } from '../ooxml/pml/parts.js';
 import { effective, type Shape } from '../ooxml/pml/shapes.js';
 import { bodyText, effectiveFont, hasVisibleText } from '../ooxml/pml/text.js';
 import { graphicKind } from '../ooxml/pml/graphic.js';
-import { deferredParagraphs } from '../generation/draft/index.js';
+import { SlideDraft } from '../generation/draft/index.js';
 import type { QualityFinding } from './types.js';
 
 /** Options of the accessibility check. */
@@ -58,7 +58,7 @@ const WHITE: Rgba = { r: 255, g: 255, b: 255, a: 1 };
  * without joining its text: the model's segments, else the paragraphs, until one has some.
  */
 function hasShapeText(txBody: Element | undefined): boolean {
-  const m = deferredParagraphs(txBody);
+  const m = SlideDraft.paragraphsOf(txBody);
   if (m) return m.lines.some((segments) => segments.some((x) => x.trim() !== ''));
   return hasVisibleText(txBody);
 }
@@ -68,7 +68,7 @@ function hasShapeText(txBody: Element | undefined): boolean {
  * (generation/draft/deferred-paragraphs.ts) rather than as nodes.
  */
 export function shapeText(txBody: Element | undefined): string {
-  const m = deferredParagraphs(txBody);
+  const m = SlideDraft.paragraphsOf(txBody);
   if (m) return m.lines.map((segments) => segments.join('\n')).join('\n');
   return bodyText(txBody);
 }

@@ -62,3 +62,39 @@ t.test('the check finds each kind of import past the index', async (t) => {
     'core/src/quality/d.ts imports ../generation/draft/deferred-paragraphs.js',
   ]);
 });
+
+/**
+ * What the index lets out: the models' markers (the elements that stand for kept
+ * paragraphs and rows in a tree) and the functions that find or make them stay inside the
+ * folder; slide writing keeps, drops, expands and reads models through SlideDraft's methods.
+ */
+const MARKER_INTERNALS = ['paragraphMarkers', 'rowMarkers', 'ModelMarkers', 'deferredParagraphs', 'deferredRows', 'DEFERRED_PARAGRAPHS_NS', 'DEFERRED_ROWS_NS'];
+
+/** The names a module exports (and the names it re-exports under an alias) through `export { … }` and `export` declarations, read with TypeScript's parser. */
+function exportedNames(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const names: string[] = [];
+  for (const statement of source.statements) {
+    if (ts.isExportDeclaration(statement) && statement.exportClause && ts.isNamedExports(statement.exportClause)) {
+      // an alias counts under both names: `export { paragraphMarkers as pm }` lets the marker out
+      for (const e of statement.exportClause.elements) names.push(e.name.text, ...(e.propertyName ? [e.propertyName.text] : []));
+    } else if (ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) {
+      const named = statement as ts.Statement & { name?: ts.Identifier };
+      if (named.name) names.push(named.name.text);
+      if (ts.isVariableStatement(statement)) for (const d of statement.declarationList.declarations) if (ts.isIdentifier(d.name)) names.push(d.name.text);
+    }
+  }
+  return names;
+}
+
+t.test('the index does not let the markers out', async (t) => {
+  const names = exportedNames(join(repoRoot, `${DRAFT_INDEX}.ts`));
+  t.ok(names.includes('SlideDraft'), 'SlideDraft is the surface');
+  t.same(names.filter((n) => MARKER_INTERNALS.includes(n)), [], 'no marker or marker finder is exported by the index');
+});
+
+t.test('the export check sees each way of exporting a name', async (t) => {
+  const { root, write } = scratchSourceTree(t, 'draft-exports');
+  write('index.ts', "export { SlideDraft, paragraphMarkers as pm } from './a.js';\nexport const rowMarkers = 1;\nexport function deferredRows() {}\nexport class ModelMarkers {}\n");
+  t.same(exportedNames(join(root, 'index.ts')).sort(), ['ModelMarkers', 'SlideDraft', 'deferredRows', 'paragraphMarkers', 'pm', 'rowMarkers']);
+});

@@ -5,13 +5,12 @@
  *
  * - {@link SlideDraft}: the slide being written (tree, stand-ins, models, reading for
  *   fitting, serialization) and {@link GeneratedSlidePart}, its reading-model view.
- * - The paragraph and row models slide writing keeps instead of nodes, with the markers
- *   that place them in the tree (`deferred-paragraphs.ts`, `deferred-rows.ts`).
+ * - The paragraph and row models slide writing keeps instead of nodes: their types here,
+ *   every operation on them (keep, drop, expand into nodes, read) a static method of
+ *   {@link SlideDraft}; the markers that place them in the tree never leave this folder.
  * - Tree copies and the lean serializer for parts that are not slide drafts (the
  *   presentation part, copied template parts, chart parts): `clone.ts`, `serialize.ts`.
  */
-export { SlideDraft, GeneratedSlidePart, type DeferredParagraphs, type DeferredRows } from './slide-draft.js';
-export { paragraphMarkers, deferredParagraphs, keepsRunAttribute, keepsRunChild } from './deferred-paragraphs.js';
-export { rowMarkers, MERGE_ATTRS, type DeferredCell } from './deferred-rows.js';
+export { SlideDraft, GeneratedSlidePart, type DeferredCell, type DeferredParagraphs, type DeferredRows } from './slide-draft.js';
 export { cloneInto, cloneDocument, cloneRootWithStubs } from './clone.js';
 export { serializeDocument, escapeAttr, escapeText, type SerializedBytes, type RepeatedText } from './serialize.js';

@@ -7,18 +7,18 @@
  * (`serialize.ts`). Filling, fitting and the deck writer go through it rather than through
  * the draft's modules one by one.
  */
-import type { Document, Element } from '../../ooxml/xml.js';
+import { NS, child, type Document, type Element } from '../../ooxml/xml.js';
 import { ShapeTreePart, type LayoutPart, type MasterPart } from '../../ooxml/pml/parts.js';
 import { IDENTITY, Shape, layoutBasePlaceholder, masterBasePlaceholder, type PlaceholderRef } from '../../ooxml/pml/shapes.js';
 import type { TextStyleSources } from '../../ooxml/pml/text-style.js';
 import type { TextBodyInput } from '../../text/layout.js';
 import { cloneDocument, cloneWithStubs } from './clone.js';
-import { deferredParagraphs, type DeferredParagraphs } from './deferred-paragraphs.js';
-import { deferredRows, type DeferredRows } from './deferred-rows.js';
+import { deferredParagraphs, keepsRunAttribute, keepsRunChild, paragraphMarkers, type DeferredParagraphs } from './deferred-paragraphs.js';
+import { deferredRows, MERGE_ATTRS, rowMarkers, type DeferredCell, type DeferredRows } from './deferred-rows.js';
 import { readDeferredTextBody, readDraftTextBody } from './read.js';
 import { serializeDocument, serializeDocumentBytes, type SerializedBytes } from './serialize.js';
 
-export type { DeferredParagraphs, DeferredRows };
+export type { DeferredCell, DeferredParagraphs, DeferredRows };
 
 /** A slide draft: a tree being filled and fitted before it is written as a slide part. */
 export class SlideDraft {
@@ -84,6 +84,71 @@ export class SlideDraft {
   static rowsOf(tbl: Element | undefined): DeferredRows | undefined {
     return deferredRows(tbl);
   }
+
+  /** The paragraphs `el` stands for when it is the marker of a paragraph model (undefined for any other element). */
+  static paragraphsStoodForBy(el: Element): DeferredParagraphs | undefined {
+    return paragraphMarkers.modelOf(el);
+  }
+
+  /**
+   * Keeps `model` as the paragraphs of `txBody` (a text body of `doc` holding no
+   * paragraphs: after its `a:bodyPr` and `a:lstStyle`, where `a:p` go, §21.1.2.1.1).
+   */
+  static keepParagraphs(doc: Document, txBody: Element, model: DeferredParagraphs): void {
+    txBody.appendChild(paragraphMarkers.create(doc, model));
+  }
+
+  /** Drops the paragraph model `txBody` keeps, if any (its `a:p` nodes are the caller's). */
+  static dropParagraphs(txBody: Element): void {
+    const marker = paragraphMarkers.markerIn(txBody);
+    if (marker) txBody.removeChild(marker);
+  }
+
+  /**
+   * Replaces the paragraph model `txBody` keeps with the `a:p` nodes `build` makes of it,
+   * in its place; a body without a model is left alone.
+   */
+  static expandParagraphs(txBody: Element, build: (model: DeferredParagraphs) => Element[]): void {
+    const marker = paragraphMarkers.markerIn(txBody);
+    const model = marker ? paragraphMarkers.modelOf(marker) : undefined;
+    if (!marker || !model) return;
+    for (const p of build(model)) txBody.insertBefore(p, marker);
+    txBody.removeChild(marker);
+  }
+
+  /**
+   * Keeps `model` as the rows of `tbl` (an `a:tbl` of `doc`), where `a:tr` go: before its
+   * `a:extLst` (§21.1.3.13), replacing a model it kept (its `a:tr` nodes are the caller's).
+   */
+  static keepRows(doc: Document, tbl: Element, model: DeferredRows): void {
+    const old = rowMarkers.markerIn(tbl);
+    if (old) tbl.removeChild(old);
+    const marker = rowMarkers.create(doc, model);
+    const trailing = child(tbl, NS.a, 'extLst');
+    if (trailing) tbl.insertBefore(marker, trailing);
+    else tbl.appendChild(marker);
+  }
+
+  /**
+   * Replaces the row model `tbl` keeps with the `a:tr` nodes `build` makes of it, in its
+   * place; a table without a model is left alone.
+   */
+  static expandRows(tbl: Element, build: (model: DeferredRows) => Element[]): void {
+    const marker = rowMarkers.markerIn(tbl);
+    const model = marker ? rowMarkers.modelOf(marker) : undefined;
+    if (!marker || !model) return;
+    for (const tr of build(model)) tbl.insertBefore(tr, marker);
+    tbl.removeChild(marker);
+  }
+
+  /** Whether a run-properties copy in a draft keeps an attribute of its template (spell-check marks and `dirty` are left out). */
+  static readonly keepsRunAttribute = keepsRunAttribute;
+
+  /** Whether a run-properties copy in a draft keeps a child of its template (hyperlinks are left out). */
+  static readonly keepsRunChild = keepsRunChild;
+
+  /** Cell attributes a cell of a row model does not take from its template (merges are not carried over). */
+  static readonly MERGE_ATTRS = MERGE_ATTRS;
 
   /** A text body of the draft as layout input, its paragraphs read from their model or their nodes. */
   readTextBody(txBody: Element | undefined, src: TextStyleSources): TextBodyInput {

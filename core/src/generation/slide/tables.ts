@@ -7,7 +7,7 @@
  */
 import type { GenerationOptions, Table } from '../../domain/content.js';
 import { NS, attr, child, children, createElement, intAttr, path, removeChildren, type Document, type Element, type Node } from '../../ooxml/xml.js';
-import { cloneInto, type DeferredCell, type DeferredParagraphs, type DeferredRows, MERGE_ATTRS, paragraphMarkers, rowMarkers } from '../draft/index.js';
+import { cloneInto, SlideDraft, type DeferredCell, type DeferredParagraphs, type DeferredRows } from '../draft/index.js';
 import { setRect, type Rect } from './shapes.js';
 import { paragraphsModel } from './text.js';
 import { cellParagraphLanguage, tableIsRightToLeft, writeTableDirection } from './intl-text.js';
@@ -55,7 +55,7 @@ function newCellTextBody(doc: Document, paragraphs: DeferredParagraphs): Element
   const txBody = createElement(doc, NS.a, 'a:txBody');
   txBody.appendChild(createElement(doc, NS.a, 'a:bodyPr'));
   txBody.appendChild(createElement(doc, NS.a, 'a:lstStyle'));
-  txBody.appendChild(paragraphMarkers.create(doc, paragraphs));
+  SlideDraft.keepParagraphs(doc, txBody, paragraphs);
   return txBody;
 }
 
@@ -74,12 +74,7 @@ function uniformSizes(m: DeferredParagraphs, sz: number): NonNullable<DeferredPa
 /** Puts `model` where a table's rows go (before its `a:extLst`), replacing any rows or model it held. */
 function setRows(doc: Document, tbl: Element, model: DeferredRows): void {
   for (const tr of children(tbl, NS.a, 'tr')) tbl.removeChild(tr);
-  const old = rowMarkers.markerIn(tbl);
-  if (old) tbl.removeChild(old);
-  const marker = rowMarkers.create(doc, model);
-  const trailing = child(tbl, NS.a, 'extLst');
-  if (trailing) tbl.insertBefore(marker, trailing);
-  else tbl.appendChild(marker);
+  SlideDraft.keepRows(doc, tbl, model);
 }
 
 /**
@@ -88,15 +83,13 @@ function setRows(doc: Document, tbl: Element, model: DeferredRows): void {
  * (`materializeParagraphs` turns those into nodes). A table without a model is left alone.
  */
 export function materializeRows(doc: Document, tbl: Element): void {
-  const marker = rowMarkers.markerIn(tbl);
-  const model = marker ? rowMarkers.modelOf(marker) : undefined;
-  if (!marker || !model) return;
-  for (const row of model.rows) {
-    const tr = createElement(doc, NS.a, 'a:tr', { h: row.h });
-    for (const cell of row.cells) tr.appendChild(materializeCell(doc, cell));
-    tbl.insertBefore(tr, marker);
-  }
-  tbl.removeChild(marker);
+  SlideDraft.expandRows(tbl, (model) =>
+    model.rows.map((row) => {
+      const tr = createElement(doc, NS.a, 'a:tr', { h: row.h });
+      for (const cell of row.cells) tr.appendChild(materializeCell(doc, cell));
+      return tr;
+    }),
+  );
 }
 
 function materializeCell(doc: Document, cell: DeferredCell): Element {
@@ -108,9 +101,9 @@ function materializeCell(doc: Document, cell: DeferredCell): Element {
   }
   // the template's paragraphs are not copied: only their formatting is reused
   const tc = cloneInto(doc, cell.template, isParagraph, isCellProperties);
-  for (const a of MERGE_ATTRS) tc.removeAttribute(a);
+  for (const a of SlideDraft.MERGE_ATTRS) tc.removeAttribute(a);
   const txBody = child(tc, NS.a, 'txBody');
-  if (txBody) txBody.appendChild(paragraphMarkers.create(doc, cell.paragraphs));
+  if (txBody) SlideDraft.keepParagraphs(doc, txBody, cell.paragraphs);
   else tc.insertBefore(newCellTextBody(doc, cell.paragraphs), tc.firstChild);
   return tc;
 }

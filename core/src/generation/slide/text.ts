@@ -4,7 +4,7 @@
  * formatting the template put on its first paragraph and run.
  */
 import { NS, child, children, createElement, insertInOrder, type Document, type Element } from '../../ooxml/xml.js';
-import { cloneInto, deferredParagraphs, type DeferredParagraphs, keepsRunAttribute, keepsRunChild, paragraphMarkers } from '../draft/index.js';
+import { cloneInto, SlideDraft, type DeferredParagraphs } from '../draft/index.js';
 
 /** Characters XML 1.0 forbids in text (§2.2 of XML 1.0): C0 controls other than tab/LF/CR, U+FFFE/U+FFFF, lone surrogates. */
 const ILLEGAL_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -65,11 +65,11 @@ function copyCharProps(doc: Document, src: Element | undefined, localName: 'rPr'
   }
   for (let i = 0; i < src.attributes.length; i++) {
     const a = src.attributes.item(i)!;
-    if (keepsRunAttribute(a.name)) el.setAttribute(a.name, a.value);
+    if (SlideDraft.keepsRunAttribute(a.name)) el.setAttribute(a.name, a.value);
   }
   el.setAttribute('dirty', '0');
   for (const c of children(src)) {
-    if (keepsRunChild(c.localName)) el.appendChild(cloneInto(doc, c));
+    if (SlideDraft.keepsRunChild(c.localName)) el.appendChild(cloneInto(doc, c));
   }
   return el;
 }
@@ -90,10 +90,10 @@ function copyCharProps(doc: Document, src: Element | undefined, localName: 'rPr'
  */
 export function setParagraphs(doc: Document, txBody: Element, lines: readonly string[], formatFrom?: Element): void {
   // a model already fitted holds sizes its template elements do not: take them from nodes
-  if (!formatFrom && deferredParagraphs(txBody)?.sizes) materializeParagraphs(doc, txBody);
+  if (!formatFrom && SlideDraft.paragraphsOf(txBody)?.sizes) materializeParagraphs(doc, txBody);
   const model = paragraphsModel(lines, formatFrom ?? txBody);
   removeParagraphs(txBody);
-  txBody.appendChild(paragraphMarkers.create(doc, model));
+  SlideDraft.keepParagraphs(doc, txBody, model);
 }
 
 /**
@@ -102,7 +102,7 @@ export function setParagraphs(doc: Document, txBody: Element, lines: readonly st
  * empty text body gives).
  */
 export function paragraphsModel(lines: readonly string[], source: Element | undefined): DeferredParagraphs {
-  const sourceModel = source ? deferredParagraphs(source) : undefined;
+  const sourceModel = source ? SlideDraft.paragraphsOf(source) : undefined;
   const tpl = sourceModel ? modelTemplate(sourceModel) : source ? paragraphTemplate(source) : NO_FORMAT;
   const texts = lines.length ? lines : [''];
   return {
@@ -127,8 +127,7 @@ function modelTemplate(m: DeferredParagraphs): ParagraphTemplate {
 /** Removes a text body's paragraphs, nodes and model alike. */
 function removeParagraphs(txBody: Element): void {
   for (const p of children(txBody, NS.a, 'p')) txBody.removeChild(p);
-  const marker = paragraphMarkers.markerIn(txBody);
-  if (marker) txBody.removeChild(marker);
+  SlideDraft.dropParagraphs(txBody);
 }
 
 /**
@@ -137,10 +136,8 @@ function removeParagraphs(txBody: Element): void {
  * alone. Call it before editing a body's paragraphs or runs as nodes.
  */
 export function materializeParagraphs(doc: Document, txBody: Element): void {
-  const marker = paragraphMarkers.markerIn(txBody);
-  const m = marker ? paragraphMarkers.modelOf(marker) : undefined;
-  if (!marker || !m) return;
-  m.lines.forEach((segments, pi) => {
+  SlideDraft.expandParagraphs(txBody, (m) =>
+    m.lines.map((segments, pi) => {
     const sizes = m.sizes?.[pi];
     let ri = 0;
     const sized = (el: Element): Element => {
@@ -171,9 +168,9 @@ export function materializeParagraphs(doc: Document, txBody: Element): void {
     const end = copyCharProps(doc, m.endProps, 'endParaRPr');
     if (sizes?.end !== undefined) end.setAttribute('sz', String(sizes.end));
     p.appendChild(end);
-    txBody.insertBefore(p, marker);
-  });
-  txBody.removeChild(marker);
+    return p;
+  }),
+  );
 }
 
 /**
@@ -250,7 +247,7 @@ export function plainText(el: Element): string {
   const stack: Element[] = [el];
   while (stack.length) {
     const e = stack.pop()!;
-    const model = paragraphMarkers.modelOf(e);
+    const model = SlideDraft.paragraphsStoodForBy(e);
     if (e.localName === 't' && e.namespaceURI === NS.a) parts.push(e.textContent ?? '');
     else if (model) {
       for (const segs of model.lines) {
