@@ -35,8 +35,8 @@ import { describeAnalysis, describeIssues, readDocument, size, table, UsageError
 const PPTX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.presentationml.presentation';
 const POTX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.presentationml.template';
 const DEFAULT_URL = 'http://127.0.0.1:8080';
-const FINAL_GENERATION = new Set(['completed', 'partial', 'failed']);
-const FINAL_ANALYSIS = new Set(['completed', 'failed', 'cancelled']);
+const FINAL_GENERATION: ReadonlySet<string> = new Set(['completed', 'partial', 'failed']);
+const FINAL_ANALYSIS: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 
 
 /** Where the CLI writes: injectable for tests, the process streams by default. */

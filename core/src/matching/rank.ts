@@ -25,6 +25,7 @@ import { areaKindOf, capacityOf, CUSTOM_FIELD_MARKER, FOOTER_AREA_TYPES, inferRo
 import type { DoctorContentArea, DoctorEntry, SlideRole } from '../doctor/types.js';
 import { MIN_FONT_SIZE_PT } from '../doctor/capacity.js';
 import { measure } from '../text/font-metrics.js';
+import { BoundedMemo } from '../bounded-memo.js';
 import { minCostAssignment } from './assign.js';
 import { REFERENCE_FONT } from './signature.js';
 import { COUNT_KEYS, zeroCounts, type ColumnSignature, type CountKey, type InputSignature, type MatchCandidate, type MatchCounts, type MatchItem } from './types.js';
@@ -189,7 +190,8 @@ function demandsOf(sig: InputSignature): Demand[] {
   return out;
 }
 
-const fontRatios = new Map<string, number>();
+/** Width ratios by font name (bounded: names come from uploaded templates and requests). */
+const fontRatios = new BoundedMemo<number>();
 const PANGRAM = 'The quick brown fox jumps over the lazy dog 0123456789';
 
 /** Width of text in `font` relative to the reference face. */

@@ -25,11 +25,11 @@ export const PACKAGE_ERROR_CODES = [
  */
 export type PackageErrorCode = (typeof PACKAGE_ERROR_CODES)[number];
 
-const packageErrorCodes: ReadonlySet<string> = new Set(PACKAGE_ERROR_CODES);
+const KNOWN_PACKAGE_ERROR_CODES: ReadonlySet<string> = new Set(PACKAGE_ERROR_CODES);
 
 /** Whether `code` is one of the {@link PackageErrorCode}s (e.g. a code that crossed a thread as a string). */
 export function isPackageErrorCode(code: string): code is PackageErrorCode {
-  return packageErrorCodes.has(code);
+  return KNOWN_PACKAGE_ERROR_CODES.has(code);
 }
 
 /**

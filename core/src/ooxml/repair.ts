@@ -49,6 +49,7 @@
  * and every part copied from it, carry the repaired form.
  */
 import { PackageError } from './errors.js';
+import { FactKind, openedTemplates } from './pml/opened-templates.js';
 import type { OpcPackage, Relationship } from './opc/package.js';
 import { RELS_CONTENT_TYPE } from './opc/package.js';
 import { CT, RT } from './opc/constants.js';
@@ -213,15 +214,11 @@ interface RepairState {
   repairs: PackageRepair[];
 }
 
-const states = new WeakMap<OpcPackage, RepairState>();
+/** What has been repaired in a package, kept with the package's other facts in the per-thread registry. */
+const REPAIR_STATE = new FactKind<RepairState>('repairs', () => ({ packageDone: false, parts: new Set(), repairs: [] }));
 
 function stateOf(pkg: OpcPackage): RepairState {
-  let s = states.get(pkg);
-  if (!s) {
-    s = { packageDone: false, parts: new Set(), repairs: [] };
-    states.set(pkg, s);
-  }
-  return s;
+  return openedTemplates.factsOf(pkg).of(REPAIR_STATE);
 }
 
 /**
@@ -262,7 +259,7 @@ export function repairTemplateParts(pkg: OpcPackage, partNames: readonly string[
 
 /** Every repair made to a package so far (none for a package never repaired). */
 export function repairsOf(pkg: OpcPackage): PackageRepair[] {
-  return [...(states.get(pkg)?.repairs ?? [])];
+  return [...stateOf(pkg).repairs];
 }
 
 // ---------------------------------------------------------------- package level

@@ -19,7 +19,7 @@
  *   a gradient whose colours cannot be told is not judged.
  * - `small_text` (info): text below the minimum size (default 10 pt).
  */
-import type { OpcPackage } from '../ooxml/opc/package.js';
+import { FactKind, openedTemplates } from '../ooxml/pml/opened-templates.js';
 import { NS, attr, child, children, intAttr, type Element } from '../ooxml/xml.js';
 import { colorIn, type ColorContext, type Rgba } from '../ooxml/pml/color.js';
 import type { ShapeTreePart, SlidePart } from '../ooxml/pml/parts.js';
@@ -432,14 +432,14 @@ function partBackground(part: ShapeTreePart): Rgba | undefined {
   return WHITE;
 }
 
-const styleCache = new WeakMap<OpcPackage, Map<string, { fill: Element[]; bg: Element[] }>>();
+/** The fill and background fill styles of a package's themes, by theme part name ('' for none), kept with the package's facts. */
+const THEME_FORMAT_STYLES = new FactKind<Map<string, { fill: Element[]; bg: Element[] }>>('theme format styles', () => new Map());
 
 /** The theme's fill and background fill styles (`a:fmtScheme`, §20.1.4.1.14). */
 function formatStyles(part: ShapeTreePart): { fill: Element[]; bg: Element[] } {
   const pkg = part.model.pkg;
   const themePart = part.theme.partName;
-  let byTheme = styleCache.get(pkg);
-  if (!byTheme) styleCache.set(pkg, (byTheme = new Map()));
+  const byTheme = openedTemplates.factsOf(pkg).of(THEME_FORMAT_STYLES);
   const key = themePart ?? '';
   let styles = byTheme.get(key);
   if (!styles) {

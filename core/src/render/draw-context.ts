@@ -172,7 +172,7 @@ export function toPath2D(ops: EvaluatedGeometry['paths'][number]['ops'], x = 0, 
   return p;
 }
 
-const FILL_NAMES = new Set(['noFill', 'solidFill', 'gradFill', 'blipFill', 'pattFill', 'grpFill']);
+const FILL_NAMES: ReadonlySet<string> = new Set(['noFill', 'solidFill', 'gradFill', 'blipFill', 'pattFill', 'grpFill']);
 
 /** The fill element among `spPr`'s children, if any. */
 export function fillOf(spPr: Element | undefined): Element | undefined {

@@ -128,9 +128,9 @@ export function splitByScript(text: string): ScriptRun[] {
 }
 
 /** Primary language subtags of languages written right to left (BCP 47 / ISO 639). */
-const RTL_LANGUAGES = new Set(['ar', 'arc', 'ckb', 'dv', 'fa', 'he', 'iw', 'ji', 'ks', 'ku-arab', 'pa-arab', 'prs', 'ps', 'sd', 'syr', 'ug', 'ur', 'yi']);
+const RTL_LANGUAGES: ReadonlySet<string> = new Set(['ar', 'arc', 'ckb', 'dv', 'fa', 'he', 'iw', 'ji', 'ks', 'ku-arab', 'pa-arab', 'prs', 'ps', 'sd', 'syr', 'ug', 'ur', 'yi']);
 /** Script subtags (ISO 15924) written right to left. */
-const RTL_SCRIPTS = new Set(['arab', 'hebr', 'syrc', 'thaa', 'nkoo', 'samr', 'mand', 'adlm', 'rohg']);
+const RTL_SCRIPTS: ReadonlySet<string> = new Set(['arab', 'hebr', 'syrc', 'thaa', 'nkoo', 'samr', 'mand', 'adlm', 'rohg']);
 
 /** A BCP 47 language tag is well-formed enough to write into `lang` (ST_TextLanguageID, §20.1.10.57): letters and digits in subtags of 1–8 joined by hyphens. */
 export function isLanguageTag(tag: string): boolean {

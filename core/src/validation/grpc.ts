@@ -21,7 +21,7 @@ const VALIDATION_DETAIL_TYPE = `${TYPE_PREFIX}slidewright.v1.ValidationErrorDeta
 const MAX_INPUT_JSON = 2048;
 /** At most this many violations are carried. */
 const MAX_VIOLATIONS = 100;
-const REST_PREFIXES = new Set(['body', 'query', 'path']);
+const REST_PREFIXES: ReadonlySet<string> = new Set(['body', 'query', 'path']);
 
 /**
  * Renders a loc as a field path: `['body', 'slides', 0, 'options', 'x']` →

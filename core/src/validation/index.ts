@@ -302,8 +302,8 @@ export function validateBody(rpc: string, body: unknown): Violation[] {
   });
 }
 
-const TRUE_STRINGS = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
-const FALSE_STRINGS = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
+const TRUE_STRINGS: ReadonlySet<string> = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
+const FALSE_STRINGS: ReadonlySet<string> = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
 
 function baseType(s: JsonSchema): string {
   const t = s['type'];

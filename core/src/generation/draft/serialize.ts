@@ -355,7 +355,7 @@ function serializeDeferred(m: DeferredParagraphs, scope: Scope, out: Sink): void
   });
 }
 
-const NO_ATTRS: ArrayLike<AttrLike> = [];
+const NO_ATTRS: readonly AttrLike[] = [];
 
 /**
  * Writes deferred rows as the nodes `materializeRows` would build for them (same

@@ -39,7 +39,7 @@ const ALIGN: Readonly<Record<string, string>> = { left: 'l', center: 'ctr', cent
 /** Successors of `a:solidFill` in CT_TextCharacterProperties (§21.1.2.3.9), after `a:ln`. */
 const FILL_SUCCESSORS = ['effectLst', 'effectDag', 'highlight', 'uLnTx', 'uLn', 'uFillTx', 'uFill', 'latin', 'ea', 'cs', 'sym', 'hlinkClick', 'hlinkMouseOver', 'rtl', 'extLst'];
 const LATIN_SUCCESSORS = ['ea', 'cs', 'sym', 'hlinkClick', 'hlinkMouseOver', 'rtl', 'extLst'];
-const FILL_NAMES = new Set(['noFill', 'solidFill', 'gradFill', 'blipFill', 'pattFill', 'grpFill']);
+const FILL_NAMES: ReadonlySet<string> = new Set(['noFill', 'solidFill', 'gradFill', 'blipFill', 'pattFill', 'grpFill']);
 
 /** Successors of `a:pPr` inside `a:p` (§21.1.2.2.6): it comes first. */
 function ensurePPr(p: Element): Element {

@@ -505,7 +505,7 @@ export class OpcPackage {
 
 const EMPTY = new Uint8Array(0);
 const STRICT_MARK_BYTES = Buffer.from(STRICT_MARK);
-const STORED_EXTENSIONS = new Set(['png', 'jpg', 'jpeg', 'gif', 'mp4', 'm4v', 'mp3', 'wmv', 'zip']);
+const STORED_EXTENSIONS: ReadonlySet<string> = new Set(['png', 'jpg', 'jpeg', 'gif', 'mp4', 'm4v', 'mp3', 'wmv', 'zip']);
 
 function escapeAttr(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');

@@ -100,7 +100,7 @@ const FALLBACK_SLOTS: Readonly<Record<string, string>> = {
   accent4: '8064A2', accent5: '4BACC6', accent6: 'F79646', hlink: '0000FF', folHlink: '800080',
 };
 
-const COLOR_ELEMENTS = new Set(['srgbClr', 'schemeClr', 'sysClr', 'prstClr', 'scrgbClr', 'hslClr']);
+const COLOR_ELEMENTS: ReadonlySet<string> = new Set(['srgbClr', 'schemeClr', 'sysClr', 'prstClr', 'scrgbClr', 'hslClr']);
 
 /** Parses `RRGGBB` into RGBA (opaque). */
 export function hexToRgba(hex: string | undefined): Rgba | undefined {
