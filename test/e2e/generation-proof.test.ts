@@ -19,11 +19,9 @@
  * templates only.
  */
 import t from 'tap';
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { buildDeck, type DeckSlideSpec } from '../../core/src/generation/deck/build-deck.js';
 import type { Column, SlideData, Table } from '../../core/src/domain/content.js';
 import { OpcPackage } from '../../core/src/ooxml/opc/package.js';
@@ -31,7 +29,7 @@ import { PmlModel } from '../../core/src/ooxml/pml/parts.js';
 import type { Shape } from '../../core/src/ooxml/pml/shapes.js';
 import { attr } from '../../core/src/ooxml/xml.js';
 import { corpusFilesOfFor, corpusPath, scratchName } from '../helpers/corpus.js';
-import { lintPptx, newFindings, pdfPageCount, refereeSkipped, renderingSkipReason, xsdCheck } from '../helpers/referee.js';
+import { convertDecksToPdf, lintPptx, newFindings, pdfPageCount, pdfWordBoxes, refereeSkipped, renderingSkipReason, xsdCheck } from '../helpers/referee.js';
 
 /**
  * How far (pt) a word may reach past the box that holds it: 4 pt, or 15 % of the word's
@@ -153,51 +151,6 @@ for (const name of templates) {
   built.push({ name, file, pages: result.pages_generated, requested: slides.length, errors: result.errors, warnings: result.warnings.length, reported });
 }
 
-function run(cmd: string, args: string[], timeoutMs: number): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(cmd, args, { timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0, stdout: String(stdout), stderr: String(stderr) });
-    });
-  });
-}
-
-/** Converts decks to PDF: batches of {@link BATCH} per soffice call, two calls at a time. */
-async function convertAll(files: string[], outDir: string): Promise<void> {
-  const batches: string[][] = [];
-  for (let i = 0; i < files.length; i += BATCH) batches.push(files.slice(i, i + BATCH));
-  const worker = async (): Promise<void> => {
-    for (let b = batches.shift(); b; b = batches.shift()) {
-      const profile = `/tmp/lo-proof-${process.pid}-${randomUUID()}`;
-      try {
-        await run('timeout', ['600', 'soffice', '--headless', '--norestore', `-env:UserInstallation=file://${profile}`, '--convert-to', 'pdf', '--outdir', outDir, ...b], 620_000);
-      } finally {
-        rmSync(profile, { recursive: true, force: true });
-      }
-    }
-  };
-  await Promise.all([worker(), worker()]);
-}
-
-interface Word {
-  text: string;
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
-
-/** Words of each page of a PDF (`pdftotext -bbox`), points from the top-left corner. */
-async function pdfWords(pdf: string): Promise<Array<{ width: number; height: number; words: Word[] }>> {
-  const r = await run('pdftotext', ['-bbox', pdf, '-'], 120_000);
-  const pages: Array<{ width: number; height: number; words: Word[] }> = [];
-  const re = /<page width="([\d.]+)" height="([\d.]+)">|<word xMin="([\d.-]+)" yMin="([\d.-]+)" xMax="([\d.-]+)" yMax="([\d.-]+)">([^<]*)<\/word>/g;
-  for (let m = re.exec(r.stdout); m; m = re.exec(r.stdout)) {
-    if (m[1]) pages.push({ width: Number(m[1]), height: Number(m[2]), words: [] });
-    else pages[pages.length - 1]?.words.push({ x0: Number(m[3]), y0: Number(m[4]), x1: Number(m[5]), y1: Number(m[6]), text: m[7]! });
-  }
-  return pages;
-}
-
 interface Box {
   x0: number;
   y0: number;
@@ -250,7 +203,7 @@ const skip = await renderingSkipReason();
 let rendered = false;
 if (!skip) {
   const started = Date.now();
-  await convertAll(built.filter((b) => existsSync(b.file)).map((b) => b.file), scratch);
+  await convertDecksToPdf(built.filter((b) => existsSync(b.file)).map((b) => b.file), scratch, { batch: BATCH });
   rendered = true;
   t.comment(`LibreOffice converted ${built.length} decks in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
@@ -278,7 +231,7 @@ for (const b of built) {
     const pkg = await OpcPackage.open(readFileSync(b.file));
     const model = new PmlModel(pkg);
     const slides = model.presentation.slides;
-    const pages = await pdfWords(pdf);
+    const pages = await pdfWordBoxes(pdf);
     const outside: string[] = [];
     const off: string[] = [];
     totals.reportedSlides += b.reported.size;

@@ -226,3 +226,61 @@ export function newFindings(after: readonly LintFinding[], before: readonly Lint
   const known = new Set(before.map((f) => f.check));
   return after.filter((f) => !known.has(f.check));
 }
+
+/**
+ * Converts decks to PDF in `outDir` with LibreOffice: `batch` decks per soffice call (each
+ * call with its own profile, 600 s limit), `parallel` calls at a time. A deck LibreOffice
+ * cannot convert simply has no PDF afterwards.
+ *
+ * @throws ToolMissingError when soffice is missing
+ */
+export async function convertDecksToPdf(files: readonly string[], outDir: string, opts: { batch?: number; parallel?: number } = {}): Promise<void> {
+  mkdirSync(outDir, { recursive: true });
+  const batches: string[][] = [];
+  const size = opts.batch ?? 6;
+  for (let i = 0; i < files.length; i += size) batches.push(files.slice(i, i + size));
+  const worker = async (): Promise<void> => {
+    for (let b = batches.shift(); b; b = batches.shift()) {
+      const profile = join(tmpdir(), `lo-batch-${process.pid}-${randomUUID()}`);
+      try {
+        const r = await run('timeout', ['600', 'soffice', '--headless', '--norestore', `-env:UserInstallation=file://${profile}`, '--convert-to', 'pdf', '--outdir', outDir, ...b], 620_000);
+        if (r.missing || r.code === 127) throw new ToolMissingError('soffice');
+      } finally {
+        rmSync(profile, { recursive: true, force: true });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: opts.parallel ?? 2 }, worker));
+}
+
+/** A word of a PDF page and its box, points from the page's top-left corner. */
+export interface PdfWord {
+  text: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/**
+ * The words of each page of a PDF with their boxes (poppler `pdftotext -bbox`), and each
+ * page's size in points.
+ *
+ * @throws ToolMissingError when pdftotext is missing
+ */
+export async function pdfWordBoxes(pdf: string): Promise<Array<{ width: number; height: number; words: PdfWord[] }>> {
+  const r = await run('pdftotext', ['-bbox', pdf, '-'], 120_000);
+  if (r.missing) throw new ToolMissingError('pdftotext');
+  const pages: Array<{ width: number; height: number; words: PdfWord[] }> = [];
+  const re = /<page width="([\d.]+)" height="([\d.]+)">|<word xMin="([\d.-]+)" yMin="([\d.-]+)" xMax="([\d.-]+)" yMax="([\d.-]+)">([^<]*)<\/word>/g;
+  for (let m = re.exec(r.stdout); m; m = re.exec(r.stdout)) {
+    if (m[1]) pages.push({ width: Number(m[1]), height: Number(m[2]), words: [] });
+    else pages[pages.length - 1]?.words.push({ x0: Number(m[3]), y0: Number(m[4]), x1: Number(m[5]), y1: Number(m[6]), text: decodeXmlText(m[7]!) });
+  }
+  return pages;
+}
+
+/** pdftotext's XML escapes in a word's text undone. */
+function decodeXmlText(s: string): string {
+  return s.replace(/&(lt|gt|quot|apos|amp);/g, (_, e: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[e]!);
+}
