@@ -24,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildDeck, type DeckSlideSpec } from '../../core/src/generation/deck/build-deck.js';
 import type { Column, SlideData, Table } from '../../core/src/domain/content.js';
+import { createCanvas } from '@napi-rs/canvas';
 import { OpcPackage } from '../../core/src/ooxml/opc/package.js';
 import { PmlModel } from '../../core/src/ooxml/pml/parts.js';
 import type { Shape } from '../../core/src/ooxml/pml/shapes.js';
@@ -77,6 +78,23 @@ function longTable(rows: number): Table {
 
 const text = (bullets: string[]): Column['blocks'][number] => ({ type: 'text', text: { bullets } });
 
+/** A column chart of four quarters and two series (its text is drawn in the chart, not checked as words). */
+const CHART: Column['blocks'][number] = {
+  type: 'chart',
+  chart: { chart_type: 'column', title: 'Revenue by quarter', categories: ['Q1', 'Q2', 'Q3', 'Q4'], series: [{ name: 'Plan', values: [120, 135, 150, 170] }, { name: 'Actual', values: [118, 141, 149, 181] }] },
+};
+
+/** A 640 × 400 px picture (a PNG drawn here): an image block placed in the content area. */
+const PICTURE: Column['blocks'][number] = (() => {
+  const canvas = createCanvas(640, 400);
+  const g = canvas.getContext('2d');
+  g.fillStyle = '#2563eb';
+  g.fillRect(0, 0, 640, 400);
+  g.fillStyle = '#f59e0b';
+  g.fillRect(80, 80, 480, 240);
+  return { type: 'image', image: { data_base64: canvas.toBuffer('image/png').toString('base64'), content_type: 'image/png', alt_text: 'Blue and amber panels' } };
+})();
+
 /** Every word the generated content contains (what the bbox check looks at). */
 const OUR_WORDS = new Set<string>();
 function remember(...texts: string[]): void {
@@ -105,7 +123,9 @@ function contentFor(layoutIndex: number, types: string[], large: boolean): Slide
     };
   }
   if (content === 1) {
-    if (layoutIndex % 4 === 1) return { title, content: [{ blocks: [{ type: 'table', table: { table: longTable(20) } }] }] };
+    if (layoutIndex % 4 === 1) return { title, content: [{ blocks: [{ type: 'table', table: { table: longTable(30) } }] }] };
+    if (layoutIndex % 8 === 2) return { title, content: [{ blocks: [CHART] }] };
+    if (layoutIndex % 8 === 6) return { title, content: [{ blocks: [PICTURE] }] };
     return { title, content: [{ blocks: [text(large ? LONG : SHORT)] }] };
   }
   return { title };
@@ -120,6 +140,23 @@ interface Built {
   warnings: number;
   /** Request indexes with a `text_overflow` or `table_overflow` warning (reported, so not counted as failures). */
   reported: Set<number>;
+  /** `text_overflow` and `table_overflow` warnings of the build. */
+  overflowWarnings: number;
+  /** Per request split across several slides, the table rows (`a:tr`, repeated header rows included) on each of its slides. */
+  paginated: Array<{ request: number; rows: number[] }>;
+}
+
+/** Per request whose table was split across slides, the rows of the table on each slide, from the written deck. */
+function paginationOf(result: Awaited<ReturnType<typeof buildDeck>>): Built['paginated'] {
+  const byRequest = new Map<number, number[]>();
+  for (const record of result.slides) {
+    if (!result.package) break;
+    const xml = new TextDecoder().decode(result.package.getBytes(record.part_name));
+    if (!xml.includes('<a:tbl>')) continue;
+    const rows = (xml.match(/<a:tr\b/g) ?? []).length;
+    byRequest.set(record.slide_index, [...(byRequest.get(record.slide_index) ?? []), rows]);
+  }
+  return [...byRequest].filter(([, rows]) => rows.length > 1).map(([request, rows]) => ({ request, rows }));
 }
 
 /** SLIDEWRIGHT_PROOF_ONLY=a,b limits the run to templates whose name contains a or b (for debugging). */
@@ -147,8 +184,9 @@ for (const name of templates) {
   const result = await buildDeck({ slides, templates: new Map([[name, bytes]]) });
   const file = join(scratch, scratchName(name));
   if (result.bytes) writeFileSync(file, result.bytes);
-  const reported = new Set(result.warnings.filter((w) => w.code === 'text_overflow' || w.code === 'table_overflow').map((w) => w.slide_index));
-  built.push({ name, file, pages: result.pages_generated, requested: slides.length, errors: result.errors, warnings: result.warnings.length, reported });
+  const overflow = result.warnings.filter((w) => w.code === 'text_overflow' || w.code === 'table_overflow');
+  const reported = new Set(overflow.map((w) => w.slide_index));
+  built.push({ name, file, pages: result.pages_generated, requested: slides.length, errors: result.errors, warnings: result.warnings.length, reported, overflowWarnings: overflow.length, paginated: paginationOf(result) });
 }
 
 interface Box {
@@ -209,6 +247,8 @@ if (!skip) {
 }
 
 const totals = { templates: 0, slides: 0, pages: 0, words: 0, outside: 0, offSlide: 0, reportedOverflowWords: 0, reportedSlides: 0 };
+/** The corpus-wide table of issue 21, item 7: one row per template. */
+const table: string[] = [];
 for (const b of built) {
   t.test(`${b.name}: every layout generates; lint, XSD, one page per slide, text inside its boxes`, async (t) => {
     t.same(b.errors, [], 'no slide failed');
@@ -228,6 +268,10 @@ for (const b of built) {
     t.ok(existsSync(pdf), 'LibreOffice wrote a PDF');
     if (!existsSync(pdf)) return;
     t.equal(await pdfPageCount(pdf), b.pages, 'one page per generated slide');
+    // balanced pagination (issue 21, item 2): the pages of a split table differ by at most one row
+    for (const p of b.paginated) t.ok(Math.max(...p.rows) - Math.min(...p.rows) <= 1, `request ${p.request}: table pages within one row of each other (${p.rows.join(' + ')} rows)`);
+    const wordsBefore = totals.words;
+    const outsideBefore = totals.outside;
     const pkg = await OpcPackage.open(readFileSync(b.file));
     const model = new PmlModel(pkg);
     const slides = model.presentation.slides;
@@ -260,6 +304,11 @@ for (const b of built) {
         }
       }
     });
+    const balanced = b.paginated.filter((p) => Math.max(...p.rows) - Math.min(...p.rows) <= 1).length;
+    table.push(
+      `${b.name} | ${b.requested} | ${b.pages} | ${totals.words - wordsBefore} | ${totals.outside - outsideBefore} | ${off.length} | ${b.overflowWarnings} | ` +
+        `${b.paginated.length ? `${balanced}/${b.paginated.length} (${b.paginated.map((p) => p.rows.join('+')).join(', ')})` : '–'}`,
+    );
     t.same(off, [], 'no text off the slide');
     t.same(outside.slice(0, 15), [], `no text outside its box (${outside.length} words)`);
   });
@@ -267,6 +316,9 @@ for (const b of built) {
 
 t.teardown(() => {
   // the figures the issue note reports
+  console.error(
+    ['template | requested slides | pages | words checked | outside their box, unreported | off the slide | overflow warnings | paginated tables balanced (rows per page)', '---|---|---|---|---|---|---|---', ...table].join('\n'),
+  );
   console.error(
     `generation-proof: ${totals.templates} templates, ${totals.slides} requested slides, ${totals.pages} generated pages, ${totals.words} words checked, ` +
       `${totals.outside} outside their box unreported, ${totals.offSlide} off the slide; ${totals.reportedSlides} slides reported overflowing at the minimum size (${totals.reportedOverflowWords} words past their box there)`,
