@@ -63,10 +63,9 @@ function referenceFit(body: TextBodyInput, w: number, h: number, minSizePt: numb
   }
   if (body.wrap === false) {
     const one = layoutText(scaleBody(body, 1), { width_emu: w, height_emu: h }, { metrics: fitMetrics });
-    const inner = (w - (body.lIns_emu ?? 91440) - (body.rIns_emu ?? 91440)) / EMU_PER_PT;
-    const widest = Math.max(0, ...one.lines.map((l) => l.width_pt + (l.fragments[0]?.x_pt ?? 0) - (body.lIns_emu ?? 91440) / EMU_PER_PT));
-    if (widest > inner && widest > 0) {
-      const sw = (inner / widest) * 0.99;
+    let sw = Infinity;
+    for (const l of one.lines) if (l.width_pt > l.avail_pt && l.width_pt > 0) sw = Math.min(sw, (Math.max(0, l.avail_pt) / l.width_pt) * 0.99);
+    if (sw < Infinity) {
       if (sw < scale) scale = sw;
       if (templateSizePt * sw < minPt) fits = false;
     }
@@ -251,4 +250,21 @@ t.test('largestFittingStep finds what a bisection finds, whatever the estimates,
   }
   t.pass(`${cases} ranges, thresholds and estimates`);
   t.pass(`poor estimates cost at most ${worstBad} probes more than a bisection`);
+});
+
+t.test('unwrapped text too long for its box shrinks until its line fits, whatever its alignment', async (t) => {
+  const font: FontSpec = { name: 'Calibri', size_pt: 96 };
+  const text = 'Quarterly results for the northern region and the outlook for the coming year';
+  // a title box 432 pt long (a vertical title's height, or a narrow horizontal box), 134 pt across
+  const [w, h] = [5486400, 1706880];
+  for (const align of ['l', 'ctr', 'r'] as const) {
+    for (const marL_emu of [0, 457200]) {
+      const body: TextBodyInput = { wrap: false, paragraphs: [{ align, marL_emu, runs: [{ text, font }], endFont: font }] };
+      const fit = fitBodySize(body, w, h, 8);
+      t.ok(fit.outcome.sizePt < 20, `${align}, marL ${marL_emu / 12700} pt: shrunk from 96 pt to ${fit.outcome.sizePt} pt`);
+      const l = layoutText(scaleBody(body, fit.k!), { width_emu: w, height_emu: h }, { metrics: fitMetrics });
+      const line = l.lines[0]!;
+      t.ok(line.width_pt <= line.avail_pt, `${align}, marL ${marL_emu / 12700} pt: the line (${line.width_pt.toFixed(1)} pt) fits its room (${line.avail_pt.toFixed(1)} pt)`);
+    }
+  }
 });

@@ -278,3 +278,27 @@ t.test('even split of rows', async (t) => {
   t.same(evenSplit([1, 2, 3, 4, 5, 6, 7], 3), [[1, 2, 3], [4, 5], [6, 7]]);
   t.same(evenSplit([1, 2], 3), [[1], [2]], 'no empty pages');
 });
+
+t.test('an unwrapped right-aligned title too long for its box shrinks, its character spacing with it', needsCorpus('templates/pandoc-footer-reference.pptx'), async (t) => {
+  // the title slide's ctrTitle: wrap="none", algn="r", 96 pt, spc="-300" (ECMA-376 §21.1.2.1.1, §21.1.2.3.9)
+  const bytes = readFileSync(corpusPath('templates/pandoc-footer-reference.pptx'));
+  const title = 'Quarterly business review: results, risks and the plan for the next two quarters';
+  const built = await buildDeck({
+    slides: [{ template_id: 'p', template_slide_id: 'l1', source: { kind: 'layout', part_name: '/ppt/slideLayouts/slideLayout1.xml' }, slide_data: { title }, options: {} }],
+    templates: new Map([['p', bytes]]),
+  });
+  t.same(built.errors, [], 'built');
+  const fit = built.slides[0]!.fits.find((f) => f.role === 'title')!;
+  t.ok(fit.size_pt < 30, `the title is written at ${fit.size_pt} pt (template 96 pt): its one line fits the 720 pt box`);
+  const pkg = await OpcPackage.open(built.bytes!);
+  const rPr = descendants(pkg.getXml(built.slides[0]!.part_name).documentElement!, NS.a, 'rPr').find((r) => attr(r, 'sz') !== undefined)!;
+  const k = Number(attr(rPr, 'sz')) / 9600;
+  t.equal(Number(attr(rPr, 'spc')), Math.round(-300 * k), `spacing scaled with the size: ${attr(rPr, 'spc')} (was -300 at 96 pt)`);
+  // what fitting measured is what the file holds: the line, laid out from the written slide, fits
+  const model = new PmlModel(pkg);
+  const slide = model.slide(built.slides[0]!.part_name);
+  const sp = slide.shapes.find((s) => s.placeholder?.type === 'ctrTitle')!;
+  const body = readTextBody(sp.txBody, shapeTextSources(sp, { theme: slide.theme, colorMap: slide.colorMap }));
+  const l = layoutText(body, { width_emu: sp.frame!.cx, height_emu: sp.frame!.cy }, { metrics: fitMetrics });
+  t.ok(l.lines.length === 1 && l.lines[0]!.width_pt <= l.lines[0]!.avail_pt, `one line of ${l.lines[0]!.width_pt.toFixed(1)} pt within ${l.lines[0]!.avail_pt.toFixed(1)} pt`);
+});

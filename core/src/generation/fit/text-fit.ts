@@ -16,6 +16,7 @@
  * Geometry is EMU (12 700 per point); sizes are points.
  */
 import { SlideDraft, type DeferredParagraphs, type GeneratedSlidePart } from '../draft/index.js';
+import { materializeParagraphs } from '../slide/text.js';
 import { NS, attr, child, children, createElement, type Element } from '../../ooxml/xml.js';
 import { Shape } from '../../ooxml/pml/shapes.js';
 import { shapeTextSources, type TextStyleSources } from '../../ooxml/pml/text-style.js';
@@ -204,12 +205,13 @@ export function fitBodySize(body: TextBodyInput, w: number, h: number, minSizePt
     } else scale = Math.max(minPt, step * SIZE_STEP_PT) / templateSizePt;
   }
   if (body.wrap === false) {
-    // unwrapped text (`wrap="none"`) must also fit the width: widths scale with the size
+    // unwrapped text (`wrap="none"`) must also fit the width: each line's width scales with
+    // the size, the room beside its indentation does not; a line's alignment offset is left
+    // out (right-aligned or centred unwrapped text places even an overlong line in the box)
     const one = layoutText(written, { width_emu: w, height_emu: h }, { metrics: fitMetrics });
-    const inner = (w - (body.lIns_emu ?? 91440) - (body.rIns_emu ?? 91440)) / EMU_PER_PT;
-    const widest = Math.max(0, ...one.lines.map((l) => l.width_pt + (l.fragments[0]?.x_pt ?? 0) - (body.lIns_emu ?? 91440) / EMU_PER_PT));
-    if (widest > inner && widest > 0) {
-      const sw = (inner / widest) * 0.99;
+    let sw = Infinity;
+    for (const l of one.lines) if (l.width_pt > l.avail_pt && l.width_pt > 0) sw = Math.min(sw, (Math.max(0, l.avail_pt) / l.width_pt) * 0.99);
+    if (sw < Infinity) {
       if (sw < scale) scale = sw;
       if (templateSizePt * sw < minPt) fits = false;
     }
@@ -332,12 +334,18 @@ export function round1(x: number): number {
  * size (from `body`, read from the same text body in the same order) times `k`.
  */
 export function writeScaledSizes(txBody: Element, body: TextBodyInput, k: number): void {
+  const doc = txBody.ownerDocument!;
+  // character spacing (`spc`, ST_TextPoint §20.1.10.73) is in points and does not follow the
+  // size: shrunk text keeps the spacing it was measured with only if it is written scaled
+  // too (-3 pt suits a 96 pt title, not the same title at 18 pt); the paragraph model
+  // holds no spacing, so such text is written as nodes
+  const spaced = k < 1 && body.paragraphs.some((p) => p.runs.some((r) => (r.spacing_pt ?? 0) !== 0));
   const model = SlideDraft.paragraphsOf(txBody);
-  if (model) {
+  if (model && !spaced) {
     writeModelSizes(model, body, k);
     return;
   }
-  const doc = txBody.ownerDocument!;
+  if (model) materializeParagraphs(doc, txBody);
   const ps = children(txBody, NS.a, 'p');
   ps.forEach((p, pi) => {
     const para = body.paragraphs[pi];
@@ -353,6 +361,7 @@ export function writeScaledSizes(txBody: Element, body: TextBodyInput, k: number
           r.insertBefore(rPr, r.firstChild);
         }
         rPr.setAttribute('sz', String(sizeValue(run.font.size_pt * k)));
+        if (spaced && run.spacing_pt) rPr.setAttribute('spc', String(Math.round(run.spacing_pt * k * 100)));
       } else if (r.localName === 'endParaRPr' && para.endFont) {
         r.setAttribute('sz', String(sizeValue(para.endFont.size_pt * k)));
       }

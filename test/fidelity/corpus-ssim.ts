@@ -1,0 +1,136 @@
+/**
+ * Previews against LibreOffice over the whole corpus (issue 21, item 7: mean SSIM ≥ 0.93,
+ * no slide below 0.7): every template of every `templates` folder of the corpus, every
+ * visible slide, our preview (renderSlide, 800 px wide) against LibreOffice's PDF page
+ * rasterized by pdftoppm at the same size, both box-downscaled to 400 px and compared in
+ * grey by SSIM (test/fidelity/ssim.ts, as render-ssim.test.ts does on its selection).
+ *
+ * Prints one line per template (slides, mean, lowest slide), the corpus mean and minimum,
+ * and the lowest slides; with `--json FILE` writes every slide's score (for a before/after
+ * comparison: `--compare FILE` prints the templates whose mean moved by more than 0.005).
+ * A template LibreOffice cannot convert is listed and left out.
+ *
+ *   npx tsx test/fidelity/corpus-ssim.ts [--only name,name] [--json out.json] [--compare before.json]
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { OpcPackage } from '../../core/src/ooxml/opc/package.js';
+import { renderSlide } from '../../core/src/render/index.js';
+import { visibleSlideParts } from '../../core/src/render/pdf.js';
+import { corpusFilesOf, corpusPath } from '../helpers/corpus.js';
+import { rasterizePages } from '../helpers/pdf-tools.js';
+import { grayFromPng, ssim } from './ssim.js';
+
+/** Width both renderers draw at, px; SSIM is computed after box-downscaling to {@link COMPARE_WIDTH}. */
+const RENDER_WIDTH = 800;
+const COMPARE_WIDTH = 400;
+/** LibreOffice conversions at a time, each with its own profile. */
+const CONVERSIONS_IN_PARALLEL = 2;
+
+/** One slide's score. */
+interface SlideScore {
+  template: string;
+  /** 1-based position among the visible slides (the PDF page). */
+  page: number;
+  part: string;
+  ssim: number;
+}
+
+/** pptx → PDF in `work` with soffice (own profile, 240 s limit); the PDF's path, or undefined when none was written. */
+function convert(src: string, work: string): Promise<string | undefined> {
+  const profile = join(work, `profile-${basename(src)}`);
+  const pdf = join(work, basename(src).replace(/\.\w+$/, '.pdf'));
+  return new Promise((resolve) => {
+    const p = spawn('timeout', ['240', 'soffice', `-env:UserInstallation=file://${profile}`, '--headless', '--norestore', '--convert-to', 'pdf', '--outdir', work, src], { stdio: 'ignore' });
+    const done = (): void => {
+      rmSync(profile, { recursive: true, force: true });
+      resolve(existsSync(pdf) ? pdf : undefined);
+    };
+    p.on('close', done);
+    p.on('error', done);
+  });
+}
+
+/** Runs `jobs` with at most `limit` at a time, results in order. */
+async function limited<T>(jobs: Array<() => Promise<T>>, limit: number): Promise<T[]> {
+  const out: T[] = new Array(jobs.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < jobs.length) {
+      const i = next++;
+      out[i] = await jobs[i]!();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
+  return out;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { only: { type: 'string' }, json: { type: 'string' }, compare: { type: 'string' } } });
+  const only = values.only?.split(',').filter(Boolean);
+  const files = corpusFilesOf('templates').filter((f) => !only || only.some((o) => f.includes(o)));
+  if (!files.length) throw new Error('no corpus templates found: set SLIDEWRIGHT_SHARED_DIR or SLIDEWRIGHT_CORPUS_DIR');
+  const work = mkdtempSync(join(tmpdir(), 'sw-corpus-ssim-'));
+  const scores: SlideScore[] = [];
+  const unconverted: string[] = [];
+  try {
+    // each template's conversion is started as a job; scoring waits for its own PDF
+    const pdfs = limited(
+      files.map((f) => () => convert(corpusPath(f), work)),
+      CONVERSIONS_IN_PARALLEL,
+    );
+    const converted = await pdfs;
+    for (const [i, file] of files.entries()) {
+      const pdf = converted[i];
+      if (!pdf) {
+        unconverted.push(file);
+        continue;
+      }
+      const pkg = await OpcPackage.open(readFileSync(corpusPath(file)));
+      const parts = visibleSlideParts(pkg);
+      let pages: Uint8Array[] | undefined;
+      for (const [k, part] of parts.entries()) {
+        const ours = await renderSlide(pkg, part, { widthPx: RENDER_WIDTH });
+        pages ??= rasterizePages(readFileSync(pdf), ours.width_px, ours.height_px);
+        const theirs = pages[k];
+        if (!theirs) break; // LibreOffice wrote fewer pages than there are visible slides
+        scores.push({ template: file, page: k + 1, part, ssim: ssim(await grayFromPng(ours.png, COMPARE_WIDTH), await grayFromPng(theirs, COMPARE_WIDTH)) });
+      }
+      process.stderr.write('.');
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  process.stderr.write('\n');
+  const byTemplate = new Map<string, number[]>();
+  for (const s of scores) byTemplate.set(s.template, [...(byTemplate.get(s.template) ?? []), s.ssim]);
+  const mean = (v: number[]): number => v.reduce((a, b) => a + b, 0) / Math.max(1, v.length);
+  const lines = ['template | slides | mean | lowest', '---|---|---|---'];
+  for (const [k, v] of byTemplate) lines.push(`${k} | ${v.length} | ${mean(v).toFixed(3)} | ${Math.min(...v).toFixed(3)}`);
+  const all = scores.map((s) => s.ssim);
+  const templateMeans = [...byTemplate.values()].map(mean);
+  lines.push(
+    '',
+    `corpus: ${scores.length} slides of ${byTemplate.size} templates; mean over slides ${mean(all).toFixed(3)}, mean of template means ${mean(templateMeans).toFixed(3)}, ` +
+      `lowest ${Math.min(...all).toFixed(3)}; slides below 0.7: ${all.filter((s) => s < 0.7).length}`,
+  );
+  if (unconverted.length) lines.push(`not converted by LibreOffice: ${unconverted.join(', ')}`);
+  lines.push('', 'lowest slides:', ...[...scores].sort((a, b) => a.ssim - b.ssim).slice(0, 15).map((s) => `${s.ssim.toFixed(3)} ${s.template} page ${s.page} (${s.part})`));
+  if (values.compare) {
+    const before = JSON.parse(readFileSync(values.compare, 'utf8')) as SlideScore[];
+    const was = new Map<string, number[]>();
+    for (const s of before) was.set(s.template, [...(was.get(s.template) ?? []), s.ssim]);
+    lines.push('', `against ${values.compare} (mean over slides ${mean(before.map((s) => s.ssim)).toFixed(3)}):`);
+    for (const [k, v] of byTemplate) {
+      const b = was.get(k);
+      if (b && Math.abs(mean(v) - mean(b)) > 0.005) lines.push(`${k}: ${mean(b).toFixed(3)} → ${mean(v).toFixed(3)}`);
+    }
+  }
+  console.log(lines.join('\n'));
+  if (values.json) writeFileSync(values.json, JSON.stringify(scores));
+}
+
+await main();
