@@ -8,9 +8,9 @@ import { NS, attr, child, children, descendants, type Element } from '../../ooxm
 import type { OpcPackage } from '../../ooxml/opc/package.js';
 import type { RelationshipDraft } from '../../ooxml/opc/relationships.js';
 import type { PmlModel } from '../../ooxml/pml/parts.js';
-import type { Shape } from '../../ooxml/pml/shapes.js';
+import { Shape } from '../../ooxml/pml/shapes.js';
 import { shapeBrand, themeBrand, type BrandContext } from '../../quality/brand.js';
-import { shapeAccessibility, slideAccessibility, type SlideTitle } from '../../quality/accessibility.js';
+import { shapeAccessibility, shapeSlideFacts, slideAccessibilityOf, type ShapeSlideFacts, type SlideTitle } from '../../quality/accessibility.js';
 import type { QualityFinding } from '../../quality/types.js';
 import { GeneratedSlidePart, SlideDraft } from '../draft/index.js';
 import { materializeParagraphs } from '../slide/text.js';
@@ -95,7 +95,7 @@ const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out 
         const top = topLevelOf(s.element, srcTree);
         if (top) byTop.set(top, [...(byTop.get(top) ?? []), s]);
       }
-      tpl = { byTop, findings: new Map() };
+      tpl = { byTop, findings: new Map(), slideFacts: new Map() };
       src.lazy.quality.set(sourcePart, tpl);
     }
   }
@@ -113,13 +113,17 @@ const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out 
     const top = topLevelOf(s.element, tree);
     if (top) genByTop.set(top, [...(genByTop.get(top) ?? []), s]);
   }
-  const shapes: Shape[] = [];
+  // per top-level shape in tree order: a stand-in's facts (read once per template shape), or
+  // the written shape whose facts are read after the loop, in the state the checks leave it
+  const slideShapes: Array<ShapeSlideFacts | Shape> = [];
   const findings: QualityFinding[] = [];
   for (const el of children(tree)) {
     const source = stubs?.get(el);
     if (source && tpl) {
       for (const s of tpl.byTop.get(source) ?? []) {
-        shapes.push(s);
+        let facts = tpl.slideFacts.get(s);
+        if (!facts) tpl.slideFacts.set(s, (facts = shapeSlideFacts(s)));
+        slideShapes.push(facts);
         let cached = tpl.findings.get(s);
         if (!cached) {
           cached = [...shapeAccessibility(s, options), ...shapeBrand(s, tplCtx)];
@@ -130,7 +134,7 @@ const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out 
       continue;
     }
     for (const s of genByTop.get(el) ?? []) {
-      shapes.push(s);
+      slideShapes.push(s);
       const m = s.kind === 'sp' && s.group === undefined ? SlideDraft.paragraphsOf(s.txBody) : undefined;
       if (!m || !s.txBody) {
         // (the slide is written already: deferred paragraphs elsewhere may become nodes the reading model reads)
@@ -165,7 +169,10 @@ const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out 
       for (const f of known) findings.push({ ...f, shape_id: s.id, shape_name: s.name });
     }
   }
-  const slide = slideAccessibility(shapes, -1);
+  const slide = slideAccessibilityOf(
+    slideShapes.map((x) => (x instanceof Shape ? shapeSlideFacts(x) : x)),
+    -1,
+  );
   return { findings: [...findings, ...slide.findings], title: slide.title };
 }
 
