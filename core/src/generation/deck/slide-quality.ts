@@ -99,19 +99,15 @@ const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out 
       src.lazy.quality.set(sourcePart, tpl);
     }
   }
-  const tplCtx: BrandContext = {
-    themeFonts,
-    palette,
-    vocabulary,
-    imageBytes: (shape, rId) => {
-      const rel = src.pkg.rel(shape.part.partName, rId);
-      return rel && !rel.external && rel.targetPartName && src.pkg.hasPart(rel.targetPartName) ? src.pkg.getBytes(rel.targetPartName) : undefined;
-    },
-  };
+  // made when a template shape is first judged (most slides find every one judged already)
+  let tplCtx: BrandContext | undefined;
   const genByTop = new Map<Element, Shape[]>();
   for (const s of gen.shapes) {
     const top = topLevelOf(s.element, tree);
-    if (top) genByTop.set(top, [...(genByTop.get(top) ?? []), s]);
+    if (!top) continue;
+    const list = genByTop.get(top);
+    if (list) list.push(s);
+    else genByTop.set(top, [s]);
   }
   // per top-level shape in tree order: a stand-in's facts (read once per template shape), or
   // the written shape whose facts are read after the loop, in the state the checks leave it
@@ -126,6 +122,15 @@ const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out 
         slideShapes.push(facts);
         let cached = tpl.findings.get(s);
         if (!cached) {
+          tplCtx ??= {
+            themeFonts,
+            palette,
+            vocabulary,
+            imageBytes: (shape, rId) => {
+              const rel = src.pkg.rel(shape.part.partName, rId);
+              return rel && !rel.external && rel.targetPartName && src.pkg.hasPart(rel.targetPartName) ? src.pkg.getBytes(rel.targetPartName) : undefined;
+            },
+          };
           cached = [...shapeAccessibility(s, options), ...shapeBrand(s, tplCtx)];
           tpl.findings.set(s, cached);
         }
