@@ -9,7 +9,7 @@ import type { OpcPackage } from '../../ooxml/opc/package.js';
 import type { RelationshipDraft } from '../../ooxml/opc/relationships.js';
 import type { PmlModel } from '../../ooxml/pml/parts.js';
 import { Shape } from '../../ooxml/pml/shapes.js';
-import { shapeBrand, themeBrand, type BrandContext } from '../../quality/brand.js';
+import { shapeBrand, themeBrand, type BrandContext, type TemplateVocabulary } from '../../quality/brand.js';
 import { shapeAccessibility, shapeSlideFacts, slideAccessibilityOf, type ShapeSlideFacts, type SlideTitle } from '../../quality/accessibility.js';
 import type { QualityFinding } from '../../quality/types.js';
 import { GeneratedSlidePart, SlideDraft } from '../draft/index.js';
@@ -50,6 +50,27 @@ function objectId(o: object | undefined): string {
   return String(id);
 }
 
+/** The brand context of a slide being written: its pictures are read from the deck (an object with a method: no closure made per slide). */
+class WrittenSlideBrand implements BrandContext {
+  constructor(
+    readonly themeFonts: ReadonlySet<string>,
+    readonly palette: ReadonlySet<string>,
+    readonly vocabulary: TemplateVocabulary | undefined,
+    private readonly rels: readonly RelationshipDraft[],
+    private readonly out: OpcPackage,
+  ) {}
+
+  imageBytes(_shape: Shape, rId: string): Uint8Array | undefined {
+    // the slide's first internal relationship with that id, as written to its .rels part
+    for (const r of this.rels) {
+      if (r.id !== rId || r.external) continue;
+      const target = r.targetPartName;
+      return target && this.out.hasPart(target) ? this.out.getBytes(target) : undefined;
+    }
+    return undefined;
+  }
+}
+
 /** The child of `tree` that holds `el` (itself when it is one). */
 function topLevelOf(el: Element, tree: Element | undefined): Element | undefined {
   for (let n: Element | null = el; n; n = n.parentNode as Element | null) if (n.parentNode === tree) return n;
@@ -72,18 +93,10 @@ const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out 
   // after the tree is final)
   const gen: GeneratedSlidePart | undefined = draft.readAs(() => model.layout(layoutPart), outSlide);
   if (!gen) return undefined;
-  // theme fonts and palette are made once per theme; the contexts are plain objects, no spreads
+  // theme fonts and palette are made once per theme; no spreads into the contexts
   const { themeFonts, palette } = themeBrand(gen.theme);
   const vocabulary = vocabularyOf(src);
-  const outCtx: BrandContext = {
-    themeFonts,
-    palette,
-    vocabulary,
-    imageBytes: (_shape, rId) => {
-      const target = rels.find((r) => r.id === rId && !r.external)?.targetPartName;
-      return target && out.hasPart(target) ? out.getBytes(target) : undefined;
-    },
-  };
+  const outCtx = new WrittenSlideBrand(themeFonts, palette, vocabulary, rels, out);
   let tpl: TemplateSlideQuality | undefined;
   if (stubs && sourcePart) {
     src.lazy.quality ??= new Map();
