@@ -97,22 +97,64 @@ export function shapeAccessibility(top: Shape, options: AccessibilityOptions = {
   return out;
 }
 
+/**
+ * What the slide-level checks ({@link slideAccessibilityOf}) read of one top-level shape:
+ * the title it holds and its box in the reading order. A template shape written unchanged
+ * on many slides gives the same facts on each, so generation reads them once.
+ */
+export interface ShapeSlideFacts {
+  /** The first shown title placeholder with text (the shape or a group member), its text whitespace-collapsed. */
+  title: SlideTitle | undefined;
+  /** The shape's box (EMU) when it takes part in the reading order: shown, not footer-area, with content and size. */
+  placed: ReadingOrderBox | undefined;
+}
+
+/** A top-level shape's box in the reading-order check (EMU, slide space). */
+export interface ReadingOrderBox {
+  shape: Shape;
+  x: number;
+  y: number;
+  right: number;
+  bottom: number;
+}
+
+/** The facts about a top-level shape that the slide-level checks read. */
+export function shapeSlideFacts(top: Shape): ShapeSlideFacts {
+  let title: SlideTitle | undefined;
+  for (const s of top.walk()) {
+    if (s.hidden || !s.placeholder || !TITLE_TYPES.has(s.placeholder.type)) continue;
+    const text = shapeText(s.txBody).trim().replace(/\s+/g, ' ');
+    if (text) {
+      title = { text, shape_id: s.id, shape_name: s.name };
+      break;
+    }
+  }
+  return { title, placed: readingOrderBox(top) };
+}
+
 /** The slide-level findings (no title, reading order) of a slide's top-level shapes, and its title. */
 export function slideAccessibility(shapes: readonly Shape[], index: number): { title: SlideTitle; findings: QualityFinding[] } {
+  return slideAccessibilityOf(shapes.map(shapeSlideFacts), index);
+}
+
+/**
+ * {@link slideAccessibility} from the facts of the slide's top-level shapes, in shape-tree
+ * order: the title is the first shape's that has one.
+ */
+export function slideAccessibilityOf(facts: readonly ShapeSlideFacts[], index: number): { title: SlideTitle; findings: QualityFinding[] } {
   const findings: QualityFinding[] = [];
   let title: SlideTitle = { text: '', shape_id: null, shape_name: '' };
-  outer: for (const top of shapes) {
-    for (const s of top.walk()) {
-      if (s.hidden || !s.placeholder || !TITLE_TYPES.has(s.placeholder.type)) continue;
-      const text = shapeText(s.txBody).trim().replace(/\s+/g, ' ');
-      if (text) {
-        title = { text, shape_id: s.id, shape_name: s.name };
-        break outer;
-      }
+  for (const f of facts) {
+    if (f.title) {
+      // a copy: a template shape's facts are shared by the slides it is written on
+      title = { ...f.title };
+      break;
     }
   }
   if (!title.text) findings.push(finding(index, undefined, 'missing_title', 'info', 'the slide has no title: screen reader users move between slides by their titles', {}));
-  checkReadingOrder(shapes, index, findings);
+  const placed: ReadingOrderBox[] = [];
+  for (const f of facts) if (f.placed) placed.push(f.placed);
+  checkReadingOrder(placed, index, findings);
   return { title, findings };
 }
 
@@ -462,25 +504,18 @@ function formatStyles(part: ShapeTreePart): { fill: Element[]; bg: Element[] } {
 
 // ------------------------------------------------------------------ reading order
 
-interface Placed {
-  shape: Shape;
-  x: number;
-  y: number;
-  right: number;
-  bottom: number;
+/** The shape's box when the reading-order check reads it: shown, not footer-area, with content and a size. */
+function readingOrderBox(s: Shape): ReadingOrderBox | undefined {
+  if (s.hidden) return undefined;
+  if (s.placeholder && FOOTER_TYPES.has(s.placeholder.type)) return undefined;
+  const hasContent = s.kind === 'pic' || s.kind === 'graphicFrame' || s.kind === 'grpSp' || (s.kind === 'sp' && hasShapeText(s.txBody));
+  if (!hasContent) return undefined;
+  const f = s.frame;
+  if (!f || f.cx <= 0 || f.cy <= 0) return undefined;
+  return { shape: s, x: f.x, y: f.y, right: f.x + f.cx, bottom: f.y + f.cy };
 }
 
-function checkReadingOrder(shapes: readonly Shape[], index: number, out: QualityFinding[]): void {
-  const placed: Placed[] = [];
-  for (const s of shapes) {
-    if (s.hidden) continue;
-    if (s.placeholder && FOOTER_TYPES.has(s.placeholder.type)) continue;
-    const hasContent = s.kind === 'pic' || s.kind === 'graphicFrame' || s.kind === 'grpSp' || (s.kind === 'sp' && hasShapeText(s.txBody));
-    if (!hasContent) continue;
-    const f = s.frame;
-    if (!f || f.cx <= 0 || f.cy <= 0) continue;
-    placed.push({ shape: s, x: f.x, y: f.y, right: f.x + f.cx, bottom: f.y + f.cy });
-  }
+function checkReadingOrder(placed: readonly ReadingOrderBox[], index: number, out: QualityFinding[]): void {
   // a small tolerance: shapes that touch are not "wholly above" each other
   const tol = 12_700;
   for (let i = 0; i < placed.length; i++) {

@@ -8,9 +8,9 @@ import { NS, attr, child, children, descendants, type Element } from '../../ooxm
 import type { OpcPackage } from '../../ooxml/opc/package.js';
 import type { RelationshipDraft } from '../../ooxml/opc/relationships.js';
 import type { PmlModel } from '../../ooxml/pml/parts.js';
-import type { Shape } from '../../ooxml/pml/shapes.js';
-import { shapeBrand, themeBrand, type BrandContext } from '../../quality/brand.js';
-import { shapeAccessibility, slideAccessibility, type SlideTitle } from '../../quality/accessibility.js';
+import { Shape } from '../../ooxml/pml/shapes.js';
+import { shapeBrand, themeBrand, type BrandContext, type TemplateVocabulary } from '../../quality/brand.js';
+import { shapeAccessibility, shapeSlideFacts, slideAccessibilityOf, type ShapeSlideFacts, type SlideTitle } from '../../quality/accessibility.js';
 import type { QualityFinding } from '../../quality/types.js';
 import { GeneratedSlidePart, SlideDraft } from '../draft/index.js';
 import { materializeParagraphs } from '../slide/text.js';
@@ -50,6 +50,27 @@ function objectId(o: object | undefined): string {
   return String(id);
 }
 
+/** The brand context of a slide being written: its pictures are read from the deck (an object with a method: no closure made per slide). */
+class WrittenSlideBrand implements BrandContext {
+  constructor(
+    readonly themeFonts: ReadonlySet<string>,
+    readonly palette: ReadonlySet<string>,
+    readonly vocabulary: TemplateVocabulary | undefined,
+    private readonly rels: readonly RelationshipDraft[],
+    private readonly out: OpcPackage,
+  ) {}
+
+  imageBytes(_shape: Shape, rId: string): Uint8Array | undefined {
+    // the slide's first internal relationship with that id, as written to its .rels part
+    for (const r of this.rels) {
+      if (r.id !== rId || r.external) continue;
+      const target = r.targetPartName;
+      return target && this.out.hasPart(target) ? this.out.getBytes(target) : undefined;
+    }
+    return undefined;
+  }
+}
+
 /** The child of `tree` that holds `el` (itself when it is one). */
 function topLevelOf(el: Element, tree: Element | undefined): Element | undefined {
   for (let n: Element | null = el; n; n = n.parentNode as Element | null) if (n.parentNode === tree) return n;
@@ -72,18 +93,10 @@ const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out 
   // after the tree is final)
   const gen: GeneratedSlidePart | undefined = draft.readAs(() => model.layout(layoutPart), outSlide);
   if (!gen) return undefined;
-  // theme fonts and palette are made once per theme; the contexts are plain objects, no spreads
+  // theme fonts and palette are made once per theme; no spreads into the contexts
   const { themeFonts, palette } = themeBrand(gen.theme);
   const vocabulary = vocabularyOf(src);
-  const outCtx: BrandContext = {
-    themeFonts,
-    palette,
-    vocabulary,
-    imageBytes: (_shape, rId) => {
-      const target = rels.find((r) => r.id === rId && !r.external)?.targetPartName;
-      return target && out.hasPart(target) ? out.getBytes(target) : undefined;
-    },
-  };
+  const outCtx = new WrittenSlideBrand(themeFonts, palette, vocabulary, rels, out);
   let tpl: TemplateSlideQuality | undefined;
   if (stubs && sourcePart) {
     src.lazy.quality ??= new Map();
@@ -95,33 +108,42 @@ const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out 
         const top = topLevelOf(s.element, srcTree);
         if (top) byTop.set(top, [...(byTop.get(top) ?? []), s]);
       }
-      tpl = { byTop, findings: new Map() };
+      tpl = { byTop, findings: new Map(), slideFacts: new Map() };
       src.lazy.quality.set(sourcePart, tpl);
     }
   }
-  const tplCtx: BrandContext = {
-    themeFonts,
-    palette,
-    vocabulary,
-    imageBytes: (shape, rId) => {
-      const rel = src.pkg.rel(shape.part.partName, rId);
-      return rel && !rel.external && rel.targetPartName && src.pkg.hasPart(rel.targetPartName) ? src.pkg.getBytes(rel.targetPartName) : undefined;
-    },
-  };
+  // made when a template shape is first judged (most slides find every one judged already)
+  let tplCtx: BrandContext | undefined;
   const genByTop = new Map<Element, Shape[]>();
   for (const s of gen.shapes) {
     const top = topLevelOf(s.element, tree);
-    if (top) genByTop.set(top, [...(genByTop.get(top) ?? []), s]);
+    if (!top) continue;
+    const list = genByTop.get(top);
+    if (list) list.push(s);
+    else genByTop.set(top, [s]);
   }
-  const shapes: Shape[] = [];
+  // per top-level shape in tree order: a stand-in's facts (read once per template shape), or
+  // the written shape whose facts are read after the loop, in the state the checks leave it
+  const slideShapes: Array<ShapeSlideFacts | Shape> = [];
   const findings: QualityFinding[] = [];
   for (const el of children(tree)) {
     const source = stubs?.get(el);
     if (source && tpl) {
       for (const s of tpl.byTop.get(source) ?? []) {
-        shapes.push(s);
+        let facts = tpl.slideFacts.get(s);
+        if (!facts) tpl.slideFacts.set(s, (facts = shapeSlideFacts(s)));
+        slideShapes.push(facts);
         let cached = tpl.findings.get(s);
         if (!cached) {
+          tplCtx ??= {
+            themeFonts,
+            palette,
+            vocabulary,
+            imageBytes: (shape, rId) => {
+              const rel = src.pkg.rel(shape.part.partName, rId);
+              return rel && !rel.external && rel.targetPartName && src.pkg.hasPart(rel.targetPartName) ? src.pkg.getBytes(rel.targetPartName) : undefined;
+            },
+          };
           cached = [...shapeAccessibility(s, options), ...shapeBrand(s, tplCtx)];
           tpl.findings.set(s, cached);
         }
@@ -130,7 +152,7 @@ const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out 
       continue;
     }
     for (const s of genByTop.get(el) ?? []) {
-      shapes.push(s);
+      slideShapes.push(s);
       const m = s.kind === 'sp' && s.group === undefined ? SlideDraft.paragraphsOf(s.txBody) : undefined;
       if (!m || !s.txBody) {
         // (the slide is written already: deferred paragraphs elsewhere may become nodes the reading model reads)
@@ -165,7 +187,10 @@ const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out 
       for (const f of known) findings.push({ ...f, shape_id: s.id, shape_name: s.name });
     }
   }
-  const slide = slideAccessibility(shapes, -1);
+  const slide = slideAccessibilityOf(
+    slideShapes.map((x) => (x instanceof Shape ? shapeSlideFacts(x) : x)),
+    -1,
+  );
   return { findings: [...findings, ...slide.findings], title: slide.title };
 }
 

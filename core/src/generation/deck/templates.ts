@@ -18,6 +18,7 @@ import { headerPlaceholderOfPart } from '../../doctor/header.js';
 import type { Shape } from '../../ooxml/pml/shapes.js';
 import { templateVocabulary, type TemplateVocabulary } from '../../quality/brand.js';
 import type { QualityFinding } from '../../quality/types.js';
+import type { ShapeSlideFacts } from '../../quality/accessibility.js';
 import { sortByPosition } from '../slide/fill-slide.js';
 import { placeholders, shapeIdStats, shapeTree, type PlaceholderShape } from '../slide/shapes.js';
 import { DEFAULT_TABLE_STYLE_ID, frameTable, tableStyleIds } from '../slide/tables.js';
@@ -80,6 +81,8 @@ export interface TemplateSlideQuality {
   /** The template slide's reading-model shapes by the top-level element of its shape tree that holds them. */
   byTop: Map<Element, Shape[]>;
   findings: Map<Shape, QualityFinding[]>;
+  /** What the slide-level checks read of each top-level shape (title, reading-order box), by shape. */
+  slideFacts: Map<Shape, ShapeSlideFacts>;
 }
 
 export interface SourceSlideInfo {

@@ -431,23 +431,28 @@ function xfrmElement(kind: ShapeKind, el: Element): Element | undefined {
 
 function readXfrm(el: Element | undefined): RawXfrm | undefined {
   if (!el) return undefined;
-  const pt = (local: string): { x: number; y: number } | undefined => {
-    const c = child(el, NS.a, local);
-    return c ? { x: intAttr(c, 'x', 0), y: intAttr(c, 'y', 0) } : undefined;
-  };
-  const sz = (local: string): { cx: number; cy: number } | undefined => {
-    const c = child(el, NS.a, local);
-    return c ? { cx: intAttr(c, 'cx', 0), cy: intAttr(c, 'cy', 0) } : undefined;
-  };
   return {
-    off: pt('off'),
-    ext: sz('ext'),
+    off: readPoint(el, 'off'),
+    ext: readSize(el, 'ext'),
     rot: intAttr(el, 'rot', 0),
     flipH: boolAttr(el, 'flipH') ?? false,
     flipV: boolAttr(el, 'flipV') ?? false,
-    chOff: pt('chOff'),
-    chExt: sz('chExt'),
+    chOff: readPoint(el, 'chOff'),
+    chExt: readSize(el, 'chExt'),
   };
+}
+
+// (module functions, not closures made on every read: shapes are read for every slide generated)
+/** An `a:off`/`a:chOff` child of a transform (EMU). */
+function readPoint(xfrm: Element, local: string): { x: number; y: number } | undefined {
+  const c = child(xfrm, NS.a, local);
+  return c ? { x: intAttr(c, 'x', 0), y: intAttr(c, 'y', 0) } : undefined;
+}
+
+/** An `a:ext`/`a:chExt` child of a transform (EMU). */
+function readSize(xfrm: Element, local: string): { cx: number; cy: number } | undefined {
+  const c = child(xfrm, NS.a, local);
+  return c ? { cx: intAttr(c, 'cx', 0), cy: intAttr(c, 'cy', 0) } : undefined;
 }
 
 function readPlaceholder(ph: Element | undefined): PlaceholderRef | undefined {
