@@ -57,6 +57,12 @@ export interface FontSpec {
    * (the regional faces share their advances and vertical metrics).
    */
   eastAsianLang?: string;
+  /**
+   * The run's complex-script typeface (`a:cs`, §21.1.2.3.1; a theme reference resolved to the
+   * theme's `a:cs` slot, as LibreOffice reads it), when one is named: Hebrew and Arabic text
+   * is set in it where it has the script (`layout.ts` complexFace).
+   */
+  complexScript?: string;
 }
 
 /** How {@link resolveFace} chose a face. */
@@ -169,6 +175,15 @@ export const CJK_FALLBACK_FAMILY = 'Noto Sans CJK';
  * `layout.ts` complexFace). Its spaces and digits are wider than Carlito's or Liberation's.
  */
 export const COMPLEX_SCRIPT_FALLBACK_FAMILY = 'DejaVu Sans';
+
+/**
+ * Whether the face a typeface name resolves to ({@link resolveFace}) has a glyph for a code
+ * point (in its regular style): e.g. Arial (Liberation Sans) has Hebrew but not Arabic.
+ */
+export function faceHasGlyph(name: string, cp: number): boolean {
+  const family = resolveFace(name).family;
+  return family !== CJK_FALLBACK_FAMILY && face(family, false, false).width(cp) >= 0;
+}
 
 /**
  * Vertical metrics of Noto Sans CJK (regular and bold alike; read from the `hhea`, `OS/2`

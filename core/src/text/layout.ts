@@ -12,7 +12,7 @@
  *
  * Shared by the renderer (which draws the lines) and text fitting ({@link fitText}).
  */
-import { CJK_FALLBACK_FAMILY, COMPLEX_SCRIPT_FALLBACK_FAMILY, defaultFontMetrics, isCjk, type FontMetrics, type FontSpec } from './font-metrics.js';
+import { CJK_FALLBACK_FAMILY, COMPLEX_SCRIPT_FALLBACK_FAMILY, defaultFontMetrics, faceHasGlyph, isCjk, type FontMetrics, type FontSpec } from './font-metrics.js';
 import { embeddingLevels, visualOrder } from './bidi.js';
 import { breakPieces } from './line-break.js';
 import { hasEastAsian, hasNonLatinScript, hasRightToLeft, slotOf } from './script.js';
@@ -221,8 +221,8 @@ interface RunSplit {
   counts: number[];
   /** Per piece, true when it holds East Asian characters; undefined when no piece does. */
   eastAsian?: boolean[];
-  /** Per piece, true when it is set in the complex-script face ({@link complexScriptPieces}); undefined when no piece is. */
-  complex?: boolean[];
+  /** Per piece, the first complex-script code point of the stretch it is set with, 0 for none ({@link complexScriptPieces}); undefined when no piece is. */
+  complex?: number[];
 
   /** The run's font at the last size it was laid out at, and the font it was made from. */
   font?: FontSpec;
@@ -340,21 +340,42 @@ function splitByBreakOpportunities(run: TextRunInput, text: string): RunSplit {
  * the script of the strong character before it, or after it at the start of the text; a
  * complex-script stretch (Hebrew, Arabic, …) is drawn with the run's complex-script font
  * (§21.1.2.3.1 `a:cs`) as a whole, its spaces and digits included. A piece takes the script
- * of its strong characters (complex when it holds any). Undefined when no piece is complex.
+ * of its strong characters (complex when it holds any). Per piece: its stretch's first
+ * complex-script code point (which face has the script), 0 for other text; undefined when no
+ * piece is complex.
  */
-function complexScriptPieces(texts: readonly string[]): boolean[] | undefined {
-  const strong: Array<boolean | undefined> = texts.map((t) => {
+function complexScriptPieces(texts: readonly string[]): number[] | undefined {
+  const strong: Array<number | undefined> = texts.map((t) => {
     let latin = false;
     for (const ch of t) {
-      const slot = slotOf(ch.codePointAt(0)!);
-      if (slot === 'cs') return true;
+      const cp = ch.codePointAt(0)!;
+      const slot = slotOf(cp);
+      if (slot === 'cs') return cp;
       if (slot !== undefined) latin = true;
     }
-    return latin ? false : undefined;
+    return latin ? 0 : undefined;
   });
-  if (!strong.includes(true)) return undefined;
-  let prev = strong.find((x) => x !== undefined) ?? false;
+  if (!strong.some((x) => x !== undefined && x > 0)) return undefined;
+  let prev = strong.find((x) => x !== undefined) ?? 0;
   return strong.map((x) => (prev = x ?? prev));
+}
+
+/** Per typeface name and code point: whether its face has the glyph (asked once per pair). */
+const glyphCoverage = new Map<string, boolean>();
+function hasGlyph(name: string, cp: number): boolean {
+  const key = `${cp}|${name}`;
+  let v = glyphCoverage.get(key);
+  if (v === undefined) {
+    if (glyphCoverage.size > 4096) glyphCoverage.clear();
+    v = faceHasGlyph(name, cp);
+    glyphCoverage.set(key, v);
+  }
+  return v;
+}
+
+/** How a complex-script piece of a run in `font` is set: 2 in the run's own complex-script face (it has the script), else 1 in the fallback face. */
+function complexSetting(font: FontSpec, cp: number): number {
+  return font.complexScript !== undefined && hasGlyph(font.complexScript, cp) ? 2 : 1;
 }
 
 
@@ -417,7 +438,7 @@ function atLeast<T extends Float64Array | Int32Array | Uint8Array>(a: T, need: n
 class Scratch {
   width = new Float64Array(64);
   kind = new Uint8Array(64);
-  /** 1 when the piece is set in the complex-script face ({@link complexFace}). */
+  /** How the piece is set: 0 in its run's font, 1 in the complex-script fallback face, 2 in the run's complex-script face ({@link complexFace}). */
   complex = new Uint8Array(64);
   /** Index of the piece's run in the paragraph. */
   run = new Int32Array(64);
@@ -495,7 +516,8 @@ class Scratch {
   /** The font piece `i` is set in: its run's, or the complex-script face at the run's size. */
   font(i: number): FontSpec {
     const f = this.fonts[this.run[i]!]!;
-    return this.complex[i] ? complexFace(f) : f;
+    const c = this.complex[i]!;
+    return c ? complexFace(f, c === 2) : f;
   }
 
   text(i: number): string {
@@ -635,8 +657,8 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
       const texts = split.texts;
       const complex = split.complex;
       for (let j = 0; j < texts.length; j++) {
-        const cs = complex !== undefined && complex[j]!;
-        S.add(split.kinds[j]!, m.measure(texts[j]!, cs ? complexFace(font) : font) + (spc === 0 ? 0 : spc * split.counts[j]!), ri, j, cs ? 1 : 0);
+        const cs = complex !== undefined && complex[j]! > 0 ? complexSetting(font, complex[j]!) : 0;
+        S.add(split.kinds[j]!, m.measure(texts[j]!, cs ? complexFace(font, cs === 2) : font) + (spc === 0 ? 0 : spc * split.counts[j]!), ri, j, cs);
         visible = true;
       }
     }
@@ -752,7 +774,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
         visibleCount++;
         if (kind !== SPACE) last = j;
         const font = S.fonts[S.run[i]!]!;
-        S.take(S.complex[i] ? complexFace(font) : font, m);
+        S.take(S.complex[i] ? S.font(i) : font, m);
         // East Asian glyphs from the fallback face make a line of single or wider proportional spacing as tall as that face's (LibreOffice)
         if (kind === UNIT && tallCjk && S.seg[i]! >= 0 && S.splits[S.run[i]!]!.eastAsian?.[S.seg[i]!]) S.take(cjkFace(font), m);
       }
@@ -836,7 +858,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
             rise_pt: ((run.baseline_pct ?? 0) / 100) * font.size_pt,
             spacing_pt: (run.spacing_pt ?? 0) * k,
             ...(run.link_rid ? { link_rid: run.link_rid } : {}),
-            ...(font.name !== run.font.name ? { substitutedFor: run.font.name } : {}),
+            ...(S.complex[i] === 1 && font.name !== (run.font.complexScript ?? run.font.name) ? { substitutedFor: run.font.complexScript ?? run.font.name } : {}),
           });
           lastRun = run;
         }
@@ -870,21 +892,21 @@ function mirroredAlign(a: NonNullable<ParagraphInput['align']>): NonNullable<Par
 
 /**
  * The face complex-script text is set in, at a run font's size and style (kept per font
- * object): {@link COMPLEX_SCRIPT_FALLBACK_FAMILY}. LibreOffice sets such text in the run's
- * complex-script font (`a:cs`), which templates nearly always leave empty (the theme's
- * `a:cs typeface=""`; it does not read the theme's per-script `a:font` list), and then, as
- * when the font lacks the script, in the face fontconfig gives the script: DejaVu Sans for
- * Hebrew and Arabic. A template's own complex-script face (Arial's Hebrew) is narrower, so
- * text measured with DejaVu Sans fits it too.
+ * object). LibreOffice sets such text in the run's complex-script font (`a:cs`,
+ * {@link FontSpec.complexScript}; `own`: it has the script), which templates nearly always
+ * leave empty (the theme's `a:cs typeface=""`; LibreOffice does not read the theme's
+ * per-script `a:font` list); with none, or one that lacks the script, in the face
+ * fontconfig gives the script: {@link COMPLEX_SCRIPT_FALLBACK_FAMILY} for Hebrew and Arabic.
  */
-const complexFaces = new WeakMap<FontSpec, FontSpec>();
-function complexFace(font: FontSpec): FontSpec {
-  let f = complexFaces.get(font);
-  if (!f) {
-    f = { name: COMPLEX_SCRIPT_FALLBACK_FAMILY, size_pt: font.size_pt, bold: font.bold, italic: font.italic };
-    complexFaces.set(font, f);
+const complexFaces = new WeakMap<FontSpec, [FontSpec | undefined, FontSpec | undefined]>();
+function complexFace(font: FontSpec, own: boolean): FontSpec {
+  let pair = complexFaces.get(font);
+  if (!pair) {
+    pair = [undefined, undefined];
+    complexFaces.set(font, pair);
   }
-  return f;
+  const i = own ? 1 : 0;
+  return (pair[i] ??= { name: own ? font.complexScript! : COMPLEX_SCRIPT_FALLBACK_FAMILY, size_pt: font.size_pt, bold: font.bold, italic: font.italic });
 }
 
 /** The CJK fallback face at a run font's size and weight (kept per font object). */

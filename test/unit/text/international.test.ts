@@ -87,6 +87,12 @@ t.test('Hebrew and Arabic are measured in the face LibreOffice sets them in (Dej
     t.ok(Math.abs(l.lines[0]!.width_pt - want) < 0.01, `${name}: the line is as wide as in DejaVu Sans (${l.lines[0]!.width_pt.toFixed(2)} = ${want.toFixed(2)} pt)`);
     t.ok(l.lines[0]!.fragments.every((f) => f.font.name === 'DejaVu Sans' && f.substitutedFor === name), `${name}: drawn in DejaVu Sans, reported as a substitution`);
   }
+  // a complex-script font of the run's own (a:cs) sets the script where it has it: Arial has Hebrew, not Arabic
+  const own = layoutText({ ...noInsets, paragraphs: [{ runs: [{ text: hebrew, font: { name: 'Calibri', size_pt: 25, complexScript: 'Arial' } }], rtl: true }] }, box(2000));
+  const arial = defaultFontMetrics.measure(hebrew, { name: 'Arial', size_pt: 25 });
+  t.ok(Math.abs(own.lines[0]!.width_pt - arial) < 0.01 && own.lines[0]!.fragments.every((f) => f.font.name === 'Arial' && !f.substitutedFor), `a:cs Arial: Hebrew set in Arial (${own.lines[0]!.width_pt.toFixed(2)} = ${arial.toFixed(2)} pt)`);
+  const arabicInArial = layoutText({ ...noInsets, paragraphs: [{ runs: [{ text: 'نمت الإيرادات', font: { name: 'Calibri', size_pt: 25, complexScript: 'Arial' } }], rtl: true }] }, box(2000));
+  t.ok(arabicInArial.lines[0]!.fragments.every((f) => f.font.name === 'DejaVu Sans' && f.substitutedFor === 'Arial'), 'a:cs Arial: Arabic, which Arial lacks, in DejaVu Sans');
   // between the width in Carlito's spaces and digits and the width in DejaVu Sans': LibreOffice wraps
   const carlitoSpaces = defaultFontMetrics.measure(hebrew, { name: 'Calibri', size_pt: 25 });
   const wrapped = layoutText({ ...noInsets, paragraphs: [{ runs: [{ text: hebrew, font: calibri(25) }], rtl: true }] }, box((carlitoSpaces + dejavu(hebrew, 25)) / 2));
