@@ -799,7 +799,10 @@ export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt
       const fallbacks = hasNonLatinScript(f.text)
         ? scriptFallbackFamilies(dc.fallbackFamilies, f.font.eastAsianLang && hasEastAsian(f.text) ? cjkFamilyFor(f.font.eastAsianLang, !!f.font.bold) : undefined)
         : dc.fallbackFamilies;
-      const nextFont = cssFont(dc.family(f.font.name, f.font.shapeHint), f.font.size_pt, !!f.font.bold, !!f.font.italic, fallbacks);
+      const family = dc.family(f.font.name, f.font.shapeHint);
+      // a run whose Latin text draws in a face of its own keeps that face as its reported substitute
+      if (f.substitutedFor && family.toLowerCase() !== f.substitutedFor.trim().toLowerCase()) dc.fontSubstitutions[f.substitutedFor] ??= family;
+      const nextFont = cssFont(family, f.font.size_pt, !!f.font.bold, !!f.font.italic, fallbacks);
       if (nextFont !== font) ctx.font = font = nextFont;
       const n = Number.parseInt(f.color ?? '000000', 16);
       const nextFill = css({ r: (n >> 16) & 255, g: (n >> 8) & 255, b: n & 255, a: alpha });

@@ -33,7 +33,7 @@
 import { FACE_DATA } from './metrics-data/fonts.js';
 import type { FaceMetricsData } from './metrics-types.js';
 import { classOfName, fontNameKey, shapeFromNameWords, type FontShape } from './font-class.js';
-import { isJoiningArabic, needsShaping, shapedWidthEm } from './shaping.js';
+import { ARABIC_FACE, isJoiningArabic, needsShaping, shapedWidthEm } from './shaping.js';
 
 /** A font request as text runs carry it. */
 export interface FontSpec {
@@ -57,6 +57,12 @@ export interface FontSpec {
    * (the regional faces share their advances and vertical metrics).
    */
   eastAsianLang?: string;
+  /**
+   * The run's complex-script typeface (`a:cs`, §21.1.2.3.1; a theme reference resolved to the
+   * theme's `a:cs` slot, as LibreOffice reads it), when one is named: Hebrew and Arabic text
+   * is set in it where it has the script (`layout.ts` complexFace).
+   */
+  complexScript?: string;
 }
 
 /** How {@link resolveFace} chose a face. */
@@ -161,6 +167,23 @@ const DEFAULT_FAMILY = 'DejaVu Sans';
  * it scales the run's own face's height), which text layout follows.
  */
 export const CJK_FALLBACK_FAMILY = 'Noto Sans CJK';
+
+/**
+ * The face complex-script text (Hebrew, Arabic, …) is set in where the template names no
+ * complex-script font or one that lacks the script: DejaVu Sans (Debian
+ * `fonts-dejavu-core`), what fontconfig gives LibreOffice for Hebrew and Arabic (see
+ * `layout.ts` complexFace). Its spaces and digits are wider than Carlito's or Liberation's.
+ */
+export const COMPLEX_SCRIPT_FALLBACK_FAMILY = 'DejaVu Sans';
+
+/**
+ * Whether the face a typeface name resolves to ({@link resolveFace}) has a glyph for a code
+ * point (in its regular style): e.g. Arial (Liberation Sans) has Hebrew but not Arabic.
+ */
+export function faceHasGlyph(name: string, cp: number): boolean {
+  const family = resolveFace(name).family;
+  return family !== CJK_FALLBACK_FAMILY && face(family, false, false).width(cp) >= 0;
+}
 
 /**
  * Vertical metrics of Noto Sans CJK (regular and bold alike; read from the `hhea`, `OS/2`
@@ -340,6 +363,8 @@ export class ShippedFontMetrics implements FontMetrics {
     const k = (font.size_pt * n.resolved.widthScale) / f.data.unitsPerEm;
     let w = 0;
     let arabic = false;
+    // Arabic in the shaping face itself joins as it does when the face is a fallback
+    const shapingFace = n.resolved.family === ARABIC_FACE && n.resolved.widthScale === 1;
     for (let i = 0; i < text.length; i++) {
       let cp = text.charCodeAt(i);
       if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < text.length) {
@@ -347,8 +372,10 @@ export class ShippedFontMetrics implements FontMetrics {
         i++;
       }
       const adv = f.width(cp);
-      if (adv >= 0) w += adv * k;
-      else {
+      if (adv >= 0) {
+        w += adv * k;
+        if (shapingFace && isJoiningArabic(cp)) arabic = true;
+      } else {
         w += this.advance(cp, font);
         if (isJoiningArabic(cp)) arabic = true;
       }

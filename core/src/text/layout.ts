@@ -12,10 +12,10 @@
  *
  * Shared by the renderer (which draws the lines) and text fitting ({@link fitText}).
  */
-import { CJK_FALLBACK_FAMILY, defaultFontMetrics, isCjk, type FontMetrics, type FontSpec } from './font-metrics.js';
+import { CJK_FALLBACK_FAMILY, COMPLEX_SCRIPT_FALLBACK_FAMILY, defaultFontMetrics, faceHasGlyph, isCjk, type FontMetrics, type FontSpec } from './font-metrics.js';
 import { embeddingLevels, visualOrder } from './bidi.js';
 import { breakPieces } from './line-break.js';
-import { hasEastAsian, hasNonLatinScript, hasRightToLeft } from './script.js';
+import { hasEastAsian, hasNonLatinScript, hasRightToLeft, slotOf } from './script.js';
 
 /** EMU per point (ECMA-376 §20.1.10.16 ST_Coordinate: 914400 EMU per inch, 72 pt per inch). */
 export const EMU_PER_PT = 12700;
@@ -134,6 +134,8 @@ export interface LineFragment {
   link_rid?: string;
   /** True when the fragment's text is at an odd bidi embedding level (drawn right to left). */
   rtl?: boolean;
+  /** The run's own typeface when the fragment is set in another face (complex-script text in its fallback face): a substitution to report. */
+  substitutedFor?: string;
 }
 
 /** One laid-out line. */
@@ -219,6 +221,8 @@ interface RunSplit {
   counts: number[];
   /** Per piece, true when it holds East Asian characters; undefined when no piece does. */
   eastAsian?: boolean[];
+  /** Per piece, the first complex-script code point of the stretch it is set with, 0 for none ({@link complexScriptPieces}); undefined when no piece is. */
+  complex?: number[];
 
   /** The run's font at the last size it was laid out at, and the font it was made from. */
   font?: FontSpec;
@@ -326,8 +330,54 @@ function splitByBreakOpportunities(run: TextRunInput, text: string): RunSplit {
     if (end > 0) push(piece.slice(0, end), UNIT);
     if (end < piece.length) push(piece.slice(end), SPACE);
   }
-  return { run, text: run.text, cap: run.cap, texts, kinds, counts, eastAsian };
+  const complex = complexScriptPieces(texts);
+  return { run, text: run.text, cap: run.cap, texts, kinds, counts, eastAsian, ...(complex ? { complex } : {}) };
 }
+
+/**
+ * Which pieces of a run LibreOffice sets in the complex-script face: it gives every
+ * character a script (i18n script types), and a weak one (space, digit, punctuation) takes
+ * the script of the strong character before it, or after it at the start of the text; a
+ * complex-script stretch (Hebrew, Arabic, …) is drawn with the run's complex-script font
+ * (§21.1.2.3.1 `a:cs`) as a whole, its spaces and digits included. A piece takes the script
+ * of its strong characters (complex when it holds any). Per piece: its stretch's first
+ * complex-script code point (which face has the script), 0 for other text; undefined when no
+ * piece is complex.
+ */
+function complexScriptPieces(texts: readonly string[]): number[] | undefined {
+  const strong: Array<number | undefined> = texts.map((t) => {
+    let latin = false;
+    for (const ch of t) {
+      const cp = ch.codePointAt(0)!;
+      const slot = slotOf(cp);
+      if (slot === 'cs') return cp;
+      if (slot !== undefined) latin = true;
+    }
+    return latin ? 0 : undefined;
+  });
+  if (!strong.some((x) => x !== undefined && x > 0)) return undefined;
+  let prev = strong.find((x) => x !== undefined) ?? 0;
+  return strong.map((x) => (prev = x ?? prev));
+}
+
+/** Per typeface name and code point: whether its face has the glyph (asked once per pair). */
+const glyphCoverage = new Map<string, boolean>();
+function hasGlyph(name: string, cp: number): boolean {
+  const key = `${cp}|${name}`;
+  let v = glyphCoverage.get(key);
+  if (v === undefined) {
+    if (glyphCoverage.size > 4096) glyphCoverage.clear();
+    v = faceHasGlyph(name, cp);
+    glyphCoverage.set(key, v);
+  }
+  return v;
+}
+
+/** How a complex-script piece of a run in `font` is set: 2 in the run's own complex-script face (it has the script), else 1 in the fallback face. */
+function complexSetting(font: FontSpec, cp: number): number {
+  return font.complexScript !== undefined && hasGlyph(font.complexScript, cp) ? 2 : 1;
+}
+
 
 /** A size times `k` as written into a file: hundredths of a point, at least 1 pt. */
 function writtenSize(pt: number, k: number): number {
@@ -388,6 +438,8 @@ function atLeast<T extends Float64Array | Int32Array | Uint8Array>(a: T, need: n
 class Scratch {
   width = new Float64Array(64);
   kind = new Uint8Array(64);
+  /** How the piece is set: 0 in its run's font, 1 in the complex-script fallback face, 2 in the run's complex-script face ({@link complexFace}). */
+  complex = new Uint8Array(64);
   /** Index of the piece's run in the paragraph. */
   run = new Int32Array(64);
   /** Index of the piece in its run's split, or -1 - index into `parts` for a part of a broken word. */
@@ -419,16 +471,18 @@ class Scratch {
   metricsAscent = 0;
   metricsDescent = 0;
 
-  add(kind: number, width: number, run: number, seg: number): void {
+  add(kind: number, width: number, run: number, seg: number, complex = 0): void {
     const i = this.size;
     if (i === this.width.length) {
       this.width = atLeast(this.width, i + 1, (n) => new Float64Array(n));
       this.kind = atLeast(this.kind, i + 1, (n) => new Uint8Array(n));
+      this.complex = atLeast(this.complex, i + 1, (n) => new Uint8Array(n));
       this.run = atLeast(this.run, i + 1, (n) => new Int32Array(n));
       this.seg = atLeast(this.seg, i + 1, (n) => new Int32Array(n));
     }
     this.width[i] = width;
     this.kind[i] = kind;
+    this.complex[i] = complex;
     this.run[i] = run;
     this.seg[i] = seg;
     this.size = i + 1;
@@ -459,6 +513,13 @@ class Scratch {
     this.lines = li + 1;
   }
 
+  /** The font piece `i` is set in: its run's, or the complex-script face at the run's size. */
+  font(i: number): FontSpec {
+    const f = this.fonts[this.run[i]!]!;
+    const c = this.complex[i]!;
+    return c ? complexFace(f, c === 2) : f;
+  }
+
   text(i: number): string {
     const seg = this.seg[i]!;
     return seg >= 0 ? this.splits[this.run[i]!]!.texts[seg]! : this.parts[-1 - seg]!;
@@ -486,7 +547,8 @@ class Scratch {
   breakWord(i: number, avail: number, m: FontMetrics, runs: readonly TextRunInput[]): number {
     const from = this.size;
     const run = this.run[i]!;
-    const font = this.fonts[run]!;
+    const font = this.font(i);
+    const complex = this.complex[i]!;
     const spc = runs[run]!.spacing_pt ?? 0;
     let cur = '';
     let curW = 0;
@@ -494,7 +556,7 @@ class Scratch {
       const w = m.measure(ch, font) + spc;
       if (cur && curW + w > avail) {
         this.parts[this.partCount++] = cur;
-        this.add(WORD, curW, run, -this.partCount);
+        this.add(WORD, curW, run, -this.partCount, complex);
         cur = '';
         curW = 0;
       }
@@ -503,7 +565,7 @@ class Scratch {
     }
     if (cur) {
       this.parts[this.partCount++] = cur;
-      this.add(WORD, curW, run, -this.partCount);
+      this.add(WORD, curW, run, -this.partCount, complex);
     }
     return from;
   }
@@ -593,8 +655,10 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
       S.fonts[ri] = font;
       const spc = (run.spacing_pt ?? 0) * k;
       const texts = split.texts;
+      const complex = split.complex;
       for (let j = 0; j < texts.length; j++) {
-        S.add(split.kinds[j]!, m.measure(texts[j]!, font) + (spc === 0 ? 0 : spc * split.counts[j]!), ri, j);
+        const cs = complex !== undefined && complex[j]! > 0 ? complexSetting(font, complex[j]!) : 0;
+        S.add(split.kinds[j]!, m.measure(texts[j]!, cs ? complexFace(font, cs === 2) : font) + (spc === 0 ? 0 : spc * split.counts[j]!), ri, j, cs);
         visible = true;
       }
     }
@@ -710,7 +774,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
         visibleCount++;
         if (kind !== SPACE) last = j;
         const font = S.fonts[S.run[i]!]!;
-        S.take(font, m);
+        S.take(S.complex[i] ? S.font(i) : font, m);
         // East Asian glyphs from the fallback face make a line of single or wider proportional spacing as tall as that face's (LibreOffice)
         if (kind === UNIT && tallCjk && S.seg[i]! >= 0 && S.splits[S.run[i]!]!.eastAsian?.[S.seg[i]!]) S.take(cjkFace(font), m);
       }
@@ -775,10 +839,10 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
         const kind = S.kind[i]!;
         if (kind === BREAK) continue;
         const run = runs[S.run[i]!]!;
-        const font = S.fonts[S.run[i]!]!;
+        const font = S.font(i);
         const w = S.width[i]! + (kind === SPACE ? extra : 0);
         const prev = frags[frags.length - 1];
-        if (prev && lastRun === run) {
+        if (prev && lastRun === run && prev.font === font) {
           prev.text += S.text(i);
           prev.width_pt += w;
         } else {
@@ -794,6 +858,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
             rise_pt: ((run.baseline_pct ?? 0) / 100) * font.size_pt,
             spacing_pt: (run.spacing_pt ?? 0) * k,
             ...(run.link_rid ? { link_rid: run.link_rid } : {}),
+            ...(S.complex[i] === 1 && font.name !== (run.font.complexScript ?? run.font.name) ? { substitutedFor: run.font.complexScript ?? run.font.name } : {}),
           });
           lastRun = run;
         }
@@ -823,6 +888,25 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
 /** `algn` seen from the other side (l ↔ r). */
 function mirroredAlign(a: NonNullable<ParagraphInput['align']>): NonNullable<ParagraphInput['align']> {
   return a === 'l' ? 'r' : a === 'r' ? 'l' : a;
+}
+
+/**
+ * The face complex-script text is set in, at a run font's size and style (kept per font
+ * object). LibreOffice sets such text in the run's complex-script font (`a:cs`,
+ * {@link FontSpec.complexScript}; `own`: it has the script), which templates nearly always
+ * leave empty (the theme's `a:cs typeface=""`; LibreOffice does not read the theme's
+ * per-script `a:font` list); with none, or one that lacks the script, in the face
+ * fontconfig gives the script: {@link COMPLEX_SCRIPT_FALLBACK_FAMILY} for Hebrew and Arabic.
+ */
+const complexFaces = new WeakMap<FontSpec, [FontSpec | undefined, FontSpec | undefined]>();
+function complexFace(font: FontSpec, own: boolean): FontSpec {
+  let pair = complexFaces.get(font);
+  if (!pair) {
+    pair = [undefined, undefined];
+    complexFaces.set(font, pair);
+  }
+  const i = own ? 1 : 0;
+  return (pair[i] ??= { name: own ? font.complexScript! : COMPLEX_SCRIPT_FALLBACK_FAMILY, size_pt: font.size_pt, bold: font.bold, italic: font.italic });
 }
 
 /** The CJK fallback face at a run font's size and weight (kept per font object). */

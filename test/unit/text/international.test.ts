@@ -12,6 +12,8 @@ import { buildDeck, type DeckSlideSpec } from '../../../core/src/generation/deck
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { PmlModel } from '../../../core/src/ooxml/pml/parts.js';
 import { corpusFilesOfFor, corpusPath } from '../../helpers/corpus.js';
+import { defaultFontMetrics } from '../../../core/src/text/font-metrics.js';
+import { shapedWidthEm } from '../../../core/src/text/shaping.js';
 
 // a deck per corpus template (about a minute and a half on a loaded machine)
 t.setTimeout(900_000);
@@ -74,6 +76,34 @@ t.test('a right-to-left paragraph reads from the right, its bullet and margin mi
   t.ok(at('שלום') > at('סוף'), 'the first word is right of the last');
   t.ok(at('abc') <= at('123'), 'left-to-right text inside keeps its order');
   t.ok(text.filter((f) => /[א-ת]/.test(f.text)).every((f) => f.rtl), 'Hebrew pieces are drawn right to left');
+});
+
+t.test('Hebrew and Arabic are measured in the face LibreOffice sets them in (DejaVu Sans), their spaces and digits too', async (t) => {
+  const dejavu = (text: string, size_pt: number): number => defaultFontMetrics.measure(text, { name: 'DejaVu Sans', size_pt });
+  const hebrew = 'ההכנסות גדלו ב-14% לעומת השנה הקודמת';
+  for (const name of ['Calibri', 'Arial', 'Times New Roman']) {
+    const l = layoutText({ ...noInsets, paragraphs: [{ runs: [{ text: hebrew, font: { name, size_pt: 25 } }], rtl: true }] }, box(2000));
+    const want = dejavu(hebrew, 25);
+    t.ok(Math.abs(l.lines[0]!.width_pt - want) < 0.01, `${name}: the line is as wide as in DejaVu Sans (${l.lines[0]!.width_pt.toFixed(2)} = ${want.toFixed(2)} pt)`);
+    t.ok(l.lines[0]!.fragments.every((f) => f.font.name === 'DejaVu Sans' && f.substitutedFor === name), `${name}: drawn in DejaVu Sans, reported as a substitution`);
+  }
+  // a complex-script font of the run's own (a:cs) sets the script where it has it: Arial has Hebrew, not Arabic
+  const own = layoutText({ ...noInsets, paragraphs: [{ runs: [{ text: hebrew, font: { name: 'Calibri', size_pt: 25, complexScript: 'Arial' } }], rtl: true }] }, box(2000));
+  const arial = defaultFontMetrics.measure(hebrew, { name: 'Arial', size_pt: 25 });
+  t.ok(Math.abs(own.lines[0]!.width_pt - arial) < 0.01 && own.lines[0]!.fragments.every((f) => f.font.name === 'Arial' && !f.substitutedFor), `a:cs Arial: Hebrew set in Arial (${own.lines[0]!.width_pt.toFixed(2)} = ${arial.toFixed(2)} pt)`);
+  const arabicInArial = layoutText({ ...noInsets, paragraphs: [{ runs: [{ text: 'نمت الإيرادات', font: { name: 'Calibri', size_pt: 25, complexScript: 'Arial' } }], rtl: true }] }, box(2000));
+  t.ok(arabicInArial.lines[0]!.fragments.every((f) => f.font.name === 'DejaVu Sans' && f.substitutedFor === 'Arial'), 'a:cs Arial: Arabic, which Arial lacks, in DejaVu Sans');
+  // between the width in Carlito's spaces and digits and the width in DejaVu Sans': LibreOffice wraps
+  const carlitoSpaces = defaultFontMetrics.measure(hebrew, { name: 'Calibri', size_pt: 25 });
+  const wrapped = layoutText({ ...noInsets, paragraphs: [{ runs: [{ text: hebrew, font: calibri(25) }], rtl: true }] }, box((carlitoSpaces + dejavu(hebrew, 25)) / 2));
+  t.equal(wrapped.lines.length, 2, 'a line that fits only with the Latin face\'s spaces wraps');
+  const mixed = layoutText({ ...noInsets, paragraphs: [{ runs: [{ text: 'Revenue grew שלום 14% עולם', font: calibri(20) }] }] }, box(2000));
+  const fonts = mixed.lines[0]!.fragments.map((f) => `${f.text.trim()}:${f.font.name}`);
+  t.ok(fonts.includes('Revenue grew:Calibri'), `Latin words keep the run's face (${fonts.join(', ')})`);
+  t.ok(fonts.some((f) => f.startsWith('שלום') && f.endsWith(':DejaVu Sans')) && fonts.some((f) => f.includes('14%') && f.endsWith(':DejaVu Sans')), 'Hebrew, and the digits after it, in DejaVu Sans');
+  const arabic = 'نمت الإيرادات';
+  const shaped = shapedWidthEm(arabic, false, false);
+  if (shaped !== undefined) t.ok(Math.abs(defaultFontMetrics.measure(arabic, { name: 'Verdana', size_pt: 20 }) - shaped * 20) < 0.01, 'Arabic in a font drawn with DejaVu Sans is measured shaped, as in a font without Arabic');
 });
 
 t.test('generation writes direction, language and runs per script on every corpus template', async (t) => {

@@ -554,6 +554,9 @@ export class ParagraphStyle {
     const eastAsianLang = lang && slotOfLanguage(lang) === 'ea' ? lang : altLang && slotOfLanguage(altLang) === 'ea' ? altLang : undefined;
     const themed = face ? resolveThemeFont(face, src.theme, lang) : '';
     const name = themed || src.defaultFace;
+    // the complex-script face as LibreOffice reads it: the theme's a:cs slot, not its per-script list
+    const csFace = typefaceOf(child(rPr, NS.a, 'cs')) ?? typefaceOf(child(ownDefRPr, NS.a, 'cs')) ?? d.cs;
+    const complexScript = csFace ? resolveThemeFont(csFace, src.theme) : '';
     const shapeHint = themed ? (face!.startsWith('+') ? themeLatinShape(src.theme, face!) : ownLatin ? latinShape(ownLatin) : d.faceShape) : defaultFaceShape(src);
     const szOwn = ownAttr('sz');
     const sz = szOwn !== undefined && Number.isFinite(parseInt(szOwn, 10)) ? parseInt(szOwn, 10) : d.sz;
@@ -574,7 +577,7 @@ export class ParagraphStyle {
     const baseline = ownAttr('baseline');
     const spc = ownAttr('spc');
     return new ResolvedRun(
-      { name, size_pt: (sz ?? 1800) / 100, bold: b !== undefined ? onOff(b) : d.bold, italic: i !== undefined ? onOff(i) : d.italic, ...(shapeHint ? { shapeHint } : {}), ...(eastAsianLang ? { eastAsianLang } : {}) },
+      { name, size_pt: (sz ?? 1800) / 100, bold: b !== undefined ? onOff(b) : d.bold, italic: i !== undefined ? onOff(i) : d.italic, ...(shapeHint ? { shapeHint } : {}), ...(eastAsianLang ? { eastAsianLang } : {}), ...(complexScript ? { complexScript } : {}) },
       fill === null ? { r: 0, g: 0, b: 0, a: 0 } : fill ?? this.lvl.textColor(),
       {
         underline: u !== undefined && u !== 'none',
