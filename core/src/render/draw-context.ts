@@ -73,7 +73,7 @@ export class ShadowPictures {
   }
 }
 
-/** A shadow picture and where its top left lies from the casters' top left, device pixels. */
+/** A shadow picture and where its top left lies from its casters' origin (a shadow cut to the page: from the page's top left), device pixels. */
 export interface KeptShadow {
   picture: Canvas;
   left: number;
@@ -545,7 +545,7 @@ export function drawShadow(ctx: SKRSContext2D, surface: DrawSurface, sh: OuterSh
 /**
  * A PDF page's shadow: one picture for every shape of the same outline, size, turn and
  * shadow wherever it stands (a diagram's boxes, a master's shape on every slide). The
- * picture's pixels are laid out from the casters' own top left rather than from the page's
+ * picture's pixels are laid out from the casters' own origin rather than from the page's
  * pixel grid, so where a shape stands does not change them, and the picture is placed at
  * the shadow's exact position (a PDF places a picture anywhere, not only on whole pixels).
  * Returns false, drawing nothing, for a shadow that crosses the page's edge (drawn cut to
@@ -593,7 +593,7 @@ function drawKeptShadow(
     const w = Math.max(1, Math.ceil((box.r + margin - ox - left) * q));
     const h = Math.max(1, Math.ceil((box.b + margin - oy - top) * q));
     const picture = createCanvas(w, h);
-    drawShadowPicture(picture, sh, { ...m, e: 0, f: 0 }, left, top, q, dx, dy, blur, local);
+    drawShadowPicture(picture, sh, { a: m.a, b: m.b, c: m.c, d: m.d, e: 0, f: 0 }, left, top, q, dx, dy, blur, local);
     kept = { picture, left, top };
     pictures.keep(key, kept);
   }
