@@ -9,6 +9,7 @@
  * Elements are always matched by namespace URI and local name, never by the prefix a
  * producer happened to choose.
  */
+import { createRequire } from 'node:module';
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
 import type { Attr, Document, Element, Node } from '@xmldom/xmldom';
 import { PackageError } from './errors.js';
@@ -37,6 +38,76 @@ export interface XmlLimits {
 }
 
 export const DEFAULT_XML_LIMITS: XmlLimits = { maxDepth: 256 };
+
+/** A piece of an expression xmldom's grammar joins: its own text, or an expression's source. */
+type ExpressionPiece = string | RegExp;
+
+/** The function of xmldom's grammar module (`lib/grammar.js`) that joins pieces into one expression. */
+interface XmldomGrammar {
+  reg: (this: unknown, ...pieces: ExpressionPiece[]) => RegExp;
+}
+
+/** A node of {@link JoinedExpressions}: the expression of the pieces read so far, and the next piece's nodes. */
+interface ExpressionNode {
+  expr?: RegExp;
+  next: Map<ExpressionPiece, ExpressionNode>;
+}
+
+/**
+ * Expressions by the pieces they were joined from (a string by value, an expression by
+ * identity: the grammar passes its own constant ones), at most `limit` nodes, then afresh.
+ */
+class JoinedExpressions {
+  private root: ExpressionNode = { next: new Map() };
+  private nodes = 0;
+
+  constructor(private readonly limit: number) {}
+
+  /** The expression remembered for `pieces`, else `join(pieces)`, remembered. */
+  of(pieces: ExpressionPiece[], join: (pieces: ExpressionPiece[]) => RegExp): RegExp {
+    let node = this.root;
+    for (const piece of pieces) {
+      let next = node.next.get(piece);
+      if (!next) {
+        if (++this.nodes > this.limit) {
+          this.root = { next: new Map() };
+          this.nodes = 0;
+          return join(pieces);
+        }
+        next = { next: new Map() };
+        node.next.set(piece, next);
+      }
+      node = next;
+    }
+    if (node.expr) return node.expr;
+    const expr = join(pieces);
+    // An expression with `g` or `y` keeps its position between calls: never shared.
+    if (!expr.global && !expr.sticky) node.expr = expr;
+    return expr;
+  }
+}
+
+/**
+ * The expressions xmldom's grammar has joined. xmldom 0.9 joins and compiles a new Unicode
+ * expression for the XML Name production at every end tag it reads (`sax.js`:
+ * `g.reg('^', g.QName_group, g.S_OPT, '$')`): about a quarter of a part's parse time, and
+ * much of its garbage, went there. The expressions have neither the `g` nor the `y` flag,
+ * so `exec` keeps no state in them and one compiled expression serves every call.
+ */
+const xmldomExpressions = new JoinedExpressions(256);
+
+/** Makes xmldom's grammar answer a list of pieces it has joined before with the expression it compiled then. */
+function rememberXmldomExpressions(): void {
+  const grammar = createRequire(import.meta.url)('@xmldom/xmldom/lib/grammar.js') as Partial<XmldomGrammar>;
+  const join = grammar.reg;
+  // Another xmldom version may not have this function; parsing is then only slower.
+  if (typeof join !== 'function') return;
+  grammar.reg = function (this: unknown, ...pieces: ExpressionPiece[]): RegExp {
+    // The grammar checks the pieces as it joins them (it may throw): nothing is kept then.
+    return xmldomExpressions.of(pieces, (p) => join.apply(this, p));
+  };
+}
+rememberXmldomExpressions();
 
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;

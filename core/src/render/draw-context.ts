@@ -54,23 +54,30 @@ export interface DrawSurface {
  * shadows are drawn afresh (a deck of hundreds of slides must not hold all its shadows).
  */
 export class ShadowPictures {
-  private readonly pictures = new Map<string, Canvas>();
+  private readonly pictures = new Map<string, KeptShadow>();
   private pixels = 0;
 
   /** @param maxPixels - most pixels kept together (default 32 megapixels, about 128 MB) */
   constructor(readonly maxPixels = 32_000_000) {}
 
-  get(key: string): Canvas | undefined {
+  get(key: string): KeptShadow | undefined {
     return this.pictures.get(key);
   }
 
   /** Keeps a picture while the budget allows. */
-  keep(key: string, picture: Canvas): void {
-    const size = picture.width * picture.height;
+  keep(key: string, kept: KeptShadow): void {
+    const size = kept.picture.width * kept.picture.height;
     if (this.pixels + size > this.maxPixels) return;
     this.pixels += size;
-    this.pictures.set(key, picture);
+    this.pictures.set(key, kept);
   }
+}
+
+/** A shadow picture and where its top left lies from its casters' origin (a shadow cut to the page: from the page's top left), device pixels. */
+export interface KeptShadow {
+  picture: Canvas;
+  left: number;
+  top: number;
 }
 
 /** Decoded pictures of a package, by part name: a fact of the opened template, released with the package object. */
@@ -472,6 +479,12 @@ export interface ShadowCaster {
   path: SkPath2D;
   fill: boolean;
   strokePt: number;
+  /**
+   * The same outline drawn from (0, 0), and where that origin is (`path` is it moved by
+   * x, y): shapes of one outline share a shadow picture on PDF pages by it (a path moved by
+   * Skia, which keeps single precision, comes back a few millionths off).
+   */
+  local?: { path: SkPath2D; x: number; y: number };
 }
 
 /**
@@ -505,21 +518,22 @@ export function drawShadow(ctx: SKRSContext2D, surface: DrawSurface, sh: OuterSh
     }
   }
   const margin = blur * 1.5 + 2;
+  const q = blur >= 3 ? 0.5 : 1;
+  if (surface.shadowPictures && drawKeptShadow(ctx, surface, surface.shadowPictures, sh, m, q, dx, dy, blur, margin, casters, { l, t, r, b })) return;
   l = Math.max(0, Math.floor(l - margin));
   t = Math.max(0, Math.floor(t - margin));
   r = Math.min(Math.ceil(surface.width * os), Math.ceil(r + margin));
   b = Math.min(Math.ceil(surface.height * os), Math.ceil(b + margin));
   if (!(r > l && b > t)) return;
-  const q = blur >= 3 ? 0.5 : 1;
   const w = Math.max(1, Math.ceil((r - l) * q));
   const h = Math.max(1, Math.ceil((b - t) * q));
-  // On PDF pages the same shadow (a master's shape on every slide) is one picture, drawn from one canvas.
-  const key = surface.shadowPictures ? shadowKey(sh, m, l, t, w, h, casters) : '';
-  const kept = surface.shadowPictures?.get(key);
+  // Cut to the page, the picture depends on where it stands: kept by its place too.
+  const key = surface.shadowPictures ? `${l} ${t} ${w} ${h} ${m.e} ${m.f} ${shadowKey(sh, m, q, casters)}` : '';
+  const kept = surface.shadowPictures?.get(key)?.picture;
   const off = kept ?? createCanvas(w, h);
   if (!kept) {
     drawShadowPicture(off, sh, m, l, t, q, dx, dy, blur, casters);
-    surface.shadowPictures?.keep(key, off);
+    surface.shadowPictures?.keep(key, { picture: off, left: l, top: t });
   }
   ctx.save();
   ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -528,10 +542,73 @@ export function drawShadow(ctx: SKRSContext2D, surface: DrawSurface, sh: OuterSh
   ctx.restore();
 }
 
-/** What makes a shadow picture what it is (for {@link DrawSurface.shadowPictures}). */
-function shadowKey(sh: OuterShadow, m: Matrix, l: number, t: number, w: number, h: number, casters: ShadowCaster[]): string {
+/**
+ * A PDF page's shadow: one picture for every shape of the same outline, size, turn and
+ * shadow wherever it stands (a diagram's boxes, a master's shape on every slide). The
+ * picture's pixels are laid out from the casters' own origin rather than from the page's
+ * pixel grid, so where a shape stands does not change them, and the picture is placed at
+ * the shadow's exact position (a PDF places a picture anywhere, not only on whole pixels).
+ * Returns false, drawing nothing, for a shadow that crosses the page's edge (drawn cut to
+ * the page, as on a canvas).
+ *
+ * @param box - the shadow's bounds, device pixels (`oversample` per point), before the margin
+ */
+function drawKeptShadow(
+  ctx: SKRSContext2D, surface: DrawSurface, pictures: ShadowPictures, sh: OuterShadow, m: Matrix, q: number,
+  dx: number, dy: number, blur: number, margin: number, casters: ShadowCaster[], box: { l: number; t: number; r: number; b: number },
+): boolean {
+  const os = surface.oversample;
+  if (box.l - margin < 0 || box.t - margin < 0 || box.r + margin > surface.width * os || box.b + margin > surface.height * os) return false;
+  // The origin of the picture's layout: the casters' own (all the same), else their top left (user space).
+  const first = casters[0]?.local;
+  let local: ShadowCaster[];
+  let ux: number, uy: number;
+  if (first && casters.every((c) => c.local && c.local.x === first.x && c.local.y === first.y)) {
+    ux = first.x;
+    uy = first.y;
+    local = casters.map((c) => ({ ...c, path: c.local!.path }));
+  } else {
+    ux = Infinity;
+    uy = Infinity;
+    for (const c of casters) {
+      const [x0, y0] = c.path.getBounds();
+      ux = Math.min(ux, x0);
+      uy = Math.min(uy, y0);
+    }
+    local = casters.map((c) => {
+      const path = new Path2D();
+      path.addPath(c.path, { a: 1, b: 0, c: 0, d: 1, e: -ux, f: -uy });
+      return { ...c, path };
+    });
+  }
+  // Where that origin lands on the page, device pixels.
+  const ox = m.a * ux + m.c * uy + m.e;
+  const oy = m.b * ux + m.d * uy + m.f;
+  const key = shadowKey(sh, m, q, local);
+  let kept = pictures.get(key);
+  if (!kept) {
+    // The picture's top left and size from the origin: the same for every shape of this key.
+    const left = Math.floor(box.l - margin - ox);
+    const top = Math.floor(box.t - margin - oy);
+    const w = Math.max(1, Math.ceil((box.r + margin - ox - left) * q));
+    const h = Math.max(1, Math.ceil((box.b + margin - oy - top) * q));
+    const picture = createCanvas(w, h);
+    drawShadowPicture(picture, sh, { a: m.a, b: m.b, c: m.c, d: m.d, e: 0, f: 0 }, left, top, q, dx, dy, blur, local);
+    kept = { picture, left, top };
+    pictures.keep(key, kept);
+  }
+  const { picture, left, top } = kept;
+  ctx.save();
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.drawImage(picture, (ox + left) / os, (oy + top) / os, picture.width / q / os, picture.height / q / os);
+  ctx.restore();
+  return true;
+}
+
+/** What makes a shadow picture what it is (for {@link DrawSurface.shadowPictures}): the casters from their origin, the transform's turn and scale, the shadow. */
+function shadowKey(sh: OuterShadow, m: Matrix, q: number, casters: ShadowCaster[]): string {
   const shape = casters.map((c) => `${c.fill ? 'f' : ''}${c.strokePt}:${c.path.toSVGString()}`).join('|');
-  return `${css(sh.color)} ${sh.blurPt} ${sh.dxPt} ${sh.dyPt} ${m.a} ${m.b} ${m.c} ${m.d} ${m.e} ${m.f} ${l} ${t} ${w} ${h} ${shape}`;
+  return `${css(sh.color)} ${sh.blurPt} ${sh.dxPt} ${sh.dyPt} ${m.a} ${m.b} ${m.c} ${m.d} ${q} ${shape}`;
 }
 
 /** A 2D affine transform (the fields of DOMMatrix used here). */

@@ -418,7 +418,13 @@ function shapeEffect(dc: DrawContext, shape: Shape): OuterShadow | undefined {
 function drawGeometryShadow(ctx: SKRSContext2D, surface: DrawSurface, shadow: OuterShadow, geom: EvaluatedGeometry, r: RectPt, fill: ResolvedFill | undefined, outline: Outline | undefined): void {
   const filled = !!fill && fill.el.localName !== 'noFill';
   const casters = geom.paths
-    .map((p) => ({ path: toPath2D(p.ops, r.x, r.y), fill: filled && p.fill !== 'none', strokePt: outline && p.stroke ? outline.width : 0 }))
+    .map((p) => ({
+      path: toPath2D(p.ops, r.x, r.y),
+      fill: filled && p.fill !== 'none',
+      strokePt: outline && p.stroke ? outline.width : 0,
+      // PDF pages share one shadow picture among shapes of one outline (see ShadowCaster.local).
+      ...(surface.shadowPictures ? { local: { path: toPath2D(p.ops), x: r.x, y: r.y } } : {}),
+    }))
     .filter((c) => c.fill || c.strokePt > 0);
   drawShadow(ctx, surface, shadow, casters);
 }

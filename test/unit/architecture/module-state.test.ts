@@ -80,6 +80,7 @@ const INVENTORY: Record<string, Kind> = {
   'core/src/generation/draft/serialize.ts#prefixes': 'bounded',
   'core/src/generation/draft/serialize.ts#endTags': 'bounded',
   'core/src/ooxml/opc/part-names.ts#relativeTargets': 'bounded',
+  'core/src/ooxml/xml.ts#xmldomExpressions': 'bounded',
   'core/src/quality/package.ts#relationshipEntriesByText': 'bounded',
   'core/src/quality/package.ts#needles': 'bounded',
   'core/src/matching/rank.ts#fontRatios': 'bounded',
