@@ -75,6 +75,7 @@ const INVENTORY: Record<string, Kind> = {
   'core/src/render/draw-context.ts#TILED': 'lives with its key',
   'core/src/render/draw-context.ts#RECOLORED': 'lives with its key',
   'core/src/text/layout.ts#cjkFaces': 'lives with its key',
+  'core/src/text/layout.ts#complexFaces': 'lives with its key',
   'gateway/src/app.ts#propertyLists': 'lives with its key',
 
   'core/src/generation/draft/serialize.ts#prefixes': 'bounded',
@@ -85,6 +86,7 @@ const INVENTORY: Record<string, Kind> = {
   'core/src/quality/package.ts#needles': 'bounded',
   'core/src/matching/rank.ts#fontRatios': 'bounded',
   'core/src/text/shaping.ts#cache': 'bounded',
+  'core/src/text/layout.ts#glyphCoverage': 'bounded',
 
   'core/src/generation/charts/workbook.ts#excelJs': 'lazy handle',
   'core/src/generation/fit/table-fit.ts#boldLst': 'lazy handle',
