@@ -7,7 +7,9 @@
  * one variant per template in turn. A deck of two slides from that layout, a long and a
  * short title, is built and LibreOffice converts it; then, from `pdftotext -bbox`, every
  * word of each title lies inside the box on the page (within a small tolerance), unless the
- * build reported that the title still overflows at the minimum size. Before the fitting
+ * build reported that the title still overflows at the minimum size, or LibreOffice draws
+ * the title in a substitute face with other metrics than the one fitting measured (a face
+ * not installed here, e.g. Segoe UI drawn in DejaVu Sans: counted apart in the table). Before the fitting
  * measured vertical lines along the box's height, LibreOffice wrapped such titles past the
  * slide's edge.
  *
@@ -15,6 +17,7 @@
  * SLIDEWRIGHT_VERTICAL_KEEP=1 keeps the decks and PDFs (the folder is printed).
  */
 import t from 'tap';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +25,7 @@ import { buildDeck, type DeckSlideSpec } from '../../core/src/generation/deck/bu
 import { OpcPackage } from '../../core/src/ooxml/opc/package.js';
 import { PmlModel } from '../../core/src/ooxml/pml/parts.js';
 import { NS, child, createElement, type Element } from '../../core/src/ooxml/xml.js';
+import { readTextBody, shapeTextSources } from '../../core/src/ooxml/pml/text-style.js';
 import { corpusFilesOfFor, corpusPath, scratchName } from '../helpers/corpus.js';
 import { convertDecksToPdf, pdfWordBoxes, renderingSkipReason } from '../helpers/referee.js';
 
@@ -97,6 +101,36 @@ interface Built {
   /** Slides (0-based) whose build reported text overflowing at the minimum size. */
   reported: Set<number>;
   errors: number;
+  /** The title's typeface, and the face LibreOffice draws it in when that one is not installed with the same metrics. */
+  face: string;
+  substitute: string | undefined;
+}
+
+/**
+ * Installed faces made to the metrics of the Office faces they stand for (fonts-crosextra-carlito,
+ * -caladea, fonts-liberation2): LibreOffice drawing one of these measures as the original.
+ */
+const METRIC_COMPATIBLE: Readonly<Record<string, string>> = {
+  calibri: 'carlito',
+  cambria: 'caladea',
+  arial: 'liberation sans',
+  helvetica: 'liberation sans',
+  'times new roman': 'liberation serif',
+  'courier new': 'liberation mono',
+};
+
+/**
+ * The face fontconfig gives LibreOffice for `face` when that is neither installed nor stood
+ * for by a metric-compatible face (fitting measures the named face, as PowerPoint draws it:
+ * LibreOffice's wider or narrower substitute is not what the fit was made for); undefined
+ * when LibreOffice draws the named face's metrics.
+ */
+function substituteOf(face: string): string | undefined {
+  const r = spawnSync('fc-match', ['-f', '%{family[0]}', face], { encoding: 'utf8' });
+  const got = (r.stdout ?? '').trim().toLowerCase();
+  const want = face.toLowerCase();
+  if (!got || got === want || METRIC_COMPATIBLE[want] === got) return undefined;
+  return r.stdout.trim();
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'slidewright-vertical-'));
@@ -134,14 +168,21 @@ for (const [i, name] of templates.entries()) {
   const file = join(scratch, scratchName(name));
   if (result.bytes) writeFileSync(file, result.bytes);
   const reported = new Set(result.warnings.filter((w) => w.code === 'text_overflow').map((w) => w.slide_index));
-  built.push({ name, variant, file, box: { x0: box.x / EMU_PT, y0: box.y / EMU_PT, x1: (box.x + box.cx) / EMU_PT, y1: (box.y + box.cy) / EMU_PT }, reported, errors: result.errors.length });
+  let face = '';
+  if (result.bytes) {
+    const out = new PmlModel(await OpcPackage.open(result.bytes));
+    const slide = out.slide(out.presentation.slides[0]!.partName);
+    const sp = slide.shapes.find((x) => x.placeholder?.type === 'title' || x.placeholder?.type === 'ctrTitle');
+    if (sp) face = readTextBody(sp.txBody, shapeTextSources(sp, { theme: slide.theme, colorMap: slide.colorMap })).paragraphs[0]?.runs[0]?.font.name ?? '';
+  }
+  built.push({ name, variant, file, box: { x0: box.x / EMU_PT, y0: box.y / EMU_PT, x1: (box.x + box.cx) / EMU_PT, y1: (box.y + box.cy) / EMU_PT }, reported, errors: result.errors.length, face, substitute: face ? substituteOf(face) : undefined });
 }
 
 const skip = await renderingSkipReason();
 if (!skip) await convertDecksToPdf(built.filter((b) => existsSync(b.file)).map((b) => b.file), scratch);
 
 /** Per variant: titles, words checked, words outside the box unreported, titles reported overflowing. */
-const totals = new Map<string, { titles: number; words: number; outside: number; reported: number }>();
+const totals = new Map<string, { titles: number; words: number; outside: number; reported: number; substituted: number }>();
 for (const b of built) {
   t.test(`${b.name}: a ${b.variant.name} title stays in its box`, async (t) => {
     t.equal(b.errors, 0, 'every slide was built');
@@ -152,7 +193,7 @@ for (const b of built) {
     if (!existsSync(pdf)) return;
     const pages = await pdfWordBoxes(pdf);
     t.equal(pages.length, TITLES.length, 'one page per slide');
-    const row = totals.get(b.variant.name) ?? { titles: 0, words: 0, outside: 0, reported: 0 };
+    const row = totals.get(b.variant.name) ?? { titles: 0, words: 0, outside: 0, reported: 0, substituted: 0 };
     totals.set(b.variant.name, row);
     pages.forEach((page, k) => {
       row.titles++;
@@ -166,6 +207,12 @@ for (const b of built) {
       });
       if (b.reported.has(k)) {
         row.reported++;
+        return;
+      }
+      if (b.substitute) {
+        // LibreOffice draws another face than the one fitting measured: counted, not judged
+        row.substituted += outside.length;
+        if (outside.length) t.comment(`slide ${k + 1}: ${outside.length} words outside in ${b.substitute} (LibreOffice's face for ${b.face})`);
         return;
       }
       row.outside += outside.length;
@@ -183,7 +230,7 @@ t.test('the corpus gave titles to check', async (t) => {
 });
 
 t.teardown(() => {
-  const lines = ['variant | titles | words | outside their box, unreported | titles reported overflowing', '---|---|---|---|---'];
-  for (const [k, v] of totals) lines.push(`${k} | ${v.titles} | ${v.words} | ${v.outside} | ${v.reported}`);
+  const lines = ['variant | titles | words | outside their box, unreported | titles reported overflowing | outside where LibreOffice substitutes the face', '---|---|---|---|---|---'];
+  for (const [k, v] of totals) lines.push(`${k} | ${v.titles} | ${v.words} | ${v.outside} | ${v.reported} | ${v.substituted}`);
   console.error(`vertical-text:\n${lines.join('\n')}`);
 });

@@ -18,6 +18,7 @@ import {
   resolveRect,
   setRect,
   shapeTree,
+  xfrmElement,
   type PlaceholderShape,
   type Rect,
 } from './shapes.js';
@@ -125,6 +126,13 @@ function placeholderCopy(doc: Document, lp: PlaceholderShape, id: number, rect: 
   const spPr = createElement(doc, NS.p, 'p:spPr');
   if (rect) {
     const xfrm = createElement(doc, NS.a, 'a:xfrm');
+    // a slide's own a:xfrm replaces the inherited one whole (§20.1.7.6): the layout's turn
+    // and flips are written with its position, or a turned placeholder comes out upright
+    const from = xfrmElement(lp.shape);
+    for (const name of ['rot', 'flipH', 'flipV']) {
+      const value = attr(from, name);
+      if (value !== undefined) xfrm.setAttribute(name, value);
+    }
     setRect(doc, xfrm, rect);
     spPr.appendChild(xfrm);
   }
