@@ -17,7 +17,6 @@
  * SLIDEWRIGHT_VERTICAL_KEEP=1 keeps the decks and PDFs (the folder is printed).
  */
 import t from 'tap';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +26,7 @@ import { PmlModel } from '../../core/src/ooxml/pml/parts.js';
 import { NS, child, createElement, type Element } from '../../core/src/ooxml/xml.js';
 import { readTextBody, shapeTextSources } from '../../core/src/ooxml/pml/text-style.js';
 import { corpusFilesOfFor, corpusPath, scratchName } from '../helpers/corpus.js';
-import { convertDecksToPdf, pdfWordBoxes, renderingSkipReason } from '../helpers/referee.js';
+import { convertDecksToPdf, libreOfficeSubstitute, pdfWordBoxes, renderingSkipReason } from '../helpers/referee.js';
 
 t.setTimeout(1_800_000);
 
@@ -106,32 +105,6 @@ interface Built {
   substitute: string | undefined;
 }
 
-/**
- * Installed faces made to the metrics of the Office faces they stand for (fonts-crosextra-carlito,
- * -caladea, fonts-liberation2): LibreOffice drawing one of these measures as the original.
- */
-const METRIC_COMPATIBLE: Readonly<Record<string, string>> = {
-  calibri: 'carlito',
-  cambria: 'caladea',
-  arial: 'liberation sans',
-  helvetica: 'liberation sans',
-  'times new roman': 'liberation serif',
-  'courier new': 'liberation mono',
-};
-
-/**
- * The face fontconfig gives LibreOffice for `face` when that is neither installed nor stood
- * for by a metric-compatible face (fitting measures the named face, as PowerPoint draws it:
- * LibreOffice's wider or narrower substitute is not what the fit was made for); undefined
- * when LibreOffice draws the named face's metrics.
- */
-function substituteOf(face: string): string | undefined {
-  const r = spawnSync('fc-match', ['-f', '%{family[0]}', face], { encoding: 'utf8' });
-  const got = (r.stdout ?? '').trim().toLowerCase();
-  const want = face.toLowerCase();
-  if (!got || got === want || METRIC_COMPATIBLE[want] === got) return undefined;
-  return r.stdout.trim();
-}
 
 const scratch = mkdtempSync(join(tmpdir(), 'slidewright-vertical-'));
 if (process.env.SLIDEWRIGHT_VERTICAL_KEEP) t.comment(`decks and PDFs kept in ${scratch}`);
@@ -175,7 +148,7 @@ for (const [i, name] of templates.entries()) {
     const sp = slide.shapes.find((x) => x.placeholder?.type === 'title' || x.placeholder?.type === 'ctrTitle');
     if (sp) face = readTextBody(sp.txBody, shapeTextSources(sp, { theme: slide.theme, colorMap: slide.colorMap })).paragraphs[0]?.runs[0]?.font.name ?? '';
   }
-  built.push({ name, variant, file, box: { x0: box.x / EMU_PT, y0: box.y / EMU_PT, x1: (box.x + box.cx) / EMU_PT, y1: (box.y + box.cy) / EMU_PT }, reported, errors: result.errors.length, face, substitute: face ? substituteOf(face) : undefined });
+  built.push({ name, variant, file, box: { x0: box.x / EMU_PT, y0: box.y / EMU_PT, x1: (box.x + box.cx) / EMU_PT, y1: (box.y + box.cy) / EMU_PT }, reported, errors: result.errors.length, face, substitute: face ? libreOfficeSubstitute(face) : undefined });
 }
 
 const skip = await renderingSkipReason();

@@ -8,7 +8,7 @@
  * LibreOffice or poppler. With `SLIDEWRIGHT_TEST_STRICT=1` (CI) nothing is skipped: a
  * missing tool is a failure.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -284,3 +284,36 @@ export async function pdfWordBoxes(pdf: string): Promise<Array<{ width: number; 
 function decodeXmlText(s: string): string {
   return s.replace(/&(lt|gt|quot|apos|amp);/g, (_, e: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[e]!);
 }
+
+/**
+ * Installed faces made to the metrics of the Office faces they stand for (fonts-crosextra-carlito,
+ * -caladea, fonts-liberation2): LibreOffice drawing one of these measures as the original.
+ */
+const METRIC_COMPATIBLE: Readonly<Record<string, string>> = {
+  calibri: 'carlito',
+  cambria: 'caladea',
+  arial: 'liberation sans',
+  helvetica: 'liberation sans',
+  'times new roman': 'liberation serif',
+  'courier new': 'liberation mono',
+};
+
+/**
+ * The face fontconfig gives LibreOffice for `face` when that is neither installed nor stood
+ * for by a metric-compatible face (fitting measures the named face, as PowerPoint draws it:
+ * LibreOffice's wider or narrower substitute is not what the fit was made for); undefined
+ * when LibreOffice draws the named face's metrics.
+ */
+export function libreOfficeSubstitute(face: string): string | undefined {
+  const known = substitutes.get(face);
+  if (known !== undefined) return known || undefined;
+  const r = spawnSync('fc-match', ['-f', '%{family[0]}', face], { encoding: 'utf8' });
+  const got = (r.stdout ?? '').trim().toLowerCase();
+  const want = face.toLowerCase();
+  const substitute = !got || got === want || METRIC_COMPATIBLE[want] === got ? '' : r.stdout.trim();
+  substitutes.set(face, substitute);
+  return substitute || undefined;
+}
+
+/** fc-match's answers by face ('' for none needed). */
+const substitutes = new Map<string, string>();
