@@ -15,7 +15,7 @@
 import { CJK_FALLBACK_FAMILY, COMPLEX_SCRIPT_FALLBACK_FAMILY, defaultFontMetrics, faceHasGlyph, isCjk, type FontMetrics, type FontSpec } from './font-metrics.js';
 import { embeddingLevels, visualOrder } from './bidi.js';
 import { breakPieces } from './line-break.js';
-import { hasEastAsian, hasNonLatinScript, hasRightToLeft, slotOf } from './script.js';
+import { hasEastAsian, hasNonLatinScript, hasRightToLeft, isRightToLeft, slotOf } from './script.js';
 
 /** EMU per point (ECMA-376 §20.1.10.16 ST_Coordinate: 914400 EMU per inch, 72 pt per inch). */
 export const EMU_PER_PT = 12700;
@@ -338,7 +338,7 @@ function splitByBreakOpportunities(run: TextRunInput, text: string): RunSplit {
  * Which pieces of a run LibreOffice sets in the complex-script face: it gives every
  * character a script (i18n script types), and a weak one (space, digit, punctuation) takes
  * the script of the strong character before it, or after it at the start of the text; a
- * complex-script stretch (Hebrew, Arabic, …) is drawn with the run's complex-script font
+ * right-to-left stretch (Hebrew, Arabic, …) is drawn with the run's complex-script font
  * (§21.1.2.3.1 `a:cs`) as a whole, its spaces and digits included. A piece takes the script
  * of its strong characters (complex when it holds any). Per piece: its stretch's first
  * complex-script code point (which face has the script), 0 for other text; undefined when no
@@ -350,7 +350,9 @@ function complexScriptPieces(texts: readonly string[]): number[] | undefined {
     for (const ch of t) {
       const cp = ch.codePointAt(0)!;
       const slot = slotOf(cp);
-      if (slot === 'cs') return cp;
+      // right-to-left scripts only: the fallback face (DejaVu Sans) has Hebrew and Arabic,
+      // not the other complex scripts (Thai, Devanagari, …), which keep their own faces
+      if (slot === 'cs' && isRightToLeft(cp)) return cp;
       if (slot !== undefined) latin = true;
     }
     return latin ? 0 : undefined;

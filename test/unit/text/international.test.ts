@@ -103,7 +103,11 @@ t.test('Hebrew and Arabic are measured in the face LibreOffice sets them in (Dej
   t.ok(fonts.some((f) => f.startsWith('שלום') && f.endsWith(':DejaVu Sans')) && fonts.some((f) => f.includes('14%') && f.endsWith(':DejaVu Sans')), 'Hebrew, and the digits after it, in DejaVu Sans');
   const arabic = 'نمت الإيرادات';
   const shaped = shapedWidthEm(arabic, false, false);
+  t.ok(shaped !== undefined, 'Arabic can be shaped here (the shaping face is installed)');
   if (shaped !== undefined) t.ok(Math.abs(defaultFontMetrics.measure(arabic, { name: 'Verdana', size_pt: 20 }) - shaped * 20) < 0.01, 'Arabic in a font drawn with DejaVu Sans is measured shaped, as in a font without Arabic');
+  // the fallback is for right-to-left scripts only: Thai's spaces and digits stay in the run's face
+  const thai = layoutText({ ...noInsets, paragraphs: [{ runs: [{ text: 'รายได้ 1234 เพิ่มขึ้น', font: calibri(20) }] }] }, box(2000));
+  t.ok(thai.lines[0]!.fragments.every((f) => f.font.name !== 'DejaVu Sans' && f.substitutedFor === undefined), `Thai is not sent to DejaVu Sans (${thai.lines[0]!.fragments.map((f) => f.font.name).join(', ')})`);
 });
 
 t.test('generation writes direction, language and runs per script on every corpus template', async (t) => {
