@@ -26,11 +26,9 @@
  * the run to templates whose name contains a or b; SLIDEWRIGHT_INTL_KEEP=1 keeps the files.
  */
 import t from 'tap';
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { buildDeck, type DeckSlideSpec } from '../../core/src/generation/deck/build-deck.js';
 import type { SlideData, Table } from '../../core/src/domain/content.js';
 import { OpcPackage } from '../../core/src/ooxml/opc/package.js';
@@ -40,7 +38,7 @@ import { NS, attr, child, children, descendants, path } from '../../core/src/oox
 import { renderSlide } from '../../core/src/render/index.js';
 import { hasRightToLeft } from '../../core/src/text/script.js';
 import { corpusFilesOfFor, corpusPath, scratchName } from '../helpers/corpus.js';
-import { lintPptx, newFindings, refereeSkipped, renderingSkipReason, xsdCheck } from '../helpers/referee.js';
+import { convertDecksToPdf, lintPptx, newFindings, pdfWordBoxes, refereeSkipped, renderingSkipReason, xsdCheck, type PdfWord } from '../helpers/referee.js';
 import { CT } from '../../core/src/ooxml/opc/constants.js';
 import { COMPARE_WIDTH_PX, rasterizePage, wordsOf } from '../helpers/pdf-tools.js';
 import { grayFromPng, ssim } from '../fidelity/ssim.js';
@@ -207,51 +205,6 @@ for (const name of templates) {
   refereeDecks.push({ name, ...(await buildRefereeDeck(name, bytes, model, layout.partName)) });
 }
 
-function run(cmd: string, args: string[], timeoutMs: number): Promise<{ code: number; stdout: string }> {
-  return new Promise((resolve) => {
-    execFile(cmd, args, { timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (err, stdout) => resolve({ code: err ? 1 : 0, stdout: String(stdout) }));
-  });
-}
-
-async function convertAll(files: string[], outDir: string): Promise<void> {
-  const batches: string[][] = [];
-  for (let i = 0; i < files.length; i += BATCH) batches.push(files.slice(i, i + BATCH));
-  const worker = async (): Promise<void> => {
-    for (let b = batches.shift(); b; b = batches.shift()) {
-      const profile = `/tmp/lo-intl-${process.pid}-${randomUUID()}`;
-      try {
-        await run('timeout', ['600', 'soffice', '--headless', '--norestore', `-env:UserInstallation=file://${profile}`, '--convert-to', 'pdf', '--outdir', outDir, ...b], 620_000);
-      } finally {
-        rmSync(profile, { recursive: true, force: true });
-      }
-    }
-  };
-  await Promise.all([worker(), worker()]);
-}
-
-interface Word {
-  text: string;
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
-
-async function pdfWords(pdf: string): Promise<Array<{ width: number; height: number; words: Word[] }>> {
-  const r = await run('pdftotext', ['-bbox', pdf, '-'], 120_000);
-  const pages: Array<{ width: number; height: number; words: Word[] }> = [];
-  const re = /<page width="([\d.]+)" height="([\d.]+)">|<word xMin="([\d.-]+)" yMin="([\d.-]+)" xMax="([\d.-]+)" yMax="([\d.-]+)">([^<]*)<\/word>/g;
-  for (let m = re.exec(r.stdout); m; m = re.exec(r.stdout)) {
-    if (m[1]) pages.push({ width: Number(m[1]), height: Number(m[2]), words: [] });
-    else pages[pages.length - 1]?.words.push({ x0: Number(m[3]), y0: Number(m[4]), x1: Number(m[5]), y1: Number(m[6]), text: unescapeXml(m[7]!) });
-  }
-  return pages;
-}
-
-function unescapeXml(s: string): string {
-  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
-}
-
 interface Box {
   x0: number;
   y0: number;
@@ -299,9 +252,9 @@ function textBoxes(model: PmlModel, slidePart: string): Box[] {
  * table row) says nothing.
  * @returns lines checked and lines in order
  */
-function rtlOrder(words: Word[], paragraphs: string[][], cells: string[][]): { lines: number; ok: number; bad: string[] } {
+function rtlOrder(words: PdfWord[], paragraphs: string[][], cells: string[][]): { lines: number; ok: number; bad: string[] } {
   const rtl = words.filter((w) => hasRightToLeft(w.text));
-  const lines: Word[][] = [];
+  const lines: PdfWord[][] = [];
   for (const w of rtl.sort((a, b) => a.y0 - b.y0)) {
     const mid = (w.y0 + w.y1) / 2;
     const line = lines.find((l) => Math.abs((l[0]!.y0 + l[0]!.y1) / 2 - mid) < (w.y1 - w.y0) / 3);
@@ -388,7 +341,7 @@ for (const d of refereeDecks) {
 }
 
 const skip = await renderingSkipReason();
-if (!skip) await convertAll(built.filter((b) => existsSync(b.file)).map((b) => b.file), scratch);
+if (!skip) await convertDecksToPdf(built.filter((b) => existsSync(b.file)).map((b) => b.file), scratch, { batch: BATCH });
 
 for (const b of built) {
   t.test(`${b.name}: international slides stay in their boxes, read right to left where they should, and preview like LibreOffice`, async (t) => {
@@ -400,7 +353,7 @@ for (const b of built) {
     const pkg = await OpcPackage.open(readFileSync(b.file));
     const model = new PmlModel(pkg);
     const slides = model.presentation.slides;
-    const pages = await pdfWords(pdf);
+    const pages = await pdfWordBoxes(pdf);
     t.equal(pages.length, b.samples.length, 'one page per slide');
     for (let i = 0; i < Math.min(pages.length, slides.length, b.samples.length); i++) {
       const sample = b.samples[i]!;

@@ -12,7 +12,6 @@
  *
  *   npx tsx test/fidelity/corpus-ssim.ts [--only name,name] [--json out.json] [--compare before.json]
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -22,13 +21,12 @@ import { renderSlide } from '../../core/src/render/index.js';
 import { visibleSlideParts } from '../../core/src/render/pdf.js';
 import { corpusFilesOf, corpusPath } from '../helpers/corpus.js';
 import { rasterizePages } from '../helpers/pdf-tools.js';
+import { convertDecksToPdf } from '../helpers/referee.js';
 import { grayFromPng, ssim } from './ssim.js';
 
 /** Width both renderers draw at, px; SSIM is computed after box-downscaling to {@link COMPARE_WIDTH}. */
 const RENDER_WIDTH = 800;
 const COMPARE_WIDTH = 400;
-/** LibreOffice conversions at a time, each with its own profile. */
-const CONVERSIONS_IN_PARALLEL = 2;
 
 /** One slide's score. */
 interface SlideScore {
@@ -37,35 +35,6 @@ interface SlideScore {
   page: number;
   part: string;
   ssim: number;
-}
-
-/** pptx → PDF in `work` with soffice (own profile, 240 s limit); the PDF's path, or undefined when none was written. */
-function convert(src: string, work: string): Promise<string | undefined> {
-  const profile = join(work, `profile-${basename(src)}`);
-  const pdf = join(work, basename(src).replace(/\.\w+$/, '.pdf'));
-  return new Promise((resolve) => {
-    const p = spawn('timeout', ['240', 'soffice', `-env:UserInstallation=file://${profile}`, '--headless', '--norestore', '--convert-to', 'pdf', '--outdir', work, src], { stdio: 'ignore' });
-    const done = (): void => {
-      rmSync(profile, { recursive: true, force: true });
-      resolve(existsSync(pdf) ? pdf : undefined);
-    };
-    p.on('close', done);
-    p.on('error', done);
-  });
-}
-
-/** Runs `jobs` with at most `limit` at a time, results in order. */
-async function limited<T>(jobs: Array<() => Promise<T>>, limit: number): Promise<T[]> {
-  const out: T[] = new Array(jobs.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < jobs.length) {
-      const i = next++;
-      out[i] = await jobs[i]!();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
-  return out;
 }
 
 async function main(): Promise<void> {
@@ -77,15 +46,10 @@ async function main(): Promise<void> {
   const scores: SlideScore[] = [];
   const unconverted: string[] = [];
   try {
-    // each template's conversion is started as a job; scoring waits for its own PDF
-    const pdfs = limited(
-      files.map((f) => () => convert(corpusPath(f), work)),
-      CONVERSIONS_IN_PARALLEL,
-    );
-    const converted = await pdfs;
-    for (const [i, file] of files.entries()) {
-      const pdf = converted[i];
-      if (!pdf) {
+    await convertDecksToPdf(files.map((f) => corpusPath(f)), work);
+    for (const file of files) {
+      const pdf = join(work, basename(file).replace(/\.\w+$/, '.pdf'));
+      if (!existsSync(pdf)) {
         unconverted.push(file);
         continue;
       }

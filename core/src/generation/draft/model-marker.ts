@@ -43,6 +43,18 @@ export class ModelMarkers<T> {
     return undefined;
   }
 
+  /**
+   * Replaces the marker among the children of `parent` with the nodes `build` makes of its
+   * model, in its place; a parent without a marker is left alone.
+   */
+  expandIn(parent: Element, build: (model: T) => Element[]): void {
+    const marker = this.markerIn(parent);
+    const model = marker ? this.modelOf(marker) : undefined;
+    if (!marker || !model) return;
+    for (const node of build(model)) parent.insertBefore(node, marker);
+    parent.removeChild(marker);
+  }
+
   /** The model a child of `parent` stands for, if it has one. */
   modelIn(parent: Element | undefined): T | undefined {
     const marker = this.markerIn(parent);

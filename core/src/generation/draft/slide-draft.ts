@@ -109,11 +109,7 @@ export class SlideDraft {
    * in its place; a body without a model is left alone.
    */
   static expandParagraphs(txBody: Element, build: (model: DeferredParagraphs) => Element[]): void {
-    const marker = paragraphMarkers.markerIn(txBody);
-    const model = marker ? paragraphMarkers.modelOf(marker) : undefined;
-    if (!marker || !model) return;
-    for (const p of build(model)) txBody.insertBefore(p, marker);
-    txBody.removeChild(marker);
+    paragraphMarkers.expandIn(txBody, build);
   }
 
   /**
@@ -134,11 +130,7 @@ export class SlideDraft {
    * place; a table without a model is left alone.
    */
   static expandRows(tbl: Element, build: (model: DeferredRows) => Element[]): void {
-    const marker = rowMarkers.markerIn(tbl);
-    const model = marker ? rowMarkers.modelOf(marker) : undefined;
-    if (!marker || !model) return;
-    for (const tr of build(model)) tbl.insertBefore(tr, marker);
-    tbl.removeChild(marker);
+    rowMarkers.expandIn(tbl, build);
   }
 
   /** Whether a run-properties copy in a draft keeps an attribute of its template (spell-check marks and `dirty` are left out). */
