@@ -17,7 +17,7 @@
  * (polled every {@link POLL_MS} ms, so figures carry up to that much of polling).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { Agent, request as httpRequest } from 'node:http';
+import autocannon from 'autocannon';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,6 +67,10 @@ export interface StatusLoad {
   /** Latency percentiles, ms. */
   p50Ms: number;
   p99Ms: number;
+  /** CPU the service process (all its threads) spent per answered request, µs (NaN when not measured). */
+  serviceCpuUs: number;
+  /** CPU the load generator spent per answered request, µs. */
+  clientCpuUs: number;
   /** Decks built while it ran (0 when idle). */
   decks: number;
 }
@@ -220,54 +224,53 @@ export async function oneDeck(base: string, deck: Json, pollMs = POLL_MS): Promi
 }
 
 /**
- * Sends `GET path` on `connections` kept-alive connections for `durationMs`, each sending
- * its next request as soon as its last one is answered (a closed loop, as autocannon
- * does), and reports throughput and latency. The client runs in this process: on a
- * small machine it takes CPU from the service, so figures are a floor.
+ * Sends `GET path` on `connections` kept-alive connections for `durationMs` with autocannon
+ * (each connection sends its next request as soon as its last one is answered), and reports
+ * throughput, latency and — with `servicePid` — the CPU the service process spent per
+ * answered request, read from /proc (Linux; NaN elsewhere). The client runs in this
+ * process: on a small machine it takes CPU from the service, so figures are a floor.
  */
-export async function measureStatusLoad(url: string, path: string, connections = STATUS_CONNECTIONS, durationMs = STATUS_LOAD_MS): Promise<Omit<StatusLoad, 'decks'>> {
-  const target = new URL(path, url);
-  const agent = new Agent({ keepAlive: true, maxSockets: connections });
-  const latencies: number[] = [];
-  let errors = 0;
-  const t0 = performance.now();
-  const end = t0 + durationMs;
-  const one = (): Promise<void> =>
-    new Promise((resolve) => {
-      const start = performance.now();
-      const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, agent, headers: { 'x-api-key': KEY } }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          if (res.statusCode === 200) latencies.push(performance.now() - start);
-          else errors++;
-          resolve();
-        });
-      });
-      req.on('error', () => {
-        errors++;
-        resolve();
-      });
-      req.end();
-    });
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (performance.now() < end) await one();
-    }),
-  );
-  const elapsed = performance.now() - t0;
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number): number => latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))] ?? NaN;
-  return { connections, durationMs: elapsed, requests: latencies.length + errors, errors, rps: (latencies.length / elapsed) * 1000, p50Ms: pct(50), p99Ms: pct(99) };
+export async function measureStatusLoad(url: string, path: string, connections = STATUS_CONNECTIONS, durationMs = STATUS_LOAD_MS, servicePid?: number): Promise<Omit<StatusLoad, 'decks'>> {
+  const cpuBefore = processCpuMs(servicePid);
+  const clientBefore = process.cpuUsage();
+  const r = await autocannon({ url: new URL(path, url).href, connections, duration: durationMs / 1000, headers: { 'x-api-key': KEY } });
+  const client = process.cpuUsage(clientBefore);
+  const answered = r['2xx'];
+  const perRequestUs = (ms: number): number => (answered > 0 ? (ms * 1000) / answered : NaN);
+  return {
+    connections,
+    durationMs: r.duration * 1000,
+    requests: answered + r.non2xx + r.errors,
+    errors: r.non2xx + r.errors,
+    rps: answered / r.duration,
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    serviceCpuUs: perRequestUs(processCpuMs(servicePid) - cpuBefore),
+    clientCpuUs: perRequestUs((client.user + client.system) / 1000),
+  };
+}
+
+/** CPU time a process has used so far (user + system, every thread), ms; NaN without /proc or a pid. */
+export function processCpuMs(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, fields 14 and 15 of proc(5), in clock ticks (100 a second on Linux)
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
 }
 
 /**
  * The status load twice on a running service: idle, then while {@link BUSY_DECKS} decks
  * are building (a new one posted as each completes).
  * @param statusPath - `/api/v1/presentations/{id}/status` of a completed deck
+ * @param servicePid - the service's process, whose CPU per request is reported
  */
-export async function measureStatusThroughput(url: string, statusPath: string, deck: Json): Promise<{ idle: StatusLoad; busy: StatusLoad }> {
-  const idle = { ...(await measureStatusLoad(url, statusPath)), decks: 0 };
+export async function measureStatusThroughput(url: string, statusPath: string, deck: Json, servicePid?: number): Promise<{ idle: StatusLoad; busy: StatusLoad }> {
+  const idle = { ...(await measureStatusLoad(url, statusPath, STATUS_CONNECTIONS, STATUS_LOAD_MS, servicePid)), decks: 0 };
   let stop = false;
   let decks = 0;
   const builders = Array.from({ length: BUSY_DECKS }, async () => {
@@ -277,7 +280,7 @@ export async function measureStatusThroughput(url: string, statusPath: string, d
     }
   });
   await sleep(300); // the decks are under way
-  const busyLoad = await measureStatusLoad(url, statusPath);
+  const busyLoad = await measureStatusLoad(url, statusPath, STATUS_CONNECTIONS, STATUS_LOAD_MS, servicePid);
   stop = true;
   await Promise.all(builders);
   return { idle, busy: { ...busyLoad, decks } };
@@ -324,7 +327,7 @@ export async function measureServicePath(opts: ServicePathOptions): Promise<Serv
         if (s === opts.starts - 1) {
           const file = await fetch(last.download_url as string);
           const bytes = new Uint8Array(await file.arrayBuffer()).length;
-          const status = await measureStatusThroughput(svc.url, `/api/v1/presentations/${lastId}/status`, deck);
+          const status = await measureStatusThroughput(svc.url, `/api/v1/presentations/${lastId}/status`, deck, svc.proc.pid);
           return { starts, bytes, slides: last.total_pages_generated as number, statusIdle: status.idle, statusBusy: status.busy };
         }
       } finally {

@@ -120,6 +120,7 @@ const rows: Array<[string, (r: BuildResult) => string]> = [
   ['first deck ÷ warm median (goal ≤ 2)', (r) => (median(r.deck.starts.map((s) => s.decksMs[0]!)) / warmMedian(r.deck.starts.at(-1)!.decksMs)).toFixed(2)],
   ['× pptx-automizer, first / warm deck (goal ≥ 30)', (r) => `${(am / median(r.deck.starts.map((s) => s.decksMs[0]!))).toFixed(1)} / ${(am / warmMedian(r.deck.starts.at(-1)!.decksMs)).toFixed(1)}`],
   ['status GET idle: req/s, p50, p99 ms (goal ≥ 5000, p99 ≤ 20)', (r) => `${r.deck.statusIdle.rps.toFixed(0)}, ${r.deck.statusIdle.p50Ms.toFixed(1)}, ${r.deck.statusIdle.p99Ms.toFixed(1)}${r.deck.statusIdle.errors ? ` (${r.deck.statusIdle.errors} errors)` : ''}`],
+  ['status GET idle: CPU per request, µs: service process (all threads) / load generator', (r) => `${r.deck.statusIdle.serviceCpuUs.toFixed(0)} / ${r.deck.statusIdle.clientCpuUs.toFixed(0)}`],
   [`status GET while ${BUSY_DECKS} decks build: req/s, p50, p99 ms, decks (goal ≥ 5000, p99 ≤ 50)`, (r) => `${r.deck.statusBusy.rps.toFixed(0)}, ${r.deck.statusBusy.p50Ms.toFixed(1)}, ${r.deck.statusBusy.p99Ms.toFixed(1)}, ${r.deck.statusBusy.decks}${r.deck.statusBusy.errors ? ` (${r.deck.statusBusy.errors} errors)` : ''}`],
   ['template → every preview, ms (median; analysis done at)', (r) => `${median(r.previews.map((p) => p.totalMs)).toFixed(0)} [${ms(r.previews.map((p) => p.totalMs))}] (${median(r.previews.map((p) => p.analysisMs)).toFixed(0)})`],
   ['× LibreOffice, template → every preview (goal ≥ 20)', (r) => (loMs / median(r.previews.map((p) => p.totalMs))).toFixed(1)],

@@ -3,15 +3,18 @@
  * files and state under `SLIDEWRIGHT_DATA_DIR`, jobs on the durable in-process queue.
  *
  * Core and the job consumers run on the main thread; the gateway runs on a worker thread of
- * its own (main/gateway.ts, `SLIDEWRIGHT_GATEWAY_THREAD`), so the loopback gRPC hop between
- * them spans two cores: a status GET's HTTP, routing and transcoding no longer share one
- * event loop with core's work. The gateway sends a per-process secret with each call, so
+ * its own (main/gateway.ts, `SLIDEWRIGHT_GATEWAY_THREAD`), so the hop between them spans two
+ * cores: a status GET's HTTP, routing and transcoding no longer share one event loop with
+ * core's work. The gateway's gRPC calls travel over an in-process channel (a MessagePort,
+ * core/src/protocol/in-process.ts) answered by the handlers of core's gRPC server, which
+ * still listens on loopback for other callers (`SLIDEWRIGHT_GATEWAY_CHANNEL=grpc`: the
+ * gateway dials it too). The gateway sends a per-process secret with each call, so
  * core does not validate again what the gateway validated, and it hands the thread the
  * request validators core compiled (their standalone sources), so the thread does not
  * compile them again.
  */
 import { randomBytes } from 'node:crypto';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { createLogger } from '../core/src/observability/logger.js';
 import { loadConfig, type Config } from '../core/src/config.js';
@@ -20,7 +23,8 @@ import { startGrpcServer } from '../core/src/grpc/server.js';
 import { registry } from '../core/src/observability/metrics.js';
 import { startConsumers } from '../workers/src/consumers.js';
 import { buildGateway, connectionLimitsOf } from '../gateway/src/app.js';
-import { GrpcInvoker } from '../gateway/src/invoker.js';
+import { GrpcInvoker, InProcessInvoker, type RpcInvoker } from '../gateway/src/invoker.js';
+import { serveInProcess, type InProcessServer } from '../core/src/grpc/in-process-server.js';
 import type { EmbeddedGatewayData, GatewayThreadMessage, MetricJson } from './gateway.js';
 import { validatorSources } from '../core/src/validation/index.js';
 import { THREAD_YOUNG_GENERATION_MB } from '../core/src/threads/heap-limits.js';
@@ -44,13 +48,20 @@ export async function startEmbedded(config: Readonly<Config>): Promise<EmbeddedS
   const grpcAddress = `${config.grpcHost}:${grpcServer.port}`;
   const shutdown = new AbortController();
   startConsumers(core, { concurrency: config.jobConcurrency, maxDeliver: 5, signal: shutdown.signal });
+  // the gateway's end of the in-process channel; core serves the other end
+  let channel: { gatewayPort: MessagePort; server: InProcessServer } | undefined;
+  if (config.gatewayChannel === 'in-process') {
+    const { port1, port2 } = new MessageChannel();
+    channel = { gatewayPort: port2, server: serveInProcess(port1, grpcServer.methods) };
+  }
   if (config.gatewayThread) {
     let gateway: GatewayThread;
     try {
       // the validators core compiled go along, so the gateway thread does not compile them again
-      gateway = await startGatewayThread({ kind: 'slidewright-embedded-gateway', config: { ...config }, coreGrpcAddr: grpcAddress, trustedSecret, validators: validatorSources() }, log);
+      gateway = await startGatewayThread({ kind: 'slidewright-embedded-gateway', config: { ...config }, coreGrpcAddr: grpcAddress, corePort: channel?.gatewayPort, trustedSecret, validators: validatorSources() }, log);
     } catch (err) {
       shutdown.abort();
+      channel?.server.close();
       await grpcServer.close();
       await core.close();
       throw err;
@@ -65,12 +76,13 @@ export async function startEmbedded(config: Readonly<Config>): Promise<EmbeddedS
       async close() {
         await gateway.close();
         shutdown.abort();
+        channel?.server.close();
         await grpcServer.close();
         await core.close();
       },
     };
   }
-  const invoker = new GrpcInvoker(grpcAddress, trustedSecret);
+  const invoker: RpcInvoker = channel ? new InProcessInvoker(channel.gatewayPort, trustedSecret) : new GrpcInvoker(grpcAddress, trustedSecret);
   let ready = false;
   const app = await buildGateway({
     invoker,
@@ -93,6 +105,7 @@ export async function startEmbedded(config: Readonly<Config>): Promise<EmbeddedS
       await app.close();
       invoker.close();
       shutdown.abort();
+      channel?.server.close();
       await grpcServer.close();
       await core.close();
     },
@@ -125,9 +138,10 @@ async function startGatewayThread(data: EmbeddedGatewayData, log: Logger): Promi
   // the young generation the CPU threads get: V8 would grow the gateway's to 16 MiB
   // semi-spaces on the request bodies it decodes, memory that mostly holds garbage
   const resourceLimits = { maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB };
+  const transferList = data.corePort ? [data.corePort] : [];
   const worker = fromSources
-    ? new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`, { eval: true, workerData: data, resourceLimits })
-    : new Worker(entry, { workerData: data, resourceLimits });
+    ? new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`, { eval: true, workerData: data, transferList, resourceLimits })
+    : new Worker(entry, { workerData: data, transferList, resourceLimits });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   const send = (m: GatewayThreadMessage): void => worker.postMessage(m);
   let closed: () => void = () => undefined;

@@ -5,7 +5,8 @@
  *
  * The same module is the gateway thread of embedded mode (main/embedded.ts): started as a
  * worker thread with {@link EmbeddedGatewayData}, it serves REST on loopback and calls core
- * on the process's main thread through the same gRPC client, so the hop spans two cores.
+ * on the process's main thread over the in-process channel (or the same gRPC client, with
+ * `SLIDEWRIGHT_GATEWAY_CHANNEL=grpc`), so the hop spans two cores.
  */
 import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
@@ -14,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../core/src/config.js';
 import { registry } from '../core/src/observability/metrics.js';
 import { buildGateway, connectionLimitsOf } from '../gateway/src/app.js';
-import { GrpcInvoker } from '../gateway/src/invoker.js';
+import { GrpcInvoker, InProcessInvoker, type RpcInvoker } from '../gateway/src/invoker.js';
 import { adoptValidators } from '../core/src/validation/index.js';
 
 export interface GatewayProcess {
@@ -54,6 +55,8 @@ export interface EmbeddedGatewayData {
   config: Config;
   /** `host:port` of core's gRPC server on the main thread. */
   coreGrpcAddr: string;
+  /** The gateway's end of the in-process channel to core (core/src/protocol/in-process.ts); unset: calls go to {@link coreGrpcAddr} over gRPC. */
+  corePort?: MessagePort;
   /** The per-process secret core trusts (core/src/protocol/metadata.ts, `trustedGateway`). */
   trustedSecret: string;
   /** The request validators core compiled, as standalone sources (core/src/validation, `validatorSources`): taken instead of compiling them again. */
@@ -90,7 +93,7 @@ const PROCESS_METRICS_PREFIX = 'slidewright_process_';
 async function runEmbeddedGateway(data: EmbeddedGatewayData, port: MessagePort): Promise<void> {
   const { config } = data;
   const log = createLogger(config, { component: 'gateway' });
-  const invoker = new GrpcInvoker(data.coreGrpcAddr, data.trustedSecret);
+  const invoker: RpcInvoker = data.corePort ? new InProcessInvoker(data.corePort, data.trustedSecret) : new GrpcInvoker(data.coreGrpcAddr, data.trustedSecret);
   const waiting = new Map<number, (metrics: MetricJson[]) => void>();
   let nextId = 0;
   const coreMetrics = (): Promise<MetricJson[]> =>

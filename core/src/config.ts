@@ -83,6 +83,13 @@ export interface Config {
    * it and core spans two cores instead of sharing one event loop. Off: one thread runs both.
    */
   gatewayThread: boolean;
+  /**
+   * Embedded mode: how the REST gateway calls core. `in-process` (the default): the same
+   * gRPC calls over a MessagePort (core/src/protocol/in-process.ts), served by the handlers
+   * of core's gRPC server; `grpc`: through core's gRPC server on loopback, as a separate
+   * gateway process does. Core's gRPC server listens either way, for other callers.
+   */
+  gatewayChannel: 'in-process' | 'grpc';
   /** Jobs of each kind one process runs at once. */
   jobConcurrency: number;
   /** NATS server(s) with JetStream, e.g. `nats://nats:4222` (comma-separated for a cluster); undefined = in-process queue. */
@@ -147,6 +154,7 @@ interface RawEnv {
   SLIDEWRIGHT_THREAD_YOUNG_GENERATION_MB: number;
   SLIDEWRIGHT_WARMUP?: string;
   SLIDEWRIGHT_GATEWAY_THREAD?: string;
+  SLIDEWRIGHT_GATEWAY_CHANNEL: 'in-process' | 'grpc';
   SLIDEWRIGHT_JOB_CONCURRENCY: number;
   NATS_URL?: string;
   REDIS_URL?: string;
@@ -194,6 +202,7 @@ const schema = {
     SLIDEWRIGHT_THREAD_YOUNG_GENERATION_MB: { type: 'integer', minimum: 3, maximum: 768, default: THREAD_YOUNG_GENERATION_MB },
     SLIDEWRIGHT_WARMUP: { type: 'string', enum: ['0', '1', 'true', 'false'] },
     SLIDEWRIGHT_GATEWAY_THREAD: { type: 'string', enum: ['0', '1', 'true', 'false'] },
+    SLIDEWRIGHT_GATEWAY_CHANNEL: { type: 'string', enum: ['in-process', 'grpc'], default: 'in-process' },
     SLIDEWRIGHT_JOB_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 64, default: 2 },
     NATS_URL: { type: 'string' },
     REDIS_URL: { type: 'string' },
@@ -269,6 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     threadYoungGenerationMb: raw.SLIDEWRIGHT_THREAD_YOUNG_GENERATION_MB,
     warmUp: raw.SLIDEWRIGHT_WARMUP === undefined || raw.SLIDEWRIGHT_WARMUP === '1' || raw.SLIDEWRIGHT_WARMUP === 'true',
     gatewayThread: raw.SLIDEWRIGHT_GATEWAY_THREAD === undefined || raw.SLIDEWRIGHT_GATEWAY_THREAD === '1' || raw.SLIDEWRIGHT_GATEWAY_THREAD === 'true',
+    gatewayChannel: raw.SLIDEWRIGHT_GATEWAY_CHANNEL,
     jobConcurrency: raw.SLIDEWRIGHT_JOB_CONCURRENCY,
     natsUrl: raw.NATS_URL,
     redisUrl: raw.REDIS_URL,

@@ -22,6 +22,7 @@ import type { CoreRuntime } from '../runtime.js';
 import type { Caller } from '../services/deps.js';
 import { UrlSigner } from '../services/signing.js';
 import { GrpcStatusError, MD, downloadPath, templateDownloadPath, uploadPath } from '../protocol/index.js';
+import { MAX_RPC_MESSAGE_BYTES } from '../protocol/in-process.js';
 import { codecOf, SERVICE_DEFINITIONS, type ServiceName } from './messages.js';
 import { rpcDuration } from '../observability/metrics.js';
 import { DEFAULT_PREVIEW_WIDTH, type PreviewImage } from '../services/preview-service.js';
@@ -209,34 +210,92 @@ export interface GrpcServerOptions {
 }
 
 /**
- * Starts core's gRPC server.
- * @returns the bound port and a function that stops the server
- * @throws Error when `trustedGatewaySecret` is shorter than 32 characters
+ * One RPC as core serves it: the wrapped implementation (validation, authentication,
+ * response message, status mapping) with the codec's (tolerant) request decoder and the
+ * response encoder — what the gRPC server registers, and what the in-process channel of
+ * embedded mode calls (core/src/grpc/in-process-server.ts).
  */
-export async function startGrpcServer(core: CoreRuntime, host: string, port: number, log: Logger, opts: GrpcServerOptions = {}): Promise<{ port: number; close(): Promise<void> }> {
+export interface CoreRpcMethod {
+  /** The method's gRPC path, e.g. `/slidewright.v1.PresentationService/GetGenerationStatus`. */
+  path: string;
+  /** Decodes a request message; bytes the codec cannot decode give a request the handler refuses with INVALID_ARGUMENT. */
+  requestDeserialize(bytes: Buffer): unknown;
+  /** Encodes a response message. */
+  responseSerialize(value: unknown): Buffer;
+  /** Answers one decoded request with its metadata: `done(null, response)` or `done(statusError)`. */
+  handle(request: unknown, metadata: grpc.Metadata, done: grpc.sendUnaryData<unknown>): void;
+}
+
+/** A {@link CoreRpcMethod} with where the gRPC server registers it. */
+interface RegisteredRpcMethod extends CoreRpcMethod {
+  service: ServiceName;
+  /** The method's key in its service definition (ts-proto's name, e.g. `getGenerationStatus`). */
+  method: string;
+  /** The generated definition with the tolerant request decoder. */
+  definition: grpc.MethodDefinition<unknown, unknown>;
+}
+
+/**
+ * Every RPC of core by gRPC path (see {@link CoreRpcMethod}).
+ * @throws Error when `trustedGatewaySecret` is shorter than 32 characters, or an RPC of the protos has no implementation or route
+ */
+function coreRpcMethods(core: CoreRuntime, log: Logger, opts: GrpcServerOptions = {}): ReadonlyMap<string, RegisteredRpcMethod> {
   const secret = opts.trustedGatewaySecret;
   if (secret !== undefined && secret.length < 32) throw new Error('the trusted gateway secret must have at least 32 characters');
   const trusted = secret === undefined ? () => false : trustedCallCheck(secret);
   // every request validator now, so that no call pays for compiling one
   precompileValidators();
-  const server = new grpc.Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024, 'grpc.max_send_message_length': 64 * 1024 * 1024 });
   // By method name for the generic registration below: the codec of each definition
   // decodes exactly the request type its implementation takes.
   const impls = implementations(core) satisfies Record<ServiceName, object> as unknown as Record<ServiceName, Record<string, RpcImpl<unknown> | undefined>>;
   const routesByPath = new Map((ROUTES as readonly RouteSpec[]).map((r) => [r.grpcPath, r]));
+  const methods = new Map<string, RegisteredRpcMethod>();
   for (const [serviceName, definition] of Object.entries(SERVICE_DEFINITIONS) as Array<[ServiceName, grpc.ServiceDefinition]>) {
-    const handlers: grpc.UntypedServiceImplementation = {};
-    const tolerant: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
     for (const [method, def] of Object.entries(definition)) {
       const impl = impls[serviceName][method];
       const route = routesByPath.get(def.path);
       if (!impl || !route) throw new Error(`no implementation or route for ${def.path}`);
-      // uploads carry bytes the gateway does not look into: always validated here
-      handlers[method] = wrap(core, route, impl, log, route.rawRequestBody ? () => false : trusted);
-      tolerant[method] = { ...def, requestDeserialize: tolerantDeserializer(def.requestDeserialize) };
+      const requestDeserialize = tolerantDeserializer(def.requestDeserialize);
+      methods.set(def.path, {
+        path: def.path,
+        service: serviceName,
+        method,
+        definition: { ...def, requestDeserialize },
+        requestDeserialize,
+        responseSerialize: def.responseSerialize,
+        // uploads carry bytes the gateway does not look into: always validated here
+        handle: wrap(core, route, impl, log, route.rawRequestBody ? () => false : trusted),
+      });
     }
-    server.addService(tolerant as grpc.ServiceDefinition, handlers);
   }
+  return methods;
+}
+
+/** Core's gRPC server as {@link startGrpcServer} started it. */
+export interface CoreGrpcServer {
+  /** The bound port. */
+  port: number;
+  /** Every RPC the server serves, by gRPC path: the same handlers serve embedded mode's in-process channel. */
+  methods: ReadonlyMap<string, CoreRpcMethod>;
+  /** Stops the server: running calls get up to 5 s to finish. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts core's gRPC server.
+ * @throws Error when `trustedGatewaySecret` is shorter than 32 characters, or the address cannot be bound
+ */
+export async function startGrpcServer(core: CoreRuntime, host: string, port: number, log: Logger, opts: GrpcServerOptions = {}): Promise<CoreGrpcServer> {
+  const methods = coreRpcMethods(core, log, opts);
+  const server = new grpc.Server({ 'grpc.max_receive_message_length': MAX_RPC_MESSAGE_BYTES, 'grpc.max_send_message_length': MAX_RPC_MESSAGE_BYTES });
+  const services = new Map<ServiceName, { definition: Record<string, grpc.MethodDefinition<unknown, unknown>>; handlers: grpc.UntypedServiceImplementation }>();
+  for (const m of methods.values()) {
+    let service = services.get(m.service);
+    if (!service) services.set(m.service, (service = { definition: {}, handlers: {} }));
+    service.definition[m.method] = m.definition;
+    service.handlers[m.method] = ((call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => m.handle(call.request, call.metadata, callback)) satisfies grpc.handleUnaryCall<unknown, unknown>;
+  }
+  for (const { definition, handlers } of services.values()) server.addService(definition as grpc.ServiceDefinition, handlers);
   // Server reflection (grpcurl, Postman) from the descriptor set gen:proto writes, and the
   // standard health service: '' is the whole server, then each service by name.
   // From the sources (core/src/grpc) or from the build (dist/core/src/grpc).
@@ -253,6 +312,7 @@ export async function startGrpcServer(core: CoreRuntime, host: string, port: num
   );
   return {
     port: bound,
+    methods,
     close: () =>
       new Promise<void>((resolve) => {
         health.setStatus('', 'NOT_SERVING');
@@ -297,10 +357,9 @@ function trustedCallCheck(secret: string): (md: grpc.Metadata) => boolean {
   };
 }
 
-function wrap(core: CoreRuntime, route: RouteSpec, impl: RpcImpl<unknown>, log: Logger, trusted: (md: grpc.Metadata) => boolean): grpc.handleUnaryCall<unknown, unknown> {
+function wrap(core: CoreRuntime, route: RouteSpec, impl: RpcImpl<unknown>, log: Logger, trusted: (md: grpc.Metadata) => boolean): CoreRpcMethod['handle'] {
   const responseCodec = codecOf(route.responseType);
-  return (call, callback) => {
-    const md = call.metadata;
+  return (request, md, callback) => {
     const one = (k: string): string | undefined => {
       const v = md.get(k)[0];
       return v === undefined ? undefined : String(v);
@@ -327,18 +386,18 @@ function wrap(core: CoreRuntime, route: RouteSpec, impl: RpcImpl<unknown>, log: 
     void (async () => {
       // the gateway of this process validated the REST request with the same rules
       const violations =
-        call.request instanceof UndecodableRequest
-          ? [{ loc: [], msg: `The request cannot be decoded: ${call.request.reason}`, type: 'value_error', input: null }]
+        request instanceof UndecodableRequest
+          ? [{ loc: [], msg: `The request cannot be decoded: ${request.reason}`, type: 'value_error', input: null }]
           : trusted(md)
             ? []
-            : validateRequest(route.grpcPath, call.request);
+            : validateRequest(route.grpcPath, request);
       if (violations.length > 0) {
         const err = toInvalidArgument(violations);
         err.metadata.set(MD.httpStatus, '422');
         reply(err);
         return;
       }
-      const result = await impl(ctx, call.request);
+      const result = await impl(ctx, request);
       reply(null, responseCodec.fromPartial(result));
     })().catch((err: unknown) => reply(toGrpcError(err, route, log, requestId)));
   };
