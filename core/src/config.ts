@@ -5,7 +5,7 @@
  */
 import envSchema from 'env-schema';
 import { resolve } from 'node:path';
-import { THREAD_YOUNG_GENERATION_MB } from './threads/heap-limits.js';
+import { CPU_THREAD_NICE, THREAD_YOUNG_GENERATION_MB } from './threads/heap-limits.js';
 import { parseAllowList } from './services/egress.js';
 
 /**
@@ -72,6 +72,13 @@ export interface Config {
   workerThreads: number;
   /** Young generation (V8 new space: two semi-spaces and new large objects) of each worker thread, MiB. */
   threadYoungGenerationMb: number;
+  /**
+   * How much lower the CPU threads' scheduling priority is than the threads serving requests
+   * (a `nice(2)` increment, 0–19): while decks build on every core, the event loops that
+   * answer REST and gRPC still get a core when a request arrives; builds slow down only
+   * while requests compete with them. 0: the same priority.
+   */
+  threadNice: number;
   /**
    * Warm the worker threads at start (a synthetic deck build on each, threads/warm-up.ts),
    * and the REST path with one internal request, before the service reports ready; the
@@ -152,6 +159,7 @@ interface RawEnv {
   SLIDEWRIGHT_MAX_UPLOAD_BYTES: number;
   SLIDEWRIGHT_WORKER_THREADS?: number;
   SLIDEWRIGHT_THREAD_YOUNG_GENERATION_MB: number;
+  SLIDEWRIGHT_THREAD_NICE: number;
   SLIDEWRIGHT_WARMUP?: string;
   SLIDEWRIGHT_GATEWAY_THREAD?: string;
   SLIDEWRIGHT_GATEWAY_CHANNEL: 'in-process' | 'grpc';
@@ -200,6 +208,7 @@ const schema = {
     SLIDEWRIGHT_MAX_UPLOAD_BYTES: { type: 'integer', minimum: 1, default: 10485760 },
     SLIDEWRIGHT_WORKER_THREADS: { type: 'integer', minimum: 1, maximum: 64 },
     SLIDEWRIGHT_THREAD_YOUNG_GENERATION_MB: { type: 'integer', minimum: 3, maximum: 768, default: THREAD_YOUNG_GENERATION_MB },
+    SLIDEWRIGHT_THREAD_NICE: { type: 'integer', minimum: 0, maximum: 19, default: CPU_THREAD_NICE },
     SLIDEWRIGHT_WARMUP: { type: 'string', enum: ['0', '1', 'true', 'false'] },
     SLIDEWRIGHT_GATEWAY_THREAD: { type: 'string', enum: ['0', '1', 'true', 'false'] },
     SLIDEWRIGHT_GATEWAY_CHANNEL: { type: 'string', enum: ['in-process', 'grpc'], default: 'in-process' },
@@ -276,6 +285,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     maxUploadBytes: raw.SLIDEWRIGHT_MAX_UPLOAD_BYTES,
     workerThreads: raw.SLIDEWRIGHT_WORKER_THREADS ?? 2,
     threadYoungGenerationMb: raw.SLIDEWRIGHT_THREAD_YOUNG_GENERATION_MB,
+    threadNice: raw.SLIDEWRIGHT_THREAD_NICE,
     warmUp: raw.SLIDEWRIGHT_WARMUP === undefined || raw.SLIDEWRIGHT_WARMUP === '1' || raw.SLIDEWRIGHT_WARMUP === 'true',
     gatewayThread: raw.SLIDEWRIGHT_GATEWAY_THREAD === undefined || raw.SLIDEWRIGHT_GATEWAY_THREAD === '1' || raw.SLIDEWRIGHT_GATEWAY_THREAD === 'true',
     gatewayChannel: raw.SLIDEWRIGHT_GATEWAY_CHANNEL,

@@ -113,7 +113,7 @@ export async function createCoreRuntime(config: Readonly<Config>, log: Logger = 
   const signer = new UrlSigner(secret, config.publicUrl, config.urlTtlSeconds);
   // core processes build no decks (workers do): only the others warm their threads
   const warmThreads = config.warmUp && role !== 'core';
-  const cpu = new CpuPool(config.workerThreads, config.threadYoungGenerationMb, warmThreads);
+  const cpu = new CpuPool(config.workerThreads, config.threadYoungGenerationMb, warmThreads, config.threadNice);
   // the threads warm while the rest starts (opening the templates recent decks used);
   // the runtime is returned once they are warm
   const warming = warmThreads ? warmUpThreads(cpu, { state, blobs }, log) : Promise.resolve();

@@ -72,8 +72,10 @@ export class CpuPool {
    * @param youngGenerationMb - young generation of each thread, MiB (see {@link THREAD_YOUNG_GENERATION_MB})
    * @param keepThreads - keep every thread alive while idle (a warmed thread that exits
    *   takes its optimized code with it); otherwise idle threads beyond one exit after 60 s
+   * @param niceIncrement - how much lower each thread's scheduling priority is (`nice(2)`,
+   *   0–19; the service passes `CPU_THREAD_NICE` of heap-limits.ts unless configured); 0 keeps the process's
    */
-  constructor(threads: number, youngGenerationMb = THREAD_YOUNG_GENERATION_MB, keepThreads = false) {
+  constructor(threads: number, youngGenerationMb = THREAD_YOUNG_GENERATION_MB, keepThreads = false, niceIncrement = 0) {
     const entry = import.meta.url.endsWith('.ts') ? './cpu-task.dev.mjs' : './cpu-task.js';
     this.threads = Math.max(1, threads);
     this.pool = new Piscina({
@@ -81,6 +83,7 @@ export class CpuPool {
       minThreads: keepThreads ? this.threads : 1,
       maxThreads: this.threads,
       idleTimeout: 60_000,
+      niceIncrement,
       resourceLimits: { maxOldGenerationSizeMb: THREAD_OLD_GENERATION_MB, maxYoungGenerationSizeMb: youngGenerationMb },
     });
   }
