@@ -287,6 +287,9 @@ export async function startCluster(backends: Backends, opts: ClusterOptions = {}
     LOG_LEVEL: 'info',
     LOG_FORMAT: 'json', // the tests read the log lines as JSON
     SLIDEWRIGHT_WARMUP: '0', // threads from the TypeScript sources: warming them costs seconds a start
+    // tap runs two test files at once: lowered CPU threads would yield to the other file's
+    // work (LibreOffice, builds), not to this service's requests (test/helpers/service.ts)
+    SLIDEWRIGHT_THREAD_NICE: '0',
     ...opts.env,
   };
   const coreEnv = (i: number): Record<string, string> => ({ ...env, GRPC_PORT: String(grpcPorts[i]), SLIDEWRIGHT_GRPC_HOST: '127.0.0.1' });

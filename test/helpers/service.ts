@@ -46,6 +46,10 @@ export async function startTestService(env: Record<string, string> = {}, dataDir
     // threads run the TypeScript sources through tsx here: warming both at every start
     // would cost seconds each; the tests of the warm-up turn it on
     SLIDEWRIGHT_WARMUP: '0',
+    // tap runs two test files at once: CPU threads at a lowered priority (the default) would
+    // yield to the other file's work (LibreOffice, builds) rather than to this service's
+    // requests, and slow every build of the suite; thread-priority.test.ts tests the lowering
+    SLIDEWRIGHT_THREAD_NICE: '0',
     ...env,
   });
   const service = await startEmbedded(config);
