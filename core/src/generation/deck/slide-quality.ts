@@ -8,7 +8,7 @@ import { NS, attr, child, children, descendants, type Element } from '../../ooxm
 import type { OpcPackage } from '../../ooxml/opc/package.js';
 import type { RelationshipDraft } from '../../ooxml/opc/relationships.js';
 import type { PmlModel } from '../../ooxml/pml/parts.js';
-import { Shape } from '../../ooxml/pml/shapes.js';
+import type { Frame, Shape } from '../../ooxml/pml/shapes.js';
 import { shapeBrand, themeBrand, type BrandContext, type TemplateVocabulary } from '../../quality/brand.js';
 import { shapeAccessibility, shapeSlideFacts, slideAccessibilityOf, type ShapeSlideFacts, type SlideTitle } from '../../quality/accessibility.js';
 import type { QualityFinding } from '../../quality/types.js';
@@ -71,6 +71,31 @@ class WrittenSlideBrand implements BrandContext {
   }
 }
 
+/** A shape of the slide as written, its frame read once (the filled-shape key and the reading order both read it). */
+class WrittenShape {
+  private known = false;
+  private box: Frame | undefined;
+  constructor(readonly shape: Shape) {}
+
+  get frame(): Frame | undefined {
+    if (!this.known) {
+      this.box = this.shape.frame;
+      this.known = true;
+    }
+    return this.box;
+  }
+
+  /** The frame when read already, else undefined. */
+  get knownFrame(): Frame | undefined {
+    return this.box;
+  }
+}
+
+/** A frame in a cache key. */
+function frameKey(f: Frame | undefined): string {
+  return f ? `${f.x},${f.y},${f.cx},${f.cy}` : '';
+}
+
 /** The child of `tree` that holds `el` (itself when it is one). */
 function topLevelOf(el: Element, tree: Element | undefined): Element | undefined {
   for (let n: Element | null = el; n; n = n.parentNode as Element | null) if (n.parentNode === tree) return n;
@@ -123,8 +148,9 @@ const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out 
     else genByTop.set(top, [s]);
   }
   // per top-level shape in tree order: a stand-in's facts (read once per template shape), or
-  // the written shape whose facts are read after the loop, in the state the checks leave it
-  const slideShapes: Array<ShapeSlideFacts | Shape> = [];
+  // the written shape (with its frame, when read) whose facts are read after the loop, in
+  // the state the checks leave it
+  const slideShapes: Array<ShapeSlideFacts | WrittenShape> = [];
   const findings: QualityFinding[] = [];
   for (const el of children(tree)) {
     const source = stubs?.get(el);
@@ -152,7 +178,8 @@ const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out 
       continue;
     }
     for (const s of genByTop.get(el) ?? []) {
-      slideShapes.push(s);
+      const written = new WrittenShape(s);
+      slideShapes.push(written);
       const m = s.kind === 'sp' && s.group === undefined ? SlideDraft.paragraphsOf(s.txBody) : undefined;
       if (!m || !s.txBody) {
         // (the slide is written already: deferred paragraphs elsewhere may become nodes the reading model reads)
@@ -174,7 +201,7 @@ const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out 
         options.minTextPt ?? '',
         m.lines.some((segments) => segments.some((x) => x.trim() !== '')) ? 'text' : 'empty',
         // what lies behind the text depends on where the box is
-        s.frame ? `${s.frame.x},${s.frame.y},${s.frame.cx},${s.frame.cy}` : '',
+        frameKey(written.frame),
       ].join('|');
       let known = src.lazy.filledQuality.get(key);
       if (!known) {
@@ -188,7 +215,7 @@ const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out 
     }
   }
   const slide = slideAccessibilityOf(
-    slideShapes.map((x) => (x instanceof Shape ? shapeSlideFacts(x) : x)),
+    slideShapes.map((x) => (x instanceof WrittenShape ? shapeSlideFacts(x.shape, x.knownFrame) : x)),
     -1,
   );
   return { findings: [...findings, ...slide.findings], title: slide.title };
