@@ -106,13 +106,16 @@ class Reader {
   private readonly texts = new Map<string, string | null>();
   private readonly relsBySource = new Map<string, Rel[]>();
   private readonly decoder = new TextDecoder();
-  constructor(readonly pkg: OpcPackage) {}
+  constructor(
+    readonly pkg: OpcPackage,
+    private readonly written?: ReadonlyMap<string, Uint8Array>,
+  ) {}
 
   text(part: string): string | undefined {
     let t = this.texts.get(part);
     if (t === undefined) {
       try {
-        const bytes = this.pkg.getBytes(part);
+        const bytes = this.written?.get(part) ?? this.pkg.getBytes(part);
         if (part.toLowerCase().endsWith('.rels')) {
           t = relsTextByBytes.get(bytes);
           if (t === undefined) relsTextByBytes.set(bytes, (t = this.decoder.decode(bytes)));
@@ -255,14 +258,13 @@ export function checkSlideText(part: string, text: string | Uint8Array, relIds: 
     if (out.length < MAX_PER_CHECK) out.push({ part: p, check, message });
   };
   const buf = typeof text === 'string' ? Buffer.from(text, 'utf8') : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
-  const root = rootOf(rootHead(buf));
+  const { root, signature } = slideHead(buf);
   if (!root) {
     report(part, 'xml', 'the part has no root element');
     return out;
   }
   if (root.local !== 'sld') report(part, 'part', `the root element is ${root.local}, not sld as its content type requires`);
   // the text between repeated ranges is read now; each repeated range once per template element
-  const signature = prefixSignature(root.prefixes);
   const pieces: SlideTextFacts[] = [];
   let at = 0;
   for (const r of repeated) {
@@ -288,6 +290,42 @@ export function checkSlideText(part: string, text: string | Uint8Array, relIds: 
     for (const f of pieces) for (const m of f.tableProblems) report(part, 'table', m);
   } else checkSerializedTables(part, buf, root.prefixes, report);
   return out;
+}
+
+/** What a slide's prolog and root start tag give the slide-text rules. */
+interface SlideHead {
+  /** The prolog and root start tag's bytes (a copy). */
+  bytes: Buffer;
+  root: ReturnType<typeof rootOf>;
+  /** {@link prefixSignature} of the root's prefixes. */
+  signature: string;
+}
+
+/**
+ * Heads of the slides read lately, most recent first: a deck's slides made from one
+ * template slide start with the same bytes, whose root element is read once (bounded).
+ */
+const slideHeads: SlideHead[] = [];
+const MAX_SLIDE_HEADS = 16;
+
+/** The root element of a slide's bytes, read once per distinct prolog and root start tag. */
+function slideHead(buf: Buffer): SlideHead {
+  const end = rootHeadEnd(buf);
+  for (let i = 0; i < slideHeads.length; i++) {
+    const known = slideHeads[i]!;
+    if (known.bytes.length === end && buf.compare(known.bytes, 0, end, 0, end) === 0) {
+      if (i > 0) {
+        slideHeads.splice(i, 1);
+        slideHeads.unshift(known);
+      }
+      return known;
+    }
+  }
+  const root = rootOf(buf.toString('utf8', 0, end));
+  const made: SlideHead = { bytes: Buffer.from(buf.subarray(0, end)), root, signature: root ? prefixSignature(root.prefixes) : '' };
+  slideHeads.unshift(made);
+  if (slideHeads.length > MAX_SLIDE_HEADS) slideHeads.pop();
+  return made;
 }
 
 /** A range of a slide's bytes that repeats a template element's text (see the generation serializer). */
@@ -367,10 +405,10 @@ function needle(text: string): Buffer {
 }
 
 /**
- * The prolog and root start tag of a part's bytes, decoded: everything up to the `>` of the
- * first tag that is not a declaration, processing instruction or comment.
+ * Where the prolog and root start tag of a part's bytes end: after the `>` of the first tag
+ * that is not a declaration, processing instruction or comment (the length without one).
  */
-function rootHead(buf: Buffer): string {
+function rootHeadEnd(buf: Buffer): number {
   let at = buf.indexOf(LT);
   while (at !== -1) {
     const next = buf[at + 1];
@@ -380,9 +418,9 @@ function rootHead(buf: Buffer): string {
     if (at === -1) break;
     at = buf.indexOf(LT, at);
   }
-  if (at === -1) return buf.toString('utf8');
+  if (at === -1) return buf.length;
   const end = buf.indexOf(GT, at);
-  return buf.toString('utf8', 0, end === -1 ? buf.length : end + 1);
+  return end === -1 ? buf.length : end + 1;
 }
 
 /** Bytes of `[\w.-]` (an attribute name's characters as the general patterns read them). */
@@ -495,6 +533,11 @@ export interface CheckPackageOptions {
    * their text is not read again.
    */
   checkedText?: ReadonlyMap<string, readonly PackageProblem[]>;
+  /**
+   * Bytes of parts as written, by part name, read instead of the package's (a package that
+   * holds a part as a tree serializes it on every read of its bytes).
+   */
+  writtenBytes?: ReadonlyMap<string, Uint8Array>;
 }
 
 /**
@@ -510,7 +553,7 @@ export function checkPackage(pkg: OpcPackage, options: CheckPackageOptions = {})
     perCheck.set(check, n);
     if (n <= MAX_PER_CHECK) out.push({ part, check, message });
   };
-  const r = new Reader(pkg);
+  const r = new Reader(pkg, options.writtenBytes);
   const names = pkg.partNames();
 
   checkNamesAndTypes(pkg, names, report);
