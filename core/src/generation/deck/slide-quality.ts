@@ -4,7 +4,7 @@
  * what a template slide gives judged once per template slide (core/src/quality holds the
  * checks themselves).
  */
-import { NS, attr, child, children, descendants, type Element } from '../../ooxml/xml.js';
+import { NS, attr, child, descendants, type Element } from '../../ooxml/xml.js';
 import type { OpcPackage } from '../../ooxml/opc/package.js';
 import type { RelationshipDraft } from '../../ooxml/opc/relationships.js';
 import type { PmlModel } from '../../ooxml/pml/parts.js';
@@ -12,7 +12,7 @@ import type { Frame, Shape } from '../../ooxml/pml/shapes.js';
 import { shapeBrand, themeBrand, type BrandContext, type TemplateVocabulary } from '../../quality/brand.js';
 import { shapeAccessibility, shapeSlideFacts, slideAccessibilityOf, type ShapeSlideFacts, type SlideTitle } from '../../quality/accessibility.js';
 import type { QualityFinding } from '../../quality/types.js';
-import { GeneratedSlidePart, SlideDraft } from '../draft/index.js';
+import { GeneratedSlidePart, SlideDraft, type DeferredParagraphs } from '../draft/index.js';
 import { materializeParagraphs } from '../slide/text.js';
 import { shapeTree } from '../slide/shapes.js';
 import { vocabularyOf, type TemplateSlideQuality, type TemplateSource } from './templates.js';
@@ -91,6 +91,22 @@ class WrittenShape {
   }
 }
 
+const ELEMENT_NODE = 1;
+
+/** Fitted run sizes of deferred paragraphs in a cache key (no closures made per slide). */
+function sizesKey(sizes: DeferredParagraphs['sizes']): string {
+  if (!sizes) return '';
+  let key = '';
+  for (let i = 0; i < sizes.length; i++) key += (i > 0 ? ';' : '') + sizes[i]!.runs.join(',');
+  return key;
+}
+
+/** Whether deferred paragraphs' lines hold text other than whitespace. */
+function hasText(lines: DeferredParagraphs['lines']): boolean {
+  for (const segments of lines) for (const x of segments) if (x.trim() !== '') return true;
+  return false;
+}
+
 /** A frame in a cache key. */
 function frameKey(f: Frame | undefined): string {
   return f ? `${f.x},${f.y},${f.cx},${f.cy}` : '';
@@ -152,7 +168,9 @@ const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out 
   // the state the checks leave it
   const slideShapes: Array<ShapeSlideFacts | WrittenShape> = [];
   const findings: QualityFinding[] = [];
-  for (const el of children(tree)) {
+  for (let node = tree.firstChild; node; node = node.nextSibling) {
+    if (node.nodeType !== ELEMENT_NODE) continue;
+    const el = node as Element;
     const source = stubs?.get(el);
     if (source && tpl) {
       for (const s of tpl.byTop.get(source) ?? []) {
@@ -196,10 +214,10 @@ const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out 
         layoutPart,
         objectId(m.runProps),
         objectId(m.paraProps),
-        m.sizes?.map((p) => p.runs.join(',')).join(';') ?? '',
+        sizesKey(m.sizes),
         attr(child(child(s.txBody, NS.a, 'bodyPr'), NS.a, 'normAutofit'), 'fontScale') ?? '',
         options.minTextPt ?? '',
-        m.lines.some((segments) => segments.some((x) => x.trim() !== '')) ? 'text' : 'empty',
+        hasText(m.lines) ? 'text' : 'empty',
         // what lies behind the text depends on where the box is
         frameKey(written.frame),
       ].join('|');
