@@ -457,6 +457,39 @@ function needle(text: string): Needle {
   return needles.get(text) ?? needles.set(text, new Needle(text));
 }
 
+/** The needles the slide-text rules search for under a part's prefixes. */
+interface SlideNeedles {
+  /** ` r:` per relationships prefix. */
+  rel: Array<{ prefix: string; find: Needle }>;
+  /** `<p:cNvPr` per PresentationML prefix, p14's after p's. */
+  cNvPr: Needle[];
+  /** Per DrawingML prefix: `<a:tbl>`, `</a:tbl>`, `<a:tr`, `</a:tr>`, `<a:tc`, `<a:gridCol`. */
+  tables: Array<{ open: Needle; close: Needle; tr: Needle; trEnd: Needle; tc: Needle; gridCol: Needle }>;
+}
+
+/** The needles of the slide-text rules by the prefixes read from a root element (made once per head read). */
+const slideNeedles = new WeakMap<Map<string, Set<string>>, SlideNeedles>();
+
+function needlesOf(prefixes: Map<string, Set<string>>): SlideNeedles {
+  let known = slideNeedles.get(prefixes);
+  if (!known) {
+    known = {
+      rel: [...(prefixes.get(NS.r) ?? [])].map((prefix) => ({ prefix, find: needle(` ${prefix}:`) })),
+      cNvPr: [...(prefixes.get(NS.p) ?? ['p']), ...(prefixes.get(NS.p14) ?? [])].map((prefix) => needle(`<${prefix}:cNvPr`)),
+      tables: [...(prefixes.get(NS.a) ?? ['a'])].map((a) => ({
+        open: needle(`<${a}:tbl>`),
+        close: needle(`</${a}:tbl>`),
+        tr: needle(`<${a}:tr`),
+        trEnd: needle(`</${a}:tr>`),
+        tc: needle(`<${a}:tc`),
+        gridCol: needle(`<${a}:gridCol`),
+      })),
+    };
+    slideNeedles.set(prefixes, known);
+  }
+  return known;
+}
+
 const ALTERNATE_CONTENT = needle('AlternateContent');
 const OLE_OBJECT = needle('oleObj');
 
@@ -486,8 +519,7 @@ function isNameUnit(c: number | undefined): boolean {
 
 /** {@link scanRelationshipIds}'s reading on bytes the engine serialized: each relationship attribute with a value, as `prefix:name` and value. */
 function scanSerializedRelationshipIds(buf: Buffer, prefixes: Map<string, Set<string>>, found: (name: string, value: string) => void): void {
-  for (const prefix of prefixes.get(NS.r) ?? []) {
-    const find = needle(` ${prefix}:`);
+  for (const { prefix, find } of needlesOf(prefixes).rel) {
     for (let at = find.in(buf); at !== -1; at = find.in(buf, at + find.length)) {
       const nameStart = at + find.length;
       let end = nameStart;
@@ -519,13 +551,7 @@ function countStartTags(buf: Buffer, find: Needle): number {
  */
 function checkSerializedTables(part: string, buf: Buffer, prefixes: Map<string, Set<string>>, report: Report): boolean {
   let whole = true;
-  for (const a of prefixes.get(NS.a) ?? ['a']) {
-    const open = needle(`<${a}:tbl>`);
-    const close = needle(`</${a}:tbl>`);
-    const tr = needle(`<${a}:tr`);
-    const trEnd = needle(`</${a}:tr>`);
-    const tc = needle(`<${a}:tc`);
-    const gridCol = needle(`<${a}:gridCol`);
+  for (const { open, close, tr, trEnd, tc, gridCol } of needlesOf(prefixes).tables) {
     const firstOpen = open.in(buf);
     const firstClose = close.in(buf);
     if (firstClose !== -1 && (firstOpen === -1 || firstClose < firstOpen)) whole = false;
@@ -569,8 +595,7 @@ function serializedAttr(tag: string, name: string): string | undefined {
 
 /** {@link checkShapeIdsPlain}'s reading on bytes the engine serialized: each `p:cNvPr`'s id and name, in document order. */
 function scanSerializedShapeIds(buf: Buffer, prefixes: Map<string, Set<string>>, found: (id: string, name: string) => void): void {
-  for (const prefix of [...(prefixes.get(NS.p) ?? ['p']), ...(prefixes.get(NS.p14) ?? [])]) {
-    const find = needle(`<${prefix}:cNvPr`);
+  for (const find of needlesOf(prefixes).cNvPr) {
     for (let at = find.in(buf); at !== -1; at = find.in(buf, at + find.length)) {
       const next = buf[at + find.length];
       // a longer name (`cNvPrX`) is another element
