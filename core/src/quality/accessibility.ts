@@ -89,12 +89,16 @@ export interface SlideTitle {
 export function shapeAccessibility(top: Shape, options: AccessibilityOptions = {}): QualityFinding[] {
   const out: QualityFinding[] = [];
   const minPt = options.minTextPt ?? DEFAULT_MIN_TEXT_PT;
-  for (const shape of top.walk()) {
-    if (shape.hidden) continue;
-    checkAltText(shape, -1, out);
-    if (shape.kind === 'sp' && shape.txBody && hasShapeText(shape.txBody)) checkText(shape, -1, minPt, out);
-  }
+  // a shape without members is the whole walk (no generator made)
+  if (top.children.length === 0) shapeAccessibilityOne(top, minPt, out);
+  else for (const shape of top.walk()) shapeAccessibilityOne(shape, minPt, out);
   return out;
+}
+
+function shapeAccessibilityOne(shape: Shape, minPt: number, out: QualityFinding[]): void {
+  if (shape.hidden) return;
+  checkAltText(shape, -1, out);
+  if (shape.kind === 'sp' && shape.txBody && hasShapeText(shape.txBody)) checkText(shape, -1, minPt, out);
 }
 
 /**

@@ -79,7 +79,11 @@ class WrittenShape {
 
   get frame(): Frame | undefined {
     if (!this.known) {
-      this.box = this.shape.frame;
+      // a shape without a transform of its own is where its base placeholder is: the frame
+      // of the layout's (or master's) placeholder, read once
+      const s = this.shape;
+      const base = s.xfrm === undefined ? s.basePlaceholder : undefined;
+      this.box = base ? inheritedFrame(base) : s.frame;
       this.known = true;
     }
     return this.box;
@@ -105,6 +109,20 @@ function sizesKey(sizes: DeferredParagraphs['sizes']): string {
 function hasText(lines: DeferredParagraphs['lines']): boolean {
   for (const segments of lines) for (const x of segments) if (x.trim() !== '') return true;
   return false;
+}
+
+/** Frames of layout and master placeholders that written shapes inherit, by placeholder. */
+const inheritedFrames = new WeakMap<Shape, { frame: Frame | undefined }>();
+
+/**
+ * The frame of a shape with no transform of its own whose base placeholder is `base`:
+ * `base.frame` (the first transform along the placeholder chain from `base` on, as
+ * `Shape.frame` reads it), read once per base placeholder.
+ */
+function inheritedFrame(base: Shape): Frame | undefined {
+  let known = inheritedFrames.get(base);
+  if (!known) inheritedFrames.set(base, (known = { frame: base.frame }));
+  return known.frame;
 }
 
 /** A frame in a cache key. */
