@@ -18,9 +18,17 @@
  * threads, as ./generate.bench.ts does.
  *
  *   npx tsx bench/quality.bench.ts          # BENCH_QUALITY_RUNS (default 40) decks each way
+ *   npx tsx bench/quality.bench.ts --profile  # the hook's share in a CPU profile of checked builds
+ *
+ * `--profile` is steadier on a loaded machine than the two ways timed apart: it builds the
+ * reference deck with `checkedBuild` only, under V8's sampling profiler, and reports the
+ * samples of the warm half inside the checks (the per-slide `slideQuality` and
+ * `checkSlideText`, then `checkPackage` and `buildReport`) as a share of the rest, which is
+ * generation (the checks' garbage collection is counted with generation).
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -168,9 +176,63 @@ async function doctorChild(): Promise<void> {
   process.stdout.write(`RESULT ${JSON.stringify(rows)}\n`);
 }
 
-function spawnChild(mode: string): unknown {
+/** The checks' entry points, as the profile names them. */
+const CHECKS = ['slideQuality', 'checkSlideText', 'checkPackage', 'buildReport'] as const;
+
+/** Checked builds only, under the profiler: reports when the warm half starts (µs, the profile's clock). */
+async function profileChild(): Promise<void> {
+  const { checkedBuild } = await import('../core/src/quality/checked-build.js');
+  const templates = new Map<string, Uint8Array>([TEXT, TABLES].map((f) => [f, readFileSync(corpusPath(`bench/${f}`))] as const));
+  const slides = specs();
+  let warmFromUs = 0;
+  for (let i = 0; i < RUNS; i++) {
+    if (i === Math.floor(RUNS / 2)) warmFromUs = Number(process.hrtime.bigint() / 1000n);
+    const r = await checkedBuild({ slides, templates });
+    if (!r.ok || !r.report) throw new Error('checked build failed');
+  }
+  process.stdout.write(`RESULT ${JSON.stringify({ warmFromUs })}\n`);
+}
+
+interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: { functionName: string }; children?: number[] }>;
+  startTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Sampled time (ms) of the warm half inside each check, and all busy time. */
+function checkShares(profile: CpuProfile, warmFromUs: number): { busy: number; checks: Record<string, number> } {
+  const parent = new Map<number, number>();
+  const name = new Map<number, string>();
+  for (const n of profile.nodes) {
+    name.set(n.id, n.callFrame.functionName);
+    for (const c of n.children ?? []) parent.set(c, n.id);
+  }
+  const within = new Map<number, string | undefined>();
+  const checkOf = (id: number): string | undefined => {
+    if (within.has(id)) return within.get(id);
+    let found: string | undefined;
+    for (let x: number | undefined = id; x !== undefined && !found; x = parent.get(x)) if ((CHECKS as readonly string[]).includes(name.get(x)!)) found = name.get(x);
+    within.set(id, found);
+    return found;
+  };
+  const checks: Record<string, number> = Object.fromEntries(CHECKS.map((c) => [c, 0]));
+  let busy = 0;
+  let t = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    const d = profile.timeDeltas[i] ?? 0;
+    t += d;
+    if (t < warmFromUs || name.get(id) === '(idle)') return;
+    busy += d / 1000;
+    const c = checkOf(id);
+    if (c) checks[c]! += d / 1000;
+  });
+  return { busy, checks };
+}
+
+function spawnChild(mode: string, nodeArgs: string[] = []): unknown {
   const script = fileURLToPath(import.meta.url);
-  const r = spawnSync(process.execPath, [`--max-semi-space-size=${THREAD_YOUNG_GENERATION_MB / 3}`, '--import', 'tsx', script, mode], {
+  const r = spawnSync(process.execPath, [`--max-semi-space-size=${THREAD_YOUNG_GENERATION_MB / 3}`, ...nodeArgs, '--import', 'tsx', script, mode], {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
     env: { ...process.env, SLIDEWRIGHT_SHARED_DIR: sharedDir },
@@ -183,7 +245,25 @@ function spawnChild(mode: string): unknown {
 const mode = process.argv[2];
 if (mode === '--deck') await child();
 else if (mode === '--doctor') await doctorChild();
-else {
+else if (mode === '--profile-deck') await profileChild();
+else if (mode === '--profile') {
+  const dir = mkdtempSync(join(tmpdir(), 'quality-profile-'));
+  try {
+    const { warmFromUs } = spawnChild('--profile-deck', ['--cpu-prof', `--cpu-prof-dir=${dir}`]) as { warmFromUs: number };
+    // the main thread's profile is the largest (compression threads write their own)
+    const file = readdirSync(dir)
+      .map((f) => join(dir, f))
+      .sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
+    const { busy, checks } = checkShares(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, warmFromUs);
+    const total = Object.values(checks).reduce((a, b) => a + b, 0);
+    console.log(`quality checks in a CPU profile of ${RUNS} checked builds of the ${SLIDES}-slide reference deck (warm half, main thread):`);
+    for (const c of CHECKS) console.log(`  ${c.padEnd(16)} ${checks[c]!.toFixed(0).padStart(6)} ms`);
+    console.log(`  checks ${total.toFixed(0)} ms of ${busy.toFixed(0)} ms busy: ${((total / (busy - total)) * 100).toFixed(1)} % of generation (goal ≤ 10 %)`);
+    console.log(`  load average during the run: ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${availableParallelism()} CPUs`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+} else {
   const r = spawnChild('--deck') as { plain: number[]; checked: number[]; slideChecks: number[]; cpu: { plain: number[]; checked: number[]; slide: number[] }; reportMs: number[]; findings: number };
   const m = (xs: number[]): number => median(warm(xs));
   const ms = (x: number): string => `${x.toFixed(1)} ms`;

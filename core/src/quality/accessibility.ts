@@ -23,7 +23,7 @@ import { FactKind, openedTemplates } from '../ooxml/pml/opened-templates.js';
 import { NS, attr, child, children, intAttr, type Element } from '../ooxml/xml.js';
 import { colorIn, type ColorContext, type Rgba } from '../ooxml/pml/color.js';
 import type { ShapeTreePart, SlidePart } from '../ooxml/pml/parts.js';
-import { effective, type Shape } from '../ooxml/pml/shapes.js';
+import { effective, type Frame, type Shape } from '../ooxml/pml/shapes.js';
 import { bodyText, effectiveFont, hasVisibleText } from '../ooxml/pml/text.js';
 import { graphicKind } from '../ooxml/pml/graphic.js';
 import { SlideDraft } from '../generation/draft/index.js';
@@ -89,12 +89,16 @@ export interface SlideTitle {
 export function shapeAccessibility(top: Shape, options: AccessibilityOptions = {}): QualityFinding[] {
   const out: QualityFinding[] = [];
   const minPt = options.minTextPt ?? DEFAULT_MIN_TEXT_PT;
-  for (const shape of top.walk()) {
-    if (shape.hidden) continue;
-    checkAltText(shape, -1, out);
-    if (shape.kind === 'sp' && shape.txBody && hasShapeText(shape.txBody)) checkText(shape, -1, minPt, out);
-  }
+  // a shape without members is the whole walk (no generator made)
+  if (top.children.length === 0) shapeAccessibilityOne(top, minPt, out);
+  else for (const shape of top.walk()) shapeAccessibilityOne(shape, minPt, out);
   return out;
+}
+
+function shapeAccessibilityOne(shape: Shape, minPt: number, out: QualityFinding[]): void {
+  if (shape.hidden) return;
+  checkAltText(shape, -1, out);
+  if (shape.kind === 'sp' && shape.txBody && hasShapeText(shape.txBody)) checkText(shape, -1, minPt, out);
 }
 
 /**
@@ -118,23 +122,36 @@ export interface ReadingOrderBox {
   bottom: number;
 }
 
-/** The facts about a top-level shape that the slide-level checks read. */
-export function shapeSlideFacts(top: Shape): ShapeSlideFacts {
-  let title: SlideTitle | undefined;
+/**
+ * The facts about a top-level shape that the slide-level checks read.
+ *
+ * @param frame - the shape's frame (`top.frame`), when the caller has read it already
+ */
+export function shapeSlideFacts(top: Shape, frame?: Frame): ShapeSlideFacts {
+  // a shape without members is the whole walk (no generator made)
+  const title = top.children.length === 0 ? titleOf(top) : firstTitle(top);
+  return { title, placed: readingOrderBox(top, frame) };
+}
+
+/** The first shown title placeholder with text of a shape and its members. */
+function firstTitle(top: Shape): SlideTitle | undefined {
   for (const s of top.walk()) {
-    if (s.hidden || !s.placeholder || !TITLE_TYPES.has(s.placeholder.type)) continue;
-    const text = shapeText(s.txBody).trim().replace(/\s+/g, ' ');
-    if (text) {
-      title = { text, shape_id: s.id, shape_name: s.name };
-      break;
-    }
+    const title = titleOf(s);
+    if (title) return title;
   }
-  return { title, placed: readingOrderBox(top) };
+  return undefined;
+}
+
+/** A shape's title, when it is a shown title placeholder with text (whitespace collapsed). */
+function titleOf(s: Shape): SlideTitle | undefined {
+  if (s.hidden || !s.placeholder || !TITLE_TYPES.has(s.placeholder.type)) return undefined;
+  const text = shapeText(s.txBody).trim().replace(/\s+/g, ' ');
+  return text ? { text, shape_id: s.id, shape_name: s.name } : undefined;
 }
 
 /** The slide-level findings (no title, reading order) of a slide's top-level shapes, and its title. */
 export function slideAccessibility(shapes: readonly Shape[], index: number): { title: SlideTitle; findings: QualityFinding[] } {
-  return slideAccessibilityOf(shapes.map(shapeSlideFacts), index);
+  return slideAccessibilityOf(shapes.map((s) => shapeSlideFacts(s)), index);
 }
 
 /**
@@ -504,13 +521,13 @@ function formatStyles(part: ShapeTreePart): { fill: Element[]; bg: Element[] } {
 
 // ------------------------------------------------------------------ reading order
 
-/** The shape's box when the reading-order check reads it: shown, not footer-area, with content and a size. */
-function readingOrderBox(s: Shape): ReadingOrderBox | undefined {
+/** The shape's box when the reading-order check reads it: shown, not footer-area, with content and a size (`frame`: `s.frame`, if read already). */
+function readingOrderBox(s: Shape, frame?: Frame): ReadingOrderBox | undefined {
   if (s.hidden) return undefined;
   if (s.placeholder && FOOTER_TYPES.has(s.placeholder.type)) return undefined;
   const hasContent = s.kind === 'pic' || s.kind === 'graphicFrame' || s.kind === 'grpSp' || (s.kind === 'sp' && hasShapeText(s.txBody));
   if (!hasContent) return undefined;
-  const f = s.frame;
+  const f = frame ?? s.frame;
   if (!f || f.cx <= 0 || f.cy <= 0) return undefined;
   return { shape: s, x: f.x, y: f.y, right: f.x + f.cx, bottom: f.y + f.cy };
 }

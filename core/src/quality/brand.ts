@@ -89,13 +89,17 @@ export function themeBrand(theme: Theme): { themeFonts: ReadonlySet<string>; pal
 /** Brand findings of one top-level shape and its group members, without a slide index (-1). */
 export function shapeBrand(top: Shape, ctx: BrandContext): QualityFinding[] {
   const out: QualityFinding[] = [];
-  for (const shape of top.walk()) {
-    if (shape.hidden) continue;
-    checkFonts(shape, -1, ctx.themeFonts, ctx.vocabulary, out);
-    checkColors(shape, -1, ctx.palette, ctx.vocabulary, out);
-    if (shape.kind === 'pic') checkStretch(shape, -1, ctx, out);
-  }
+  // a shape without members is the whole walk (no generator made)
+  if (top.children.length === 0) shapeBrandOne(top, ctx, out);
+  else for (const shape of top.walk()) shapeBrandOne(shape, ctx, out);
   return out;
+}
+
+function shapeBrandOne(shape: Shape, ctx: BrandContext, out: QualityFinding[]): void {
+  if (shape.hidden) return;
+  checkFonts(shape, -1, ctx.themeFonts, ctx.vocabulary, out);
+  checkColors(shape, -1, ctx.palette, ctx.vocabulary, out);
+  if (shape.kind === 'pic') checkStretch(shape, -1, ctx, out);
 }
 
 /** Runs the brand checks over the slides of a deck, in deck order. */

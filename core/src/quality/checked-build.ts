@@ -45,7 +45,8 @@ export async function checkedBuild(input: BuildDeckInput, options: CheckedBuildO
     // slides whose text the build checked as it serialized it are not read again; bytes
     // from a build given in the options (tests planting faults) are read in full
     const checkedText = options.build ? undefined : new Map(result.slides.filter((s) => s.package_problems).map((s) => [s.part_name, s.package_problems!] as const));
-    const problems = checkPackage(pkg, { checkedText });
+    // the parts kept as trees are read as the build wrote them (not serialized again)
+    const problems = checkPackage(pkg, { checkedText, writtenBytes: options.build ? undefined : result.treeBytes });
     if (problems.length === 0) {
       const report = buildReport({ pkg, slides: result.slides, vocabulary: { fonts: new Set(result.vocabulary.fonts), colors: new Set(result.vocabulary.colors) }, minTextPt: options.minTextPt, packageProblems: problems });
       reportMs += performance.now() - t0;
@@ -87,7 +88,7 @@ export async function checkedBuild(input: BuildDeckInput, options: CheckedBuildO
 
 /** The result without the written package (checked already; the caller keeps the bytes). */
 function withoutPackage(result: BuildDeckResult): BuildDeckResult {
-  const { package: _written, ...rest } = result;
+  const { package: _written, treeBytes: _trees, ...rest } = result;
   return rest;
 }
 

@@ -106,13 +106,16 @@ class Reader {
   private readonly texts = new Map<string, string | null>();
   private readonly relsBySource = new Map<string, Rel[]>();
   private readonly decoder = new TextDecoder();
-  constructor(readonly pkg: OpcPackage) {}
+  constructor(
+    readonly pkg: OpcPackage,
+    private readonly written?: ReadonlyMap<string, Uint8Array>,
+  ) {}
 
   text(part: string): string | undefined {
     let t = this.texts.get(part);
     if (t === undefined) {
       try {
-        const bytes = this.pkg.getBytes(part);
+        const bytes = this.written?.get(part) ?? this.pkg.getBytes(part);
         if (part.toLowerCase().endsWith('.rels')) {
           t = relsTextByBytes.get(bytes);
           if (t === undefined) relsTextByBytes.set(bytes, (t = this.decoder.decode(bytes)));
@@ -255,14 +258,13 @@ export function checkSlideText(part: string, text: string | Uint8Array, relIds: 
     if (out.length < MAX_PER_CHECK) out.push({ part: p, check, message });
   };
   const buf = typeof text === 'string' ? Buffer.from(text, 'utf8') : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
-  const root = rootOf(rootHead(buf));
+  const { root, signature } = slideHead(buf);
   if (!root) {
     report(part, 'xml', 'the part has no root element');
     return out;
   }
   if (root.local !== 'sld') report(part, 'part', `the root element is ${root.local}, not sld as its content type requires`);
   // the text between repeated ranges is read now; each repeated range once per template element
-  const signature = prefixSignature(root.prefixes);
   const pieces: SlideTextFacts[] = [];
   let at = 0;
   for (const r of repeated) {
@@ -288,6 +290,48 @@ export function checkSlideText(part: string, text: string | Uint8Array, relIds: 
     for (const f of pieces) for (const m of f.tableProblems) report(part, 'table', m);
   } else checkSerializedTables(part, buf, root.prefixes, report);
   return out;
+}
+
+/** What a slide's prolog and root start tag give the slide-text rules. */
+interface SlideHead {
+  /** The prolog and root start tag's bytes (a copy). */
+  bytes: Buffer;
+  root: ReturnType<typeof rootOf>;
+  /** {@link prefixSignature} of the root's prefixes. */
+  signature: string;
+}
+
+/**
+ * Heads of the slides read lately, most recent first: a deck's slides made from one
+ * template slide start with the same bytes, whose root element is read once (bounded).
+ */
+const slideHeads: SlideHead[] = [];
+const MAX_SLIDE_HEADS = 16;
+
+/** The root element of a slide's bytes, read once per distinct prolog and root start tag. */
+function slideHead(buf: Buffer): SlideHead {
+  // bytes that start with a known head have that head: the head ends at the first `>` after
+  // the root's `<`, which the known head holds
+  for (let i = 0; i < slideHeads.length; i++) {
+    const known = slideHeads[i]!;
+    const n = known.bytes.length;
+    if (n <= buf.length && buf.compare(known.bytes, 0, n, 0, n) === 0) {
+      if (i > 0) {
+        slideHeads.splice(i, 1);
+        slideHeads.unshift(known);
+      }
+      return known;
+    }
+  }
+  const end = rootHeadEnd(buf);
+  const root = rootOf(buf.toString('utf8', 0, end === -1 ? buf.length : end));
+  const signature = root ? prefixSignature(root.prefixes) : '';
+  // bytes without a whole root start tag are read as they are, not kept: longer bytes starting with them may have one
+  if (end === -1) return { bytes: Buffer.alloc(0), root, signature };
+  const made: SlideHead = { bytes: Buffer.from(buf.subarray(0, end)), root, signature };
+  slideHeads.unshift(made);
+  if (slideHeads.length > MAX_SLIDE_HEADS) slideHeads.pop();
+  return made;
 }
 
 /** A range of a slide's bytes that repeats a template element's text (see the generation serializer). */
@@ -323,7 +367,7 @@ function prefixSignature(prefixes: Map<string, Set<string>>): string {
 }
 
 function slideTextFacts(buf: Buffer, prefixes: Map<string, Set<string>>): SlideTextFacts {
-  const special = buf.indexOf(ALTERNATE_CONTENT) !== -1 || buf.indexOf(OLE_OBJECT) !== -1;
+  const special = ALTERNATE_CONTENT.in(buf) !== -1 || OLE_OBJECT.in(buf) !== -1;
   const facts: SlideTextFacts = { rids: [], shapes: [], tableProblems: [], tablesWhole: true, special };
   if (special) return facts;
   scanSerializedRelationshipIds(buf, prefixes, (name, value) => facts.rids.push({ name, value }));
@@ -337,7 +381,7 @@ function checkWhole(part: string, buf: Buffer, prefixes: Map<string, Set<string>
   scanSerializedRelationshipIds(buf, prefixes, (name, value) => {
     if (!relIds.has(value)) report(part, 'rid', `${name}="${value}" names no relationship in ${relsPartName(part)}`);
   });
-  if (buf.indexOf(ALTERNATE_CONTENT) === -1 && buf.indexOf(OLE_OBJECT) === -1) {
+  if (ALTERNATE_CONTENT.in(buf) === -1 && OLE_OBJECT.in(buf) === -1) {
     const ids = new Set<string>();
     scanSerializedShapeIds(buf, prefixes, (id, name) => checkShapeId(part, id, name, ids, report));
     checkSerializedTables(part, buf, prefixes, report);
@@ -352,25 +396,108 @@ function checkShapeId(part: string, id: string, name: string, ids: Set<string>, 
   ids.add(id);
 }
 
-const ALTERNATE_CONTENT = Buffer.from('AlternateContent', 'latin1');
-const OLE_OBJECT = Buffer.from('oleObj', 'latin1');
 const LT = 0x3c;
 const GT = 0x3e;
 const QUOTE = 0x22;
 const EQUALS = 0x3d;
 const SLASH = 0x2f;
 
-/** Search needles (tags and attribute prefixes under the prefixes parts declare) as bytes, bounded. */
-const needles = new BoundedMemo<Buffer>(1024);
-function needle(text: string): Buffer {
-  return needles.get(text) ?? needles.set(text, Buffer.from(text, 'utf8'));
+/**
+ * A byte string searched for by a rarer part of it. Node searches a short needle by
+ * looking for its first byte and comparing from there: a needle starting with `<` stops at
+ * every tag of a part, one starting with a letter that XML rarely holds (an upper-case
+ * letter, `b`) runs at the speed of a memory scan (`<p:cNvPr` found by `NvPr` is some
+ * twenty times faster). {@link in} finds exactly what `indexOf` of the whole needle finds.
+ */
+class Needle {
+  readonly bytes: Buffer;
+  readonly length: number;
+  /** The part searched for, and where it starts in the needle. */
+  private readonly anchor: Buffer;
+  private readonly offset: number;
+
+  constructor(text: string) {
+    this.bytes = Buffer.from(text, 'utf8');
+    this.length = this.bytes.length;
+    let best = 0;
+    for (let i = 1; i < this.length; i++) if (rarity(this.bytes[i]!) > rarity(this.bytes[best]!)) best = i;
+    // Node searches needles shorter than 8 bytes by their first byte; longer ones otherwise
+    const end = Math.min(this.length, best + 7);
+    const useWhole = rarity(this.bytes[best]!) === 0 || (best === 0 && end === this.length);
+    this.offset = useWhole ? 0 : best;
+    this.anchor = useWhole ? this.bytes : this.bytes.subarray(best, end);
+  }
+
+  /** `buf.indexOf(this.bytes, from)` for `from` ≥ 0: the first occurrence at or after `from`, else -1. */
+  in(buf: Buffer, from = 0): number {
+    if (this.anchor === this.bytes) return buf.indexOf(this.bytes, from);
+    const bytes = this.bytes;
+    const n = this.length;
+    for (let q = buf.indexOf(this.anchor, from + this.offset); q !== -1; q = buf.indexOf(this.anchor, q + 1)) {
+      const p = q - this.offset;
+      if (p + n > buf.length) return -1;
+      let i = 0;
+      while (i < n && buf[p + i] === bytes[i]) i++;
+      if (i === n) return p;
+    }
+    return -1;
+  }
 }
 
+/** How rarely a byte occurs in the markup of a part (0: often — `<`, `:`, lower-case letters of common names). */
+function rarity(c: number): number {
+  if (c >= 65 && c <= 90) return 2; // upper case
+  if (c === 98 || c === 106 || c === 107 || c === 113 || c === 118 || c === 119 || c === 120 || c === 121 || c === 122) return 1; // b j k q v w x y z
+  return 0;
+}
+
+/** Search needles (tags and attribute prefixes under the prefixes parts declare), bounded. */
+const needles = new BoundedMemo<Needle>(1024);
+function needle(text: string): Needle {
+  return needles.get(text) ?? needles.set(text, new Needle(text));
+}
+
+/** The needles the slide-text rules search for under a part's prefixes. */
+interface SlideNeedles {
+  /** ` r:` per relationships prefix. */
+  rel: Array<{ prefix: string; find: Needle }>;
+  /** `<p:cNvPr` per PresentationML prefix, p14's after p's. */
+  cNvPr: Needle[];
+  /** Per DrawingML prefix: `<a:tbl>`, `</a:tbl>`, `<a:tr`, `</a:tr>`, `<a:tc`, `<a:gridCol`. */
+  tables: Array<{ open: Needle; close: Needle; tr: Needle; trEnd: Needle; tc: Needle; gridCol: Needle }>;
+}
+
+/** The needles of the slide-text rules by the prefixes read from a root element (made once per head read). */
+const slideNeedles = new WeakMap<Map<string, Set<string>>, SlideNeedles>();
+
+function needlesOf(prefixes: Map<string, Set<string>>): SlideNeedles {
+  let known = slideNeedles.get(prefixes);
+  if (!known) {
+    known = {
+      rel: [...(prefixes.get(NS.r) ?? [])].map((prefix) => ({ prefix, find: needle(` ${prefix}:`) })),
+      cNvPr: [...(prefixes.get(NS.p) ?? ['p']), ...(prefixes.get(NS.p14) ?? [])].map((prefix) => needle(`<${prefix}:cNvPr`)),
+      tables: [...(prefixes.get(NS.a) ?? ['a'])].map((a) => ({
+        open: needle(`<${a}:tbl>`),
+        close: needle(`</${a}:tbl>`),
+        tr: needle(`<${a}:tr`),
+        trEnd: needle(`</${a}:tr>`),
+        tc: needle(`<${a}:tc`),
+        gridCol: needle(`<${a}:gridCol`),
+      })),
+    };
+    slideNeedles.set(prefixes, known);
+  }
+  return known;
+}
+
+const ALTERNATE_CONTENT = needle('AlternateContent');
+const OLE_OBJECT = needle('oleObj');
+
 /**
- * The prolog and root start tag of a part's bytes, decoded: everything up to the `>` of the
- * first tag that is not a declaration, processing instruction or comment.
+ * Where the prolog and root start tag of a part's bytes end: after the `>` of the first tag
+ * that is not a declaration, processing instruction or comment; -1 when the bytes end first.
  */
-function rootHead(buf: Buffer): string {
+function rootHeadEnd(buf: Buffer): number {
   let at = buf.indexOf(LT);
   while (at !== -1) {
     const next = buf[at + 1];
@@ -380,9 +507,9 @@ function rootHead(buf: Buffer): string {
     if (at === -1) break;
     at = buf.indexOf(LT, at);
   }
-  if (at === -1) return buf.toString('utf8');
+  if (at === -1) return -1;
   const end = buf.indexOf(GT, at);
-  return buf.toString('utf8', 0, end === -1 ? buf.length : end + 1);
+  return end === -1 ? -1 : end + 1;
 }
 
 /** Bytes of `[\w.-]` (an attribute name's characters as the general patterns read them). */
@@ -392,9 +519,8 @@ function isNameUnit(c: number | undefined): boolean {
 
 /** {@link scanRelationshipIds}'s reading on bytes the engine serialized: each relationship attribute with a value, as `prefix:name` and value. */
 function scanSerializedRelationshipIds(buf: Buffer, prefixes: Map<string, Set<string>>, found: (name: string, value: string) => void): void {
-  for (const prefix of prefixes.get(NS.r) ?? []) {
-    const find = needle(` ${prefix}:`);
-    for (let at = buf.indexOf(find); at !== -1; at = buf.indexOf(find, at + find.length)) {
+  for (const { prefix, find } of needlesOf(prefixes).rel) {
+    for (let at = find.in(buf); at !== -1; at = find.in(buf, at + find.length)) {
       const nameStart = at + find.length;
       let end = nameStart;
       while (end < buf.length && isNameUnit(buf[end])) end++;
@@ -413,9 +539,9 @@ function isWordUnit(c: number | undefined): boolean {
 }
 
 /** Start tags `<{name}` (not a longer name) in `buf`, counted. */
-function countStartTags(buf: Buffer, find: Buffer): number {
+function countStartTags(buf: Buffer, find: Needle): number {
   let n = 0;
-  for (let at = buf.indexOf(find); at !== -1; at = buf.indexOf(find, at + find.length)) if (!isWordUnit(buf[at + find.length])) n++;
+  for (let at = find.in(buf); at !== -1; at = find.in(buf, at + find.length)) if (!isWordUnit(buf[at + find.length])) n++;
   return n;
 }
 
@@ -425,31 +551,25 @@ function countStartTags(buf: Buffer, find: Buffer): number {
  */
 function checkSerializedTables(part: string, buf: Buffer, prefixes: Map<string, Set<string>>, report: Report): boolean {
   let whole = true;
-  for (const a of prefixes.get(NS.a) ?? ['a']) {
-    const open = needle(`<${a}:tbl>`);
-    const close = needle(`</${a}:tbl>`);
-    const tr = needle(`<${a}:tr`);
-    const trEnd = needle(`</${a}:tr>`);
-    const tc = needle(`<${a}:tc`);
-    const gridCol = needle(`<${a}:gridCol`);
-    const firstOpen = buf.indexOf(open);
-    const firstClose = buf.indexOf(close);
+  for (const { open, close, tr, trEnd, tc, gridCol } of needlesOf(prefixes).tables) {
+    const firstOpen = open.in(buf);
+    const firstClose = close.in(buf);
     if (firstClose !== -1 && (firstOpen === -1 || firstClose < firstOpen)) whole = false;
-    for (let at = firstOpen; at !== -1; at = buf.indexOf(open, at + open.length)) {
-      const end = buf.indexOf(close, at);
+    for (let at = firstOpen; at !== -1; at = open.in(buf, at + open.length)) {
+      const end = close.in(buf, at);
       if (end === -1) whole = false;
       // searches stay inside the table: a view of its bytes
       const body = buf.subarray(at, end === -1 ? buf.length : end);
       const cols = countStartTags(body, gridCol);
       let row = 0;
-      for (let i = body.indexOf(tr); i !== -1; i = body.indexOf(tr, i + tr.length)) {
+      for (let i = tr.in(body); i !== -1; i = tr.in(body, i + tr.length)) {
         if (isWordUnit(body[i + tr.length])) continue;
         row++;
         const tagEnd = body.indexOf(GT, i);
         if (tagEnd === -1) break;
         let cells = 0;
         if (body[tagEnd - 1] !== SLASH /* a self-closing row has no cells */) {
-          const rowEnd = body.indexOf(trEnd, tagEnd);
+          const rowEnd = trEnd.in(body, tagEnd);
           cells = countStartTags(body.subarray(tagEnd, rowEnd === -1 ? body.length : rowEnd), tc);
           i = rowEnd === -1 ? body.length : rowEnd;
         }
@@ -475,9 +595,8 @@ function serializedAttr(tag: string, name: string): string | undefined {
 
 /** {@link checkShapeIdsPlain}'s reading on bytes the engine serialized: each `p:cNvPr`'s id and name, in document order. */
 function scanSerializedShapeIds(buf: Buffer, prefixes: Map<string, Set<string>>, found: (id: string, name: string) => void): void {
-  for (const prefix of [...(prefixes.get(NS.p) ?? ['p']), ...(prefixes.get(NS.p14) ?? [])]) {
-    const find = needle(`<${prefix}:cNvPr`);
-    for (let at = buf.indexOf(find); at !== -1; at = buf.indexOf(find, at + find.length)) {
+  for (const find of needlesOf(prefixes).cNvPr) {
+    for (let at = find.in(buf); at !== -1; at = find.in(buf, at + find.length)) {
       const next = buf[at + find.length];
       // a longer name (`cNvPrX`) is another element
       if (isNameUnit(next) && next !== 46 && next !== 45) continue;
@@ -495,6 +614,11 @@ export interface CheckPackageOptions {
    * their text is not read again.
    */
   checkedText?: ReadonlyMap<string, readonly PackageProblem[]>;
+  /**
+   * Bytes of parts as written, by part name, read instead of the package's (a package that
+   * holds a part as a tree serializes it on every read of its bytes).
+   */
+  writtenBytes?: ReadonlyMap<string, Uint8Array>;
 }
 
 /**
@@ -510,7 +634,7 @@ export function checkPackage(pkg: OpcPackage, options: CheckPackageOptions = {})
     perCheck.set(check, n);
     if (n <= MAX_PER_CHECK) out.push({ part, check, message });
   };
-  const r = new Reader(pkg);
+  const r = new Reader(pkg, options.writtenBytes);
   const names = pkg.partNames();
 
   checkNamesAndTypes(pkg, names, report);

@@ -61,6 +61,7 @@ const INVENTORY: Record<string, Kind> = {
   'core/src/validation/index.ts#routeIndex': 'process-wide',
 
   'core/src/generation/deck/slide-quality.ts#objectIds': 'lives with its key',
+  'core/src/generation/deck/slide-quality.ts#inheritedFrames': 'lives with its key',
   'core/src/generation/draft/clone.ts#childrenStubs': 'lives with its key',
   'core/src/generation/draft/serialize.ts#stubText': 'lives with its key',
   'core/src/generation/draft/serialize.ts#childrenText': 'lives with its key',
@@ -72,6 +73,7 @@ const INVENTORY: Record<string, Kind> = {
   'core/src/quality/package.ts#resolvedRelationships': 'lives with its key',
   'core/src/quality/package.ts#relsTextByBytes': 'lives with its key',
   'core/src/quality/package.ts#factsOfRepeated': 'lives with its key',
+  'core/src/quality/package.ts#slideNeedles': 'lives with its key',
   'core/src/render/draw-context.ts#TILED': 'lives with its key',
   'core/src/render/draw-context.ts#RECOLORED': 'lives with its key',
   'core/src/text/layout.ts#cjkFaces': 'lives with its key',
@@ -84,6 +86,7 @@ const INVENTORY: Record<string, Kind> = {
   'core/src/ooxml/xml.ts#xmldomExpressions': 'bounded',
   'core/src/quality/package.ts#relationshipEntriesByText': 'bounded',
   'core/src/quality/package.ts#needles': 'bounded',
+  'core/src/quality/package.ts#slideHeads': 'bounded',
   'core/src/matching/rank.ts#fontRatios': 'bounded',
   'core/src/text/shaping.ts#cache': 'bounded',
   'core/src/text/layout.ts#glyphCoverage': 'bounded',

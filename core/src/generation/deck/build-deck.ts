@@ -120,6 +120,12 @@ export interface BuildDeckResult {
   vocabulary: { fonts: string[]; colors: string[] };
   /** The deck as written (the parts `bytes` holds): the quality report's package check reads it instead of opening `bytes` again. Absent without a deck. */
   package?: OpcPackage;
+  /**
+   * The bytes `bytes` holds for the parts {@link package} keeps as XML trees (the
+   * presentation part, its properties), serialized once when the deck was written: the
+   * package check reads them instead of serializing the trees again. Absent without a deck.
+   */
+  treeBytes?: ReadonlyMap<string, Uint8Array>;
 }
 
 /** How one placeholder or text shape of a deck slide was fitted. */
@@ -223,7 +229,7 @@ export async function buildDeck(input: BuildDeckInput, onProgress?: (fraction: n
   }
   const bytes = await writer.finish();
   onProgress?.(1);
-  return { bytes, pages_generated: writer.slideCount, errors, warnings: writer.warnings, slides: writer.slideRecords, vocabulary: writer.vocabulary(), package: writer.written };
+  return { bytes, pages_generated: writer.slideCount, errors, warnings: writer.warnings, slides: writer.slideRecords, vocabulary: writer.vocabulary(), package: writer.written, treeBytes: writer.treeBytes };
 }
 
 /** Accumulates the output package slide by slide; each slide is all-or-nothing. */
@@ -236,6 +242,9 @@ class DeckWriter {
   get written(): OpcPackage {
     return this.out;
   }
+
+  /** The bytes written for the parts the deck keeps as XML trees, by part name (filled by {@link finish}). */
+  readonly treeBytes = new Map<string, Uint8Array>();
   private readonly templates: DeckTemplates;
   private readonly parts: PartCopier;
   private readonly slides: string[] = [];
@@ -685,7 +694,7 @@ class DeckWriter {
     if (notesMaster) for (const n of this.notes) this.writeNotesSlide(n, notesMaster);
     writePresentation({ out: this.out, parts: this.parts, base: this.base!, masterIds, slides: this.slides, notesMaster, notesCount: this.notes.length, tableStyles: this.tableStyles });
     await this.parts.deliverPictures(-1, '');
-    return this.out.toBytes();
+    return this.out.toBytes(undefined, (name, bytes) => this.treeBytes.set(name, bytes));
   }
 }
 

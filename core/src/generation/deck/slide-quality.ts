@@ -4,15 +4,15 @@
  * what a template slide gives judged once per template slide (core/src/quality holds the
  * checks themselves).
  */
-import { NS, attr, child, children, descendants, type Element } from '../../ooxml/xml.js';
+import { NS, attr, child, descendants, type Element } from '../../ooxml/xml.js';
 import type { OpcPackage } from '../../ooxml/opc/package.js';
 import type { RelationshipDraft } from '../../ooxml/opc/relationships.js';
 import type { PmlModel } from '../../ooxml/pml/parts.js';
-import { Shape } from '../../ooxml/pml/shapes.js';
+import type { Frame, Shape } from '../../ooxml/pml/shapes.js';
 import { shapeBrand, themeBrand, type BrandContext, type TemplateVocabulary } from '../../quality/brand.js';
 import { shapeAccessibility, shapeSlideFacts, slideAccessibilityOf, type ShapeSlideFacts, type SlideTitle } from '../../quality/accessibility.js';
 import type { QualityFinding } from '../../quality/types.js';
-import { GeneratedSlidePart, SlideDraft } from '../draft/index.js';
+import { GeneratedSlidePart, SlideDraft, type DeferredParagraphs } from '../draft/index.js';
 import { materializeParagraphs } from '../slide/text.js';
 import { shapeTree } from '../slide/shapes.js';
 import { vocabularyOf, type TemplateSlideQuality, type TemplateSource } from './templates.js';
@@ -71,6 +71,65 @@ class WrittenSlideBrand implements BrandContext {
   }
 }
 
+/** A shape of the slide as written, its frame read once (the filled-shape key and the reading order both read it). */
+class WrittenShape {
+  private known = false;
+  private box: Frame | undefined;
+  constructor(readonly shape: Shape) {}
+
+  get frame(): Frame | undefined {
+    if (!this.known) {
+      // a shape without a transform of its own is where its base placeholder is: the frame
+      // of the layout's (or master's) placeholder, read once
+      const s = this.shape;
+      const base = s.xfrm === undefined ? s.basePlaceholder : undefined;
+      this.box = base ? inheritedFrame(base) : s.frame;
+      this.known = true;
+    }
+    return this.box;
+  }
+
+  /** The frame when read already, else undefined. */
+  get knownFrame(): Frame | undefined {
+    return this.box;
+  }
+}
+
+const ELEMENT_NODE = 1;
+
+/** Fitted run sizes of deferred paragraphs in a cache key (no closures made per slide). */
+function sizesKey(sizes: DeferredParagraphs['sizes']): string {
+  if (!sizes) return '';
+  let key = '';
+  for (let i = 0; i < sizes.length; i++) key += (i > 0 ? ';' : '') + sizes[i]!.runs.join(',');
+  return key;
+}
+
+/** Whether deferred paragraphs' lines hold text other than whitespace. */
+function hasText(lines: DeferredParagraphs['lines']): boolean {
+  for (const segments of lines) for (const x of segments) if (x.trim() !== '') return true;
+  return false;
+}
+
+/** Frames of layout and master placeholders that written shapes inherit, by placeholder. */
+const inheritedFrames = new WeakMap<Shape, { frame: Frame | undefined }>();
+
+/**
+ * The frame of a shape with no transform of its own whose base placeholder is `base`:
+ * `base.frame` (the first transform along the placeholder chain from `base` on, as
+ * `Shape.frame` reads it), read once per base placeholder.
+ */
+function inheritedFrame(base: Shape): Frame | undefined {
+  let known = inheritedFrames.get(base);
+  if (!known) inheritedFrames.set(base, (known = { frame: base.frame }));
+  return known.frame;
+}
+
+/** A frame in a cache key. */
+function frameKey(f: Frame | undefined): string {
+  return f ? `${f.x},${f.y},${f.cx},${f.cy}` : '';
+}
+
 /** The child of `tree` that holds `el` (itself when it is one). */
 function topLevelOf(el: Element, tree: Element | undefined): Element | undefined {
   for (let n: Element | null = el; n; n = n.parentNode as Element | null) if (n.parentNode === tree) return n;
@@ -123,10 +182,13 @@ const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out 
     else genByTop.set(top, [s]);
   }
   // per top-level shape in tree order: a stand-in's facts (read once per template shape), or
-  // the written shape whose facts are read after the loop, in the state the checks leave it
-  const slideShapes: Array<ShapeSlideFacts | Shape> = [];
+  // the written shape (with its frame, when read) whose facts are read after the loop, in
+  // the state the checks leave it
+  const slideShapes: Array<ShapeSlideFacts | WrittenShape> = [];
   const findings: QualityFinding[] = [];
-  for (const el of children(tree)) {
+  for (let node = tree.firstChild; node; node = node.nextSibling) {
+    if (node.nodeType !== ELEMENT_NODE) continue;
+    const el = node as Element;
     const source = stubs?.get(el);
     if (source && tpl) {
       for (const s of tpl.byTop.get(source) ?? []) {
@@ -152,7 +214,8 @@ const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out 
       continue;
     }
     for (const s of genByTop.get(el) ?? []) {
-      slideShapes.push(s);
+      const written = new WrittenShape(s);
+      slideShapes.push(written);
       const m = s.kind === 'sp' && s.group === undefined ? SlideDraft.paragraphsOf(s.txBody) : undefined;
       if (!m || !s.txBody) {
         // (the slide is written already: deferred paragraphs elsewhere may become nodes the reading model reads)
@@ -169,12 +232,12 @@ const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out 
         layoutPart,
         objectId(m.runProps),
         objectId(m.paraProps),
-        m.sizes?.map((p) => p.runs.join(',')).join(';') ?? '',
+        sizesKey(m.sizes),
         attr(child(child(s.txBody, NS.a, 'bodyPr'), NS.a, 'normAutofit'), 'fontScale') ?? '',
         options.minTextPt ?? '',
-        m.lines.some((segments) => segments.some((x) => x.trim() !== '')) ? 'text' : 'empty',
+        hasText(m.lines) ? 'text' : 'empty',
         // what lies behind the text depends on where the box is
-        s.frame ? `${s.frame.x},${s.frame.y},${s.frame.cx},${s.frame.cy}` : '',
+        frameKey(written.frame),
       ].join('|');
       let known = src.lazy.filledQuality.get(key);
       if (!known) {
@@ -188,7 +251,7 @@ const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out 
     }
   }
   const slide = slideAccessibilityOf(
-    slideShapes.map((x) => (x instanceof Shape ? shapeSlideFacts(x) : x)),
+    slideShapes.map((x) => (x instanceof WrittenShape ? shapeSlideFacts(x.shape, x.knownFrame) : x)),
     -1,
   );
   return { findings: [...findings, ...slide.findings], title: slide.title };

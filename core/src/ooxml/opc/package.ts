@@ -412,8 +412,10 @@ export class OpcPackage {
    * except already-compressed media.
    *
    * @param level - DEFLATE level 1–9
+   * @param onSerialized - told the bytes written for each XML part serialized from its tree
+   *   (what {@link getBytes} would give for it until the tree changes)
    */
-  async toBytes(level = 6): Promise<Uint8Array> {
+  async toBytes(level = 6, onSerialized?: (partName: string, bytes: Uint8Array) => void): Promise<Uint8Array> {
     // an opened Strict file is written in Transitional form too
     for (const name of [...this.unread]) this.normalized(name);
     const encoder = new TextEncoder();
@@ -426,7 +428,11 @@ export class OpcPackage {
         continue;
       }
       const doc = this.xmlCache.get(name);
-      const data = doc && (bytes === EMPTY || this.dirty.has(name)) ? encoder.encode(serializeXml(doc)) : bytes;
+      let data = bytes;
+      if (doc && (bytes === EMPTY || this.dirty.has(name))) {
+        data = encoder.encode(serializeXml(doc));
+        onSerialized?.(name, data);
+      }
       entries.push({ name: name.slice(1), bytes: data, store: STORED_EXTENSIONS.has(extensionOf(name)) });
     }
     return writeZip(entries, level);
