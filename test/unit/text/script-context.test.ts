@@ -37,3 +37,32 @@ t.test('fitting measures the space LibreOffice sets between Japanese and a digit
   const latin = { ...noInsets, paragraphs: [{ runs: [{ text: 'Revenue grew 14%', font }] }] };
   t.equal(layoutText(latin, box(2000), FIT_LAYOUT).lines[0]!.width_pt, layoutText(latin, box(2000), { metrics: fitMetrics }).lines[0]!.width_pt, 'Latin text: nothing added');
 });
+
+t.test('a space, digit or punctuation mark takes the script of the strong text before it in the paragraph, across runs', async (t) => {
+  const calibri = { name: 'Calibri', size_pt: 20 };
+  const bold = { ...calibri, bold: true };
+  const dejavu = (text: string, font: { bold?: boolean }): number => defaultFontMetrics.measure(text, { name: 'DejaVu Sans', size_pt: 20, ...font });
+  const layout = (runs: TextRunInput[], p: Partial<ParagraphInput> = {}) => layoutText({ ...noInsets, paragraphs: [{ runs, ...p }] }, box(2000)).lines[0]!;
+  const frag = (line: ReturnType<typeof layout>, text: string) => line.fragments.find((f) => f.text === text);
+  // an Arabic run, then a run of digits and spaces alone (another format), then Arabic: the middle run is set in the Arabic face
+  const a = layout([{ text: 'نمت الإيرادات', font: calibri }, { text: ' 14% ', font: bold }, { text: 'على أساس سنوي', font: calibri }], { rtl: true });
+  const middle = a.fragments.filter((f) => f.font.bold);
+  t.ok(middle.length > 0 && middle.every((f) => f.font.name === 'DejaVu Sans'), `the digits run after Arabic is drawn in the Arabic face (${middle.map((f) => `${JSON.stringify(f.text)}:${f.font.name}`).join(', ')})`);
+  const arabicWidth = (text: string): number => defaultFontMetrics.measure(text, { name: 'DejaVu Sans', size_pt: 20 });
+  const wantA = arabicWidth('نمت الإيرادات') + dejavu(' 14% ', { bold: true }) + arabicWidth('على أساس سنوي');
+  t.ok(Math.abs(a.width_pt - wantA) < 0.01, `and measured in it (${a.width_pt.toFixed(2)} = ${wantA.toFixed(2)} pt)`);
+  // a run starting with a space after an Arabic run: the space goes with the Arabic, the Latin word keeps its face
+  const b = layout([{ text: 'هامش الربح', font: calibri }, { text: ' improved by 2.1 points', font: bold }]);
+  t.equal(frag(b, ' ')?.font.name, 'DejaVu Sans', `the leading space of the Latin run is set with the Arabic before it (${b.fragments.map((f) => `${JSON.stringify(f.text)}:${f.font.name}`).join(', ')})`);
+  t.ok(b.fragments.some((f) => f.text.startsWith('improved') && f.font.name === 'Calibri'), 'the Latin words keep their face');
+  const whole = layout([{ text: 'هامش الربح', font: calibri }, { text: ' improved by 2.1 points', font: bold }]).width_pt;
+  const want = defaultFontMetrics.measure('هامش الربح', { name: 'DejaVu Sans', size_pt: 20 }) + dejavu(' ', { bold: true }) + defaultFontMetrics.measure('improved by 2.1 points', bold);
+  t.ok(Math.abs(whole - want) < 0.01, `the line is measured so (${whole.toFixed(2)} = ${want.toFixed(2)} pt)`);
+  // a paragraph starting with weak text takes the first strong script after it, in the next run
+  const c = layout([{ text: '2024 ', font: bold }, { text: 'ההכנסות גדלו', font: calibri }], { rtl: true });
+  const lead = c.fragments.filter((f) => f.font.bold);
+  t.ok(lead.length > 0 && lead.every((f) => f.font.name === 'DejaVu Sans'), `leading digits of a Hebrew paragraph take the Hebrew face (${lead.map((f) => `${JSON.stringify(f.text)}:${f.font.name}`).join(', ')})`);
+  // Latin text alone is untouched
+  const d = layout([{ text: 'Revenue ', font: calibri }, { text: '14%', font: bold }]);
+  t.ok(d.fragments.every((f) => f.font.name === 'Calibri'), 'Latin paragraphs keep their faces');
+});
