@@ -203,4 +203,4 @@ export function fittedBoxHeightPt(heightEmu: number): number {
  * between East Asian and other text (`layout.ts` asianSpacing; PowerPoint adds none, so
  * text fitted with it fits in both), heights only.
  */
-export const FIT_LAYOUT = { metrics: fitMetrics, asianSpacing: true, measureOnly: true } as const;
+export const FIT_LAYOUT = { metrics: fitMetrics, asianSpacing: true, tallEastAsianLines: true, measureOnly: true } as const;

@@ -199,6 +199,14 @@ export interface LayoutOptions {
    * so that fitted text fits in both.
    */
   asianSpacing?: boolean;
+  /**
+   * Sets a line of single or wider proportional spacing that holds East Asian glyphs from
+   * the CJK fallback face as tall as that face (ascent + descent 1.448 em), as PowerPoint
+   * may with a tall East Asian face (Meiryo, Yu Gothic) the machine lacks. LibreOffice sets
+   * PPTX text at font-independent line spacing (1.2 × the size, whatever the faces), so
+   * previews leave it out; text fitting measures it, so that fitted text fits in both.
+   */
+  tallEastAsianLines?: boolean;
 }
 
 // Kinds of pieces (break opportunities): spaces may hang at the end of a line, words glue
@@ -870,7 +878,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
     // Place the lines.
     const lineSpacing = p.lineSpacing;
     const lineCount = S.lines;
-    const tallCjk = lineSpacing === undefined || ('pct' in lineSpacing && lineSpacing.pct >= 100);
+    const tallCjk = !!options.tallEastAsianLines && (lineSpacing === undefined || ('pct' in lineSpacing && lineSpacing.pct >= 100));
     for (let li = 0; li < lineCount; li++) {
       const begin = S.lineStart[li]!;
       const end = li + 1 < lineCount ? S.lineStart[li + 1]! : S.placedLen;
@@ -893,7 +901,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
         if (kind !== SPACE) last = j;
         const font = S.fonts[S.run[i]!]!;
         S.take(S.complex[i] ? S.font(i) : font, m);
-        // East Asian glyphs from the fallback face make a line of single or wider proportional spacing as tall as that face's (LibreOffice)
+        // East Asian glyphs from the fallback face make a line of single or wider proportional spacing as tall as that face's (LayoutOptions.tallEastAsianLines)
         if (kind === UNIT && tallCjk && S.seg[i]! >= 0 && S.splits[S.run[i]!]!.eastAsian?.[S.seg[i]!]) S.take(cjkFace(font), m);
       }
       if (visibleCount === 0) S.take(p.endFont ? sized(p.endFont, s, k) : firstFont, m);

@@ -66,3 +66,26 @@ t.test('a space, digit or punctuation mark takes the script of the strong text b
   const d = layout([{ text: 'Revenue ', font: calibri }, { text: '14%', font: bold }]);
   t.ok(d.fragments.every((f) => f.font.name === 'Calibri'), 'Latin paragraphs keep their faces');
 });
+
+t.test('Korean wraps between words, never between the syllables of a word', async (t) => {
+  // the first bullet of the Korean slide: LibreOffice moved "증가했습니다." whole to the next line where its first syllables would have fitted
+  const text = '북부 지역의 신규 기업 계약으로 매출이 전년 대비 14% 증가했습니다.';
+  const words = new Set(text.split(' '));
+  for (const width of [150, 180, 250, 330, 400]) {
+    const l = layoutText({ ...noInsets, paragraphs: [{ runs: [{ text, font: { name: 'Calibri', size_pt: 20, eastAsianLang: 'ko-KR' } }] }] }, box(width), { metrics: fitMetrics });
+    const lines = l.lines.map((x) => x.fragments.map((f) => f.text).join('').trim());
+    t.ok(lines.every((s) => s.split(' ').every((w) => words.has(w))), `${width} pt: every line holds whole words (${lines.join(' | ')})`);
+  }
+});
+
+t.test('previews set Japanese lines at single spacing as LibreOffice does (1.2 × the size); fitting keeps the taller CJK face height', async (t) => {
+  // the Japanese slide on aspose-embedded-fonts (Calibri, 21.5 pt, single spacing): LibreOffice's lines are 25.8 pt apart,
+  // its font-independent line spacing for PPTX text; Noto Sans CJK's own height would be 31.1 pt
+  const text = '北部地域での新規法人契約により、売上高は前年比十四パーセント増加しました。';
+  const body = { ...noInsets, paragraphs: [{ runs: [{ text, font: { name: 'Calibri', size_pt: 21.5, eastAsianLang: 'ja-JP' } }] }] };
+  const pitch = (l: ReturnType<typeof layoutText>): number => l.lines[1]!.top_pt - l.lines[0]!.top_pt;
+  const preview = layoutText(body, box(300));
+  t.ok(preview.lines.length > 1 && pitch(preview) < 1.25 * 21.5, `preview line pitch ${pitch(preview).toFixed(2)} pt (LibreOffice 25.8)`);
+  const fitted = layoutText(body, box(300), FIT_LAYOUT);
+  t.ok(pitch(fitted) >= 1.44 * 21.5, `fitting measures ${pitch(fitted).toFixed(2)} pt, the CJK face's height`);
+});
