@@ -89,3 +89,10 @@ t.test('previews set Japanese lines at single spacing as LibreOffice does (1.2 �
   const fitted = layoutText(body, box(300), FIT_LAYOUT);
   t.ok(pitch(fitted) >= 1.44 * 21.5, `fitting measures ${pitch(fitted).toFixed(2)} pt, the CJK face's height`);
 });
+
+t.test('Hangul syllables advance 0.92 em, as in Noto Sans CJK, the face LibreOffice draws Korean with', async (t) => {
+  // LibreOffice set "북부" 47.88 pt wide at 26 pt and the title's "분기별" 121.5 pt at 44 pt (onlyoffice-blank-ar)
+  t.ok(Math.abs(defaultFontMetrics.measure('북부', { name: 'Arial', size_pt: 26 }) - 47.84) < 0.05, 'two syllables at 26 pt: 47.84 pt');
+  t.ok(Math.abs(defaultFontMetrics.measure('분기별', { name: 'Calibri', size_pt: 44 }) - 121.44) < 0.05, 'three at 44 pt: 121.44 pt');
+  t.equal(defaultFontMetrics.measure('北部', { name: 'Arial', size_pt: 26 }), 52, 'ideographs stay 1 em');
+});
