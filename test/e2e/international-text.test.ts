@@ -393,7 +393,11 @@ for (const b of built) {
       const lo = rasterizePage(pdf, i + 1, widthPx, heightPx);
       const score = ssim(await grayFromPng(preview.png, COMPARE_WIDTH_PX), await grayFromPng(lo, COMPARE_WIDTH_PX));
       row.ssims.push(score);
-      // not met yet on text-heavy slides (0.69–0.84 measured): reported, the target kept visible
+      // not met yet on some slides (0.68–0.85 measured): reported, the target kept visible. Known
+      // causes, where previews follow PowerPoint: pandoc-footer-reference's text has a gradient
+      // fill (light greys on its dark background) that LibreOffice draws black, and LibreOffice
+      // ignores a table's rtl (§21.1.3.13) and its style's bold header row; LibreOffice puts a
+      // quarter em between East Asian and other text, which PowerPoint does not (fitting measures it)
       t.ok(score >= MIN_SSIM, `${sample.language}: preview vs LibreOffice SSIM ${score.toFixed(3)} ≥ ${MIN_SSIM}`, score >= MIN_SSIM ? {} : { todo: 'previews of CJK and right-to-left slides are below the SSIM target (issue 24, item 4)' });
     }
   });

@@ -8,7 +8,7 @@
  */
 import type { AnalyzedParagraphFormat, AnalyzedTextFrame } from '../analysis/types.js';
 import type { FontSpec } from '../text/font-metrics.js';
-import { fitMetrics, fittedBoxHeightPt, fittedHeightPt, HEIGHT_SAFETY } from '../text/fit-metrics.js';
+import { FIT_LAYOUT, fitMetrics, fittedBoxHeightPt, fittedHeightPt, HEIGHT_SAFETY } from '../text/fit-metrics.js';
 import { NS, attr, parseXml, type Element } from '../ooxml/xml.js';
 import type { Shape } from '../ooxml/pml/shapes.js';
 import { readTextBody, shapeTextSources } from '../ooxml/pml/text-style.js';
@@ -85,8 +85,8 @@ export function textCapacity(area: TextArea, sizePt: number): TextCapacity {
     wrap: true,
   });
   const box = { width_emu: boxW, height_emu: boxH };
-  const one = layoutText(body(1), box, { metrics: fitMetrics, measureOnly: true });
-  const two = layoutText(body(2), box, { metrics: fitMetrics, measureOnly: true });
+  const one = layoutText(body(1), box, FIT_LAYOUT);
+  const two = layoutText(body(2), box, FIT_LAYOUT);
   const insets = ((frame?.inset_top ?? 45720) + (frame?.inset_bottom ?? 45720)) / EMU_PER_PT;
   const avail = Math.floor(boxH * HEIGHT_SAFETY) / EMU_PER_PT - insets;
   const step = two.textHeight_pt - one.textHeight_pt;

@@ -198,5 +198,9 @@ export function fittedBoxHeightPt(heightEmu: number): number {
   return Math.floor(heightEmu * HEIGHT_SAFETY) / EMU_PER_PT;
 }
 
-/** Layout options of every fitting measurement: {@link fitMetrics}, heights only. */
-export const FIT_LAYOUT = { metrics: fitMetrics, measureOnly: true } as const;
+/**
+ * Layout options of every fitting measurement: {@link fitMetrics}, LibreOffice's space
+ * between East Asian and other text (`layout.ts` asianSpacing; PowerPoint adds none, so
+ * text fitted with it fits in both), heights only.
+ */
+export const FIT_LAYOUT = { metrics: fitMetrics, asianSpacing: true, tallEastAsianLines: true, measureOnly: true } as const;

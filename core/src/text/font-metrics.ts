@@ -303,10 +303,17 @@ export function isCjk(cp: number): boolean {
   );
 }
 
-/** Advance of a CJK code point in em: 0.5 for half-width forms, else 1. */
+/**
+ * Advance of a CJK code point in em as Noto Sans CJK sets it: 0.5 for half-width forms,
+ * 0.92 for Hangul syllables (920 units: LibreOffice's Korean lines measure so), else 1.
+ */
 function cjkAdvanceEm(cp: number): number {
+  if (cp >= 0xac00 && cp <= 0xd7a3) return HANGUL_SYLLABLE_EM;
   return (cp >= 0xff61 && cp <= 0xffdc) || (cp >= 0xffe8 && cp <= 0xffee) ? 0.5 : 1;
 }
+
+/** Advance of a Hangul syllable in Noto Sans CJK, em. */
+export const HANGUL_SYLLABLE_EM = 0.92;
 
 /** A font name as the shipped metrics measure it: the face it resolves to, per style. */
 interface NamedFace {

@@ -15,7 +15,7 @@
 import { CJK_FALLBACK_FAMILY, COMPLEX_SCRIPT_FALLBACK_FAMILY, defaultFontMetrics, faceHasGlyph, isCjk, type FontMetrics, type FontSpec } from './font-metrics.js';
 import { embeddingLevels, visualOrder } from './bidi.js';
 import { breakPieces } from './line-break.js';
-import { hasEastAsian, hasNonLatinScript, hasRightToLeft, isRightToLeft, slotOf } from './script.js';
+import { hasEastAsian, hasNonLatinScript, hasRightToLeft, isEastAsian, isRightToLeft, slotOf } from './script.js';
 
 /** EMU per point (ECMA-376 §20.1.10.16 ST_Coordinate: 914400 EMU per inch, 72 pt per inch). */
 export const EMU_PER_PT = 12700;
@@ -192,6 +192,21 @@ export interface LayoutOptions {
    * text fitting needs; drawing needs the fragments).
    */
   measureOnly?: boolean;
+  /**
+   * Widens the text where East Asian text meets other text, as LibreOffice sets it
+   * ({@link asianSpacing}); PowerPoint adds nothing there (DrawingML has no such paragraph
+   * property, ECMA-376 §21.1.2.2.7), so previews leave it out and text fitting measures it,
+   * so that fitted text fits in both.
+   */
+  asianSpacing?: boolean;
+  /**
+   * Sets a line of single or wider proportional spacing that holds East Asian glyphs from
+   * the CJK fallback face as tall as that face (ascent + descent 1.448 em), as PowerPoint
+   * may with a tall East Asian face (Meiryo, Yu Gothic) the machine lacks. LibreOffice sets
+   * PPTX text at font-independent line spacing (1.2 × the size, whatever the faces), so
+   * previews leave it out; text fitting measures it, so that fitted text fits in both.
+   */
+  tallEastAsianLines?: boolean;
 }
 
 // Kinds of pieces (break opportunities): spaces may hang at the end of a line, words glue
@@ -221,8 +236,10 @@ interface RunSplit {
   counts: number[];
   /** Per piece, true when it holds East Asian characters; undefined when no piece does. */
   eastAsian?: boolean[];
-  /** Per piece, the first complex-script code point of the stretch it is set with, 0 for none ({@link complexScriptPieces}); undefined when no piece is. */
-  complex?: number[];
+  /** Per piece, its script for the complex-script face ({@link strongScripts}: a right-to-left code point, 0 other strong text, -1 weak); set when a piece is right to left, else made on demand. */
+  strong?: number[];
+  /** True when a piece is right to left (the paragraph's pieces are then resolved by {@link resolveScripts}). */
+  rtl?: boolean;
 
   /** The run's font at the last size it was laid out at, and the font it was made from. */
   font?: FontSpec;
@@ -330,36 +347,81 @@ function splitByBreakOpportunities(run: TextRunInput, text: string): RunSplit {
     if (end > 0) push(piece.slice(0, end), UNIT);
     if (end < piece.length) push(piece.slice(end), SPACE);
   }
-  const complex = complexScriptPieces(texts);
-  return { run, text: run.text, cap: run.cap, texts, kinds, counts, eastAsian, ...(complex ? { complex } : {}) };
+  const strong = strongScripts(texts);
+  return { run, text: run.text, cap: run.cap, texts, kinds, counts, eastAsian, ...(strong ? { strong, rtl: true } : {}) };
 }
 
 /**
- * Which pieces of a run LibreOffice sets in the complex-script face: it gives every
- * character a script (i18n script types), and a weak one (space, digit, punctuation) takes
- * the script of the strong character before it, or after it at the start of the text; a
- * right-to-left stretch (Hebrew, Arabic, …) is drawn with the run's complex-script font
- * (§21.1.2.3.1 `a:cs`) as a whole, its spaces and digits included. A piece takes the script
- * of its strong characters (complex when it holds any). Per piece: its stretch's first
- * complex-script code point (which face has the script), 0 for other text; undefined when no
- * piece is complex.
+ * The script of each piece of a run as LibreOffice sorts it for the complex-script face: it
+ * gives every character a script (i18n script types), and a right-to-left stretch (Hebrew,
+ * Arabic, …) is drawn with the run's complex-script font (§21.1.2.3.1 `a:cs`) as a whole.
+ * Per piece: the first right-to-left code point of its strong characters (complex when it
+ * holds any), 0 for a piece of other strong text, -1 for a weak piece (spaces, digits,
+ * punctuation only), which takes its script from the text around it in the paragraph
+ * ({@link resolveScripts}). Undefined when no piece is right to left.
  */
-function complexScriptPieces(texts: readonly string[]): number[] | undefined {
-  const strong: Array<number | undefined> = texts.map((t) => {
+function strongScripts(texts: readonly string[]): number[] | undefined {
+  let any = false;
+  const strong = texts.map((t) => {
     let latin = false;
     for (const ch of t) {
       const cp = ch.codePointAt(0)!;
       const slot = slotOf(cp);
       // right-to-left scripts only: the fallback face (DejaVu Sans) has Hebrew and Arabic,
       // not the other complex scripts (Thai, Devanagari, …), which keep their own faces
-      if (slot === 'cs' && isRightToLeft(cp)) return cp;
+      if (slot === 'cs' && isRightToLeft(cp)) {
+        any = true;
+        return cp;
+      }
       if (slot !== undefined) latin = true;
     }
-    return latin ? 0 : undefined;
+    return latin ? 0 : -1;
   });
-  if (!strong.some((x) => x !== undefined && x > 0)) return undefined;
-  let prev = strong.find((x) => x !== undefined) ?? 0;
-  return strong.map((x) => (prev = x ?? prev));
+  return any ? strong : undefined;
+}
+
+/** {@link strongScripts} of a split made without scripts (no right-to-left piece): 0 for strong pieces, -1 for weak ones; kept on the split. */
+function weakOrLatin(split: RunSplit): number[] {
+  if (split.strong === undefined) split.strong = split.texts.map((t) => (hasStrong(t) ? 0 : -1));
+  return split.strong;
+}
+
+/** Whether a text holds a character of a script (a letter, an ideograph…), not only spaces, digits and punctuation. */
+function hasStrong(text: string): boolean {
+  for (const ch of text) if (slotOf(ch.codePointAt(0)!) !== undefined) return true;
+  return false;
+}
+
+/**
+ * Which pieces of a paragraph LibreOffice (and PowerPoint) set in the complex-script face:
+ * a weak piece (space, digit, punctuation) takes the script of the strong text before it in
+ * the paragraph, across run boundaries, or of the first strong text after it at the start
+ * of the paragraph. Writes per run the resolved value of each piece into `out` (the first
+ * right-to-left code point of the stretch a piece is set with, 0 for other text).
+ */
+function resolveScripts(splits: ReadonlyArray<RunSplit | undefined>, runs: readonly TextRunInput[], out: number[][]): void {
+  let prev = -1;
+  for (let ri = 0; ri < runs.length && prev < 0; ri++) {
+    const split = splits[ri];
+    if (!split || runs[ri]!.lineBreak) continue;
+    for (const v of split.strong ?? weakOrLatin(split)) {
+      if (v >= 0) {
+        prev = v;
+        break;
+      }
+    }
+  }
+  if (prev < 0) prev = 0;
+  for (let ri = 0; ri < runs.length; ri++) {
+    const split = splits[ri];
+    const o = (out[ri] ??= []);
+    o.length = 0;
+    if (!split || runs[ri]!.lineBreak) continue;
+    for (const v of split.strong ?? weakOrLatin(split)) {
+      if (v >= 0) prev = v;
+      o.push(prev);
+    }
+  }
 }
 
 /** Per typeface name and code point: whether its face has the glyph (asked once per pair). */
@@ -454,6 +516,8 @@ class Scratch {
   /** Per run of the paragraph: its font as laid out and its split (undefined for line breaks). */
   fonts: FontSpec[] = [];
   splits: Array<RunSplit | undefined> = [];
+  /** Per run of the paragraph, when it has right-to-left text: each piece's resolved script ({@link resolveScripts}). */
+  scripts: number[][] = [];
   placed = new Int32Array(64);
   placedLen = 0;
   /** Pieces put back (a word moved to the next line, the rest of a broken word): last put back first taken. */
@@ -573,6 +637,54 @@ class Scratch {
   }
 }
 
+/** The space LibreOffice adds where East Asian text meets other text, in em of the size of the text before it (see {@link asianSpacing}). */
+export const ASIAN_SPACING_EM = 0.25;
+
+/**
+ * Adds to a paragraph's measured pieces the space LibreOffice puts between East Asian and
+ * other text (its paragraph attribute "space between Asian and non-Asian text",
+ * `ParaIsCharacterDistance`, on by default and not written in PPTX): where the script
+ * changes between an East Asian character and another one, the text before the change
+ * is widened by a fifth of its font's height — measured 0.23–0.245 em with the faces
+ * LibreOffice draws, taken here as {@link ASIAN_SPACING_EM}. Spaces take the script of the
+ * text before them (the space goes after them); the change is found across runs. Fitting
+ * measures it so that a line LibreOffice breaks is broken when fitting too (issue 24: a
+ * Japanese bullet with a digit wrapped one line later in LibreOffice than fitting found).
+ */
+function asianSpacing(S: Scratch, count: number): void {
+  // 1 East Asian, 2 other, 0 none yet (spaces only)
+  let prev = 0;
+  /** The piece holding the last character seen. */
+  let last = -1;
+  for (let i = 0; i < count; i++) {
+    if (S.kind[i] === BREAK) {
+      prev = 0;
+      continue;
+    }
+    const text = S.text(i);
+    for (let j = 0; j < text.length; j++) {
+      const start = j;
+      let cp = text.charCodeAt(j);
+      if (cp >= 0xd800 && cp <= 0xdbff && j + 1 < text.length) {
+        cp = text.codePointAt(j)!;
+        j++;
+      }
+      if (cp === 0x20 || cp === 0xa0 || cp === 0x09) {
+        last = i;
+        continue;
+      }
+      const cls = isEastAsian(cp) ? 1 : 2;
+      if (prev !== 0 && cls !== prev) {
+        // the change falls before this character: the piece of the character before it is widened
+        const at = start === 0 ? last : i;
+        if (at >= 0) S.width[at] = S.width[at]! + ASIAN_SPACING_EM * S.font(at).size_pt;
+      }
+      prev = cls;
+      last = i;
+    }
+  }
+}
+
 /** Storage free for the next layout (a layout started while another is under way makes its own). */
 let freeScratch: Scratch | undefined;
 
@@ -640,6 +752,21 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
     S.partCount = 0;
     let firstRun = -1;
     let visible = false;
+    // the runs' splits; with a right-to-left piece, the script of every piece in the paragraph's context
+    let rtlPieces = false;
+    let eastAsianPieces = false;
+    for (let ri = 0; ri < runs.length; ri++) {
+      const run = runs[ri]!;
+      if (run.lineBreak) continue;
+      let split = splits[ri];
+      if (split === undefined || split.run !== run || split.text !== run.text || split.cap !== run.cap) {
+        split = splitRun(run);
+        splits[ri] = split;
+      }
+      if (split.rtl) rtlPieces = true;
+      if (split.eastAsian !== undefined) eastAsianPieces = true;
+    }
+    if (rtlPieces) resolveScripts(splits, runs, S.scripts);
     for (let ri = 0; ri < runs.length; ri++) {
       const run = runs[ri]!;
       if (run.lineBreak) {
@@ -648,23 +775,20 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
         continue;
       }
       if (firstRun < 0 && run.text !== '') firstRun = ri;
-      let split = splits[ri];
-      if (split === undefined || split.run !== run || split.text !== run.text || split.cap !== run.cap) {
-        split = splitRun(run);
-        splits[ri] = split;
-      }
+      const split = splits[ri]!;
       const font = runFont(run, split, s, k);
       S.fonts[ri] = font;
       const spc = (run.spacing_pt ?? 0) * k;
       const texts = split.texts;
-      const complex = split.complex;
+      const scripts = rtlPieces ? S.scripts[ri] : undefined;
       for (let j = 0; j < texts.length; j++) {
-        const cs = complex !== undefined && complex[j]! > 0 ? complexSetting(font, complex[j]!) : 0;
+        const cs = scripts !== undefined && scripts[j]! > 0 ? complexSetting(font, scripts[j]!) : 0;
         S.add(split.kinds[j]!, m.measure(texts[j]!, cs ? complexFace(font, cs === 2) : font) + (spc === 0 ? 0 : spc * split.counts[j]!), ri, j, cs);
         visible = true;
       }
     }
     const count = S.size;
+    if (options.asianSpacing && eastAsianPieces) asianSpacing(S, count);
     const first = firstRun >= 0 ? runs[firstRun]! : undefined;
     const firstFont =
       first !== undefined ? (first.cap === 'small' ? sized(first.font, s, k) : S.fonts[firstRun]!) : p.endFont ? sized(p.endFont, s, k) : runs[0] ? sized(runs[0].font, s, k) : sized(DEFAULT_FONT, 1, k);
@@ -754,7 +878,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
     // Place the lines.
     const lineSpacing = p.lineSpacing;
     const lineCount = S.lines;
-    const tallCjk = lineSpacing === undefined || ('pct' in lineSpacing && lineSpacing.pct >= 100);
+    const tallCjk = !!options.tallEastAsianLines && (lineSpacing === undefined || ('pct' in lineSpacing && lineSpacing.pct >= 100));
     for (let li = 0; li < lineCount; li++) {
       const begin = S.lineStart[li]!;
       const end = li + 1 < lineCount ? S.lineStart[li + 1]! : S.placedLen;
@@ -777,7 +901,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
         if (kind !== SPACE) last = j;
         const font = S.fonts[S.run[i]!]!;
         S.take(S.complex[i] ? S.font(i) : font, m);
-        // East Asian glyphs from the fallback face make a line of single or wider proportional spacing as tall as that face's (LibreOffice)
+        // East Asian glyphs from the fallback face make a line of single or wider proportional spacing as tall as that face's (LayoutOptions.tallEastAsianLines)
         if (kind === UNIT && tallCjk && S.seg[i]! >= 0 && S.splits[S.run[i]!]!.eastAsian?.[S.seg[i]!]) S.take(cjkFace(font), m);
       }
       if (visibleCount === 0) S.take(p.endFont ? sized(p.endFont, s, k) : firstFont, m);

@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import { fitBodySize, largestFittingStep, scaleBody, type BodyFit } from '../../../core/src/generation/fit/text-fit.js';
-import { fitMetrics, HEIGHT_SAFETY } from '../../../core/src/text/fit-metrics.js';
+import { FIT_LAYOUT, fitMetrics, HEIGHT_SAFETY } from '../../../core/src/text/fit-metrics.js';
 import { EMU_PER_PT, layoutText, type ParagraphInput, type TextBodyInput, type TextRunInput } from '../../../core/src/text/layout.js';
 import type { FontSpec } from '../../../core/src/text/font-metrics.js';
 
@@ -39,7 +39,7 @@ function referenceFit(body: TextBodyInput, w: number, h: number, minSizePt: numb
   if (!body.paragraphs.some((p) => p.runs.some((r) => !r.lineBreak && r.text.trim() !== ''))) {
     return { outcome: { sizePt: templateSizePt, templateSizePt, fits: true, overflowPt: 0, neededPt: 0 }, k: undefined };
   }
-  const layout = { metrics: fitMetrics, measureOnly: true };
+  const layout = FIT_LAYOUT;
   const box = { width_emu: w, height_emu: Math.floor(h * HEIGHT_SAFETY) };
   const minPt = Math.min(minSizePt, templateSizePt);
   const fitsAt = (pt: number): boolean => layoutText(scaleBody(body, pt / templateSizePt), box, layout).overflow_pt <= 0.01;
@@ -62,7 +62,7 @@ function referenceFit(body: TextBodyInput, w: number, h: number, minSizePt: numb
     scale = Math.max(minPt, lo * SIZE_STEP_PT) / templateSizePt;
   }
   if (body.wrap === false) {
-    const one = layoutText(scaleBody(body, 1), { width_emu: w, height_emu: h }, { metrics: fitMetrics });
+    const one = layoutText(scaleBody(body, 1), { width_emu: w, height_emu: h }, { ...FIT_LAYOUT, measureOnly: false });
     let sw = Infinity;
     for (const l of one.lines) if (l.width_pt > l.avail_pt && l.width_pt > 0) sw = Math.min(sw, (Math.max(0, l.avail_pt) / l.width_pt) * 0.99);
     if (sw < Infinity) {
@@ -129,7 +129,7 @@ t.test('the estimated search chooses the size a plain bisection over scaled copi
     const body = randomBody(rnd);
     const w = Math.round(914400 * (1 + rnd() * 9));
     // boxes from far too small to roomy, half of them around the height the text needs
-    const need = layoutText(scaleBody(body, 1), { width_emu: w, height_emu: 0 }, { metrics: fitMetrics, measureOnly: true }).totalHeight_pt * EMU_PER_PT;
+    const need = layoutText(scaleBody(body, 1), { width_emu: w, height_emu: 0 }, FIT_LAYOUT).totalHeight_pt * EMU_PER_PT;
     const h = Math.round(rnd() < 0.5 ? 914400 * (0.3 + rnd() * 6) : need * (0.3 + rnd()));
     const minPt = [6, 8, 10, 10.2, 12, 14, 30][Math.floor(rnd() * 7)]!;
     const want = referenceFit(body, w, h, minPt);
@@ -174,7 +174,7 @@ t.test('where the height shrinks somewhere as the size grows, the sizes are stil
     // the height at every half point from 1 pt up to the template's size
     const heights: number[] = [];
     for (let step = 2; step * SIZE_STEP_PT <= templateSizePt; step++) {
-      heights.push(layoutText(scaleBody(body, (step * SIZE_STEP_PT) / templateSizePt), { width_emu: w, height_emu: 0 }, { metrics: fitMetrics, measureOnly: true }).totalHeight_pt);
+      heights.push(layoutText(scaleBody(body, (step * SIZE_STEP_PT) / templateSizePt), { width_emu: w, height_emu: 0 }, FIT_LAYOUT).totalHeight_pt);
     }
     const drops = heights.flatMap((h, j) => (j > 0 && h < heights[j - 1]! ? [j] : []));
     if (drops.length) found.push({ body, w, heights, drops });

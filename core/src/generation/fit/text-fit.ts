@@ -208,7 +208,7 @@ export function fitBodySize(body: TextBodyInput, w: number, h: number, minSizePt
     // unwrapped text (`wrap="none"`) must also fit the width: each line's width scales with
     // the size, the room beside its indentation does not; a line's alignment offset is left
     // out (right-aligned or centred unwrapped text places even an overlong line in the box)
-    const one = layoutText(written, { width_emu: w, height_emu: h }, { metrics: fitMetrics });
+    const one = layoutText(written, { width_emu: w, height_emu: h }, { metrics: fitMetrics, asianSpacing: true, tallEastAsianLines: true });
     let sw = Infinity;
     for (const l of one.lines) if (l.width_pt > l.avail_pt && l.width_pt > 0) sw = Math.min(sw, (Math.max(0, l.avail_pt) / l.width_pt) * 0.99);
     if (sw < Infinity) {

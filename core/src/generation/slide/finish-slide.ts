@@ -208,7 +208,7 @@ function boxesBelow(doc: Document, frame: Element, area: Rect): Array<{ shape: E
 export function measureShapeText(part: GeneratedSlidePart, sp: Element, cx: number): number | undefined {
   const read = readShapeText(part, sp);
   if (!read) return undefined;
-  const l = layoutText({ ...read.body, fontScale: 1, lnSpcReduction: 0 }, { width_emu: cx, height_emu: 0 }, { metrics: fitMetrics });
+  const l = layoutText({ ...read.body, fontScale: 1, lnSpcReduction: 0 }, { width_emu: cx, height_emu: 0 }, { metrics: fitMetrics, asianSpacing: true, tallEastAsianLines: true });
   return Math.ceil((l.totalHeight_pt * 1.03 + 1) * EMU_PER_PT);
 }
 
