@@ -484,7 +484,24 @@ export interface ShadowCaster {
    * x, y): shapes of one outline share a shadow picture on PDF pages by it (a path moved by
    * Skia, which keeps single precision, comes back a few millionths off).
    */
-  local?: { path: SkPath2D; x: number; y: number };
+  local?: {
+    path: SkPath2D;
+    x: number;
+    y: number;
+    /**
+     * The operations `path` was made of, as text (see {@link pathOpsKey}): names the outline
+     * for sharing its shadow picture. Without it the path's SVG text is asked of Skia, which
+     * turns every arc into curves first (a quarter of a millisecond for an ellipse).
+     */
+    key?: string;
+  };
+}
+
+/** Path operations (as {@link toPath2D} takes them) as text: equal for equal outlines drawn from the same origin. */
+export function pathOpsKey(ops: EvaluatedGeometry['paths'][number]['ops']): string {
+  let s = '';
+  for (const op of ops) s += `${op.join(',')};`;
+  return s;
 }
 
 /**
@@ -607,7 +624,8 @@ function drawKeptShadow(
 
 /** What makes a shadow picture what it is (for {@link DrawSurface.shadowPictures}): the casters from their origin, the transform's turn and scale, the shadow. */
 function shadowKey(sh: OuterShadow, m: Matrix, q: number, casters: ShadowCaster[]): string {
-  const shape = casters.map((c) => `${c.fill ? 'f' : ''}${c.strokePt}:${c.path.toSVGString()}`).join('|');
+  // A caster's own description of its outline when it has one (the same for the same outline), else Skia's.
+  const shape = casters.map((c) => `${c.fill ? 'f' : ''}${c.strokePt}:${c.local?.key !== undefined ? `ops ${c.local.key}` : c.path.toSVGString()}`).join('|');
   return `${css(sh.color)} ${sh.blurPt} ${sh.dxPt} ${sh.dyPt} ${m.a} ${m.b} ${m.c} ${m.d} ${q} ${shape}`;
 }
 

@@ -25,7 +25,7 @@ import { NS, attr, attrNS, child, children, type Element } from '../ooxml/xml.js
 import { colorIn, type ColorContext } from '../ooxml/pml/color.js';
 import { drawChart } from './chart.js';
 import {
-  DrawContext, EMU_PT, annotateLink, type DrawSurface, drawCropped, drawShadow, recolor, drawTurnedTextBody, fillOf, paintFill, resolveOutline, shapeShadow, strokeOutline, styleFill, toPath2D,
+  DrawContext, EMU_PT, annotateLink, type DrawSurface, drawCropped, drawShadow, recolor, drawTurnedTextBody, fillOf, paintFill, pathOpsKey, resolveOutline, shapeShadow, strokeOutline, styleFill, toPath2D,
   type Outline, type OuterShadow, type RectPt, type ResolvedFill,
 } from './draw-context.js';
 import { giveCanvas, takeCanvas } from './canvas-pool.js';
@@ -423,7 +423,7 @@ function drawGeometryShadow(ctx: SKRSContext2D, surface: DrawSurface, shadow: Ou
       fill: filled && p.fill !== 'none',
       strokePt: outline && p.stroke ? outline.width : 0,
       // PDF pages share one shadow picture among shapes of one outline (see ShadowCaster.local).
-      ...(surface.shadowPictures ? { local: { path: toPath2D(p.ops), x: r.x, y: r.y } } : {}),
+      ...(surface.shadowPictures ? { local: { path: toPath2D(p.ops), x: r.x, y: r.y, key: pathOpsKey(p.ops) } } : {}),
     }))
     .filter((c) => c.fill || c.strokePt > 0);
   drawShadow(ctx, surface, shadow, casters);
