@@ -515,6 +515,10 @@ export function pathOpsKey(ops: EvaluatedGeometry['paths'][number]['ops']): stri
  */
 export function drawShadow(ctx: SKRSContext2D, surface: DrawSurface, sh: OuterShadow, casters: ShadowCaster[]): void {
   if (!casters.length) return;
+  if (surface.pdf && !(sh.blurPt > 0)) {
+    drawSharpShadow(ctx, sh, casters);
+    return;
+  }
   // On a PDF page the device unit is the point: the shadow picture is drawn `os` times finer.
   const os = surface.oversample;
   const m0 = ctx.getTransform();
@@ -556,6 +560,32 @@ export function drawShadow(ctx: SKRSContext2D, surface: DrawSurface, sh: OuterSh
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   if (os === 1) ctx.drawImage(off, l, t, w / q, h / q);
   else ctx.drawImage(off, l / os, t / os, w / q / os, h / q / os);
+  ctx.restore();
+}
+
+/**
+ * A shadow without blur (`blurRad` 0) on a PDF page: the casters' own outlines, filled and
+ * stroked in the shadow's colour and moved by its offset in device space, drawn as vector
+ * paths rather than as a picture (which Skia would write as colours plus a soft mask). What
+ * shows is what the picture shows: each caster's silhouette laid over the previous ones.
+ */
+function drawSharpShadow(ctx: SKRSContext2D, sh: OuterShadow, casters: ShadowCaster[]): void {
+  const m = ctx.getTransform();
+  const k = Math.hypot(m.a, m.b) || 1;
+  ctx.save();
+  ctx.setTransform(m.a, m.b, m.c, m.d, m.e + sh.dxPt * k, m.f + sh.dyPt * k);
+  ctx.fillStyle = css(sh.color);
+  ctx.strokeStyle = css(sh.color);
+  ctx.lineJoin = 'round';
+  ctx.lineCap = 'butt';
+  ctx.setLineDash([]);
+  for (const c of casters) {
+    if (c.fill) ctx.fill(c.path);
+    if (c.strokePt > 0) {
+      ctx.lineWidth = c.strokePt;
+      ctx.stroke(c.path);
+    }
+  }
   ctx.restore();
 }
 
