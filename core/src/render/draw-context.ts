@@ -480,11 +480,33 @@ export interface ShadowCaster {
   fill: boolean;
   strokePt: number;
   /**
-   * The same outline drawn from (0, 0), and where that origin is (`path` is it moved by
-   * x, y): shapes of one outline share a shadow picture on PDF pages by it (a path moved by
-   * Skia, which keeps single precision, comes back a few millionths off).
+   * The operations `path` was made of (as {@link toPath2D} takes them) and the origin they
+   * were moved to (`path` is `toPath2D(ops, x, y)`). On PDF pages shapes of one outline
+   * share a shadow picture by them, drawn from the outline at (0, 0) (a path moved by Skia,
+   * which keeps single precision, comes back a few millionths off). Without them a caster is
+   * named by Skia's SVG text of its path, which turns every arc into curves first (about a
+   * quarter of a millisecond for an ellipse).
    */
-  local?: { path: SkPath2D; x: number; y: number };
+  local?: { ops: PathOps; x: number; y: number };
+}
+
+/** The operations of one path, as {@link toPath2D} takes them. */
+type PathOps = EvaluatedGeometry['paths'][number]['ops'];
+
+/** Path operations as text: equal for equal outlines. */
+function pathOpsText(ops: PathOps): string {
+  let s = '';
+  for (const op of ops) s += `${op.join(',')};`;
+  return s;
+}
+
+/**
+ * What a caster casts, as text: filled and/or stroked, and its outline — from its own
+ * origin (`placed` false: the same wherever the shape stands), or where it stands.
+ */
+function casterText(c: ShadowCaster, placed: boolean): string {
+  const outline = c.local ? `ops ${pathOpsText(c.local.ops)}${placed ? ` at ${c.local.x},${c.local.y}` : ''}` : c.path.toSVGString();
+  return `${c.fill ? 'f' : ''}${c.strokePt}:${outline}`;
 }
 
 /**
@@ -498,6 +520,10 @@ export interface ShadowCaster {
  */
 export function drawShadow(ctx: SKRSContext2D, surface: DrawSurface, sh: OuterShadow, casters: ShadowCaster[]): void {
   if (!casters.length) return;
+  if (surface.pdf && !(sh.blurPt > 0)) {
+    drawSharpShadow(ctx, sh, casters);
+    return;
+  }
   // On a PDF page the device unit is the point: the shadow picture is drawn `os` times finer.
   const os = surface.oversample;
   const m0 = ctx.getTransform();
@@ -528,7 +554,7 @@ export function drawShadow(ctx: SKRSContext2D, surface: DrawSurface, sh: OuterSh
   const w = Math.max(1, Math.ceil((r - l) * q));
   const h = Math.max(1, Math.ceil((b - t) * q));
   // Cut to the page, the picture depends on where it stands: kept by its place too.
-  const key = surface.shadowPictures ? `${l} ${t} ${w} ${h} ${m.e} ${m.f} ${shadowKey(sh, m, q, casters)}` : '';
+  const key = surface.shadowPictures ? `${l} ${t} ${w} ${h} ${m.e} ${m.f} ${shadowKey(sh, m, q, casters.map((c) => casterText(c, true)))}` : '';
   const kept = surface.shadowPictures?.get(key)?.picture;
   const off = kept ?? createCanvas(w, h);
   if (!kept) {
@@ -539,6 +565,32 @@ export function drawShadow(ctx: SKRSContext2D, surface: DrawSurface, sh: OuterSh
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   if (os === 1) ctx.drawImage(off, l, t, w / q, h / q);
   else ctx.drawImage(off, l / os, t / os, w / q / os, h / q / os);
+  ctx.restore();
+}
+
+/**
+ * A shadow without blur (`blurRad` 0) on a PDF page: the casters' own outlines, filled and
+ * stroked in the shadow's colour and moved by its offset in device space, drawn as vector
+ * paths rather than as a picture (which Skia would write as colours plus a soft mask). What
+ * shows is what the picture shows: each caster's silhouette laid over the previous ones.
+ */
+function drawSharpShadow(ctx: SKRSContext2D, sh: OuterShadow, casters: ShadowCaster[]): void {
+  const m = ctx.getTransform();
+  const k = Math.hypot(m.a, m.b) || 1;
+  ctx.save();
+  ctx.setTransform(m.a, m.b, m.c, m.d, m.e + sh.dxPt * k, m.f + sh.dyPt * k);
+  ctx.fillStyle = css(sh.color);
+  ctx.strokeStyle = css(sh.color);
+  ctx.lineJoin = 'round';
+  ctx.lineCap = 'butt';
+  ctx.setLineDash([]);
+  for (const c of casters) {
+    if (c.fill) ctx.fill(c.path);
+    if (c.strokePt > 0) {
+      ctx.lineWidth = c.strokePt;
+      ctx.stroke(c.path);
+    }
+  }
   ctx.restore();
 }
 
@@ -561,12 +613,16 @@ function drawKeptShadow(
   if (box.l - margin < 0 || box.t - margin < 0 || box.r + margin > surface.width * os || box.b + margin > surface.height * os) return false;
   // The origin of the picture's layout: the casters' own (all the same), else their top left (user space).
   const first = casters[0]?.local;
-  let local: ShadowCaster[];
+  const sameOrigin = !!first && casters.every((c) => c.local && c.local.x === first.x && c.local.y === first.y);
   let ux: number, uy: number;
-  if (first && casters.every((c) => c.local && c.local.x === first.x && c.local.y === first.y)) {
+  // The casters from that origin: made only when a picture is drawn (most shadows reuse one).
+  let local: () => ShadowCaster[];
+  let key: string;
+  if (sameOrigin) {
     ux = first.x;
     uy = first.y;
-    local = casters.map((c) => ({ ...c, path: c.local!.path }));
+    key = shadowKey(sh, m, q, casters.map((c) => casterText(c, false)));
+    local = () => casters.map((c) => ({ fill: c.fill, strokePt: c.strokePt, path: toPath2D(c.local!.ops) }));
   } else {
     ux = Infinity;
     uy = Infinity;
@@ -575,16 +631,17 @@ function drawKeptShadow(
       ux = Math.min(ux, x0);
       uy = Math.min(uy, y0);
     }
-    local = casters.map((c) => {
+    const moved = casters.map((c) => {
       const path = new Path2D();
       path.addPath(c.path, { a: 1, b: 0, c: 0, d: 1, e: -ux, f: -uy });
-      return { ...c, path };
+      return { fill: c.fill, strokePt: c.strokePt, path };
     });
+    key = shadowKey(sh, m, q, moved.map((c) => casterText(c, false)));
+    local = () => moved;
   }
   // Where that origin lands on the page, device pixels.
   const ox = m.a * ux + m.c * uy + m.e;
   const oy = m.b * ux + m.d * uy + m.f;
-  const key = shadowKey(sh, m, q, local);
   let kept = pictures.get(key);
   if (!kept) {
     // The picture's top left and size from the origin: the same for every shape of this key.
@@ -593,7 +650,7 @@ function drawKeptShadow(
     const w = Math.max(1, Math.ceil((box.r + margin - ox - left) * q));
     const h = Math.max(1, Math.ceil((box.b + margin - oy - top) * q));
     const picture = createCanvas(w, h);
-    drawShadowPicture(picture, sh, { a: m.a, b: m.b, c: m.c, d: m.d, e: 0, f: 0 }, left, top, q, dx, dy, blur, local);
+    drawShadowPicture(picture, sh, { a: m.a, b: m.b, c: m.c, d: m.d, e: 0, f: 0 }, left, top, q, dx, dy, blur, local());
     kept = { picture, left, top };
     pictures.keep(key, kept);
   }
@@ -605,10 +662,9 @@ function drawKeptShadow(
   return true;
 }
 
-/** What makes a shadow picture what it is (for {@link DrawSurface.shadowPictures}): the casters from their origin, the transform's turn and scale, the shadow. */
-function shadowKey(sh: OuterShadow, m: Matrix, q: number, casters: ShadowCaster[]): string {
-  const shape = casters.map((c) => `${c.fill ? 'f' : ''}${c.strokePt}:${c.path.toSVGString()}`).join('|');
-  return `${css(sh.color)} ${sh.blurPt} ${sh.dxPt} ${sh.dyPt} ${m.a} ${m.b} ${m.c} ${m.d} ${q} ${shape}`;
+/** What makes a shadow picture what it is (for {@link DrawSurface.shadowPictures}): the casters (see {@link casterText}), the transform's turn and scale, the shadow. */
+function shadowKey(sh: OuterShadow, m: Matrix, q: number, casters: string[]): string {
+  return `${css(sh.color)} ${sh.blurPt} ${sh.dxPt} ${sh.dyPt} ${m.a} ${m.b} ${m.c} ${m.d} ${q} ${casters.join('|')}`;
 }
 
 /** A 2D affine transform (the fields of DOMMatrix used here). */

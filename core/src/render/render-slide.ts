@@ -13,7 +13,7 @@
  * image to show (none referenced, a link, an image that cannot be decoded) is drawn as an
  * empty picture frame, as PowerPoint shows "picture can't be displayed".
  */
-import type { SKRSContext2D } from '@napi-rs/canvas';
+import type { Path2D as SkPath2D, SKRSContext2D } from '@napi-rs/canvas';
 import type { OpcPackage } from '../ooxml/opc/package.js';
 import { RT } from '../ooxml/opc/constants.js';
 import { repairTemplateParts } from '../ooxml/repair.js';
@@ -372,15 +372,16 @@ async function drawSp(dc: DrawContext, shape: Shape, o: DrawOptions): Promise<vo
   const fill = shapeFill(dc, shape, o);
   const outline = shapeOutline(dc, shape);
   const shadow = shapeEffect(dc, shape);
-  if (shadow) drawGeometryShadow(ctx, dc.surface, shadow, geom, r, fill, outline);
-  for (const p of geom.paths) {
-    const path = toPath2D(p.ops, r.x, r.y);
-    if (fill && p.fill !== 'none') await paintFill(dc, fill, path, r, p.fill);
+  // One path object per geometry path, for its shadow, fill and outline.
+  const paths = geom.paths.map((p) => toPath2D(p.ops, r.x, r.y));
+  if (shadow) drawGeometryShadow(ctx, dc.surface, shadow, geom, paths, r, fill, outline);
+  for (const [i, p] of geom.paths.entries()) {
+    if (fill && p.fill !== 'none') await paintFill(dc, fill, paths[i]!, r, p.fill);
   }
   if (outline) {
-    for (const p of geom.paths) {
+    for (const [i, p] of geom.paths.entries()) {
       if (!p.stroke) continue;
-      strokeOutline(dc, outline, toPath2D(p.ops, r.x, r.y), openEnds(p.ops, r.x, r.y));
+      strokeOutline(dc, outline, paths[i]!, openEnds(p.ops, r.x, r.y));
     }
   }
   ctx.restore();
@@ -414,16 +415,19 @@ function shapeEffect(dc: DrawContext, shape: Shape): OuterShadow | undefined {
   return undefined;
 }
 
-/** Draws the shadow a geometry's filled paths and outline cast (frame transform already set). */
-function drawGeometryShadow(ctx: SKRSContext2D, surface: DrawSurface, shadow: OuterShadow, geom: EvaluatedGeometry, r: RectPt, fill: ResolvedFill | undefined, outline: Outline | undefined): void {
+/**
+ * Draws the shadow a geometry's filled paths and outline cast (frame transform already set).
+ * @param paths - the geometry's paths moved to the frame (`toPath2D(ops, r.x, r.y)`), one per path
+ */
+function drawGeometryShadow(ctx: SKRSContext2D, surface: DrawSurface, shadow: OuterShadow, geom: EvaluatedGeometry, paths: SkPath2D[], r: RectPt, fill: ResolvedFill | undefined, outline: Outline | undefined): void {
   const filled = !!fill && fill.el.localName !== 'noFill';
   const casters = geom.paths
-    .map((p) => ({
-      path: toPath2D(p.ops, r.x, r.y),
+    .map((p, i) => ({
+      path: paths[i]!,
       fill: filled && p.fill !== 'none',
       strokePt: outline && p.stroke ? outline.width : 0,
       // PDF pages share one shadow picture among shapes of one outline (see ShadowCaster.local).
-      ...(surface.shadowPictures ? { local: { path: toPath2D(p.ops), x: r.x, y: r.y } } : {}),
+      ...(surface.shadowPictures ? { local: { ops: p.ops, x: r.x, y: r.y } } : {}),
     }))
     .filter((c) => c.fill || c.strokePt > 0);
   drawShadow(ctx, surface, shadow, casters);
@@ -640,9 +644,10 @@ async function drawDspTree(dc: DrawContext, tree: Element, partName: string, fra
     const outline = resolveOutline(dc, ln ? [ln] : [], child(style, NS.a, 'lnRef'), partName);
     const ownEffects = !!(child(spPr, NS.a, 'effectLst') || child(spPr, NS.a, 'effectDag'));
     const shadow = shapeShadow(dc, spPr, ownEffects ? undefined : child(style, NS.a, 'effectRef'));
-    if (shadow) drawGeometryShadow(ctx, dc.surface, shadow, geom, r, fill, outline);
-    for (const p of geom.paths) if (fill && p.fill !== 'none') await paintFill(dc, fill, toPath2D(p.ops, r.x, r.y), r, p.fill);
-    if (outline) for (const p of geom.paths) if (p.stroke) strokeOutline(dc, outline, toPath2D(p.ops, r.x, r.y), []);
+    const paths = geom.paths.map((p) => toPath2D(p.ops, r.x, r.y));
+    if (shadow) drawGeometryShadow(ctx, dc.surface, shadow, geom, paths, r, fill, outline);
+    for (const [i, p] of geom.paths.entries()) if (fill && p.fill !== 'none') await paintFill(dc, fill, paths[i]!, r, p.fill);
+    if (outline) for (const [i, p] of geom.paths.entries()) if (p.stroke) strokeOutline(dc, outline, paths[i]!, []);
     ctx.restore();
     const txBody = child(el, DSP_NS, 'txBody');
     if (txBody && hasText(txBody)) {

@@ -53,3 +53,28 @@ t.test('shapes of the same outline share one shadow picture, each shadow where i
     t.ok(grey(l - 4, (tp + b) / 2) > 250, 'none left of it');
   }
 });
+
+t.test('a shadow without blur is drawn as vector paths, where its shape casts it', { skip: skipPoppler }, async (t) => {
+  // dist 6 pt straight down and right (45°), no blurRad: a hard-edged copy of the shape, half black.
+  const sharp = '<a:effectLst><a:outerShdw dist="107763" dir="2700000"><a:srgbClr val="000000"><a:alpha val="50000"/></a:srgbClr></a:outerShdw></a:effectLst>';
+  const shape = (id: number, x: number, y: number): string =>
+    `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="s${id}"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="${x * PT}" y="${y * PT}"/><a:ext cx="${100 * PT}" cy="${60 * PT}"/></a:xfrm><a:prstGeom prst="ellipse"><a:avLst/></a:prstGeom><a:solidFill><a:srgbClr val="FFFFFF"/></a:solidFill><a:ln w="${2 * PT}"><a:solidFill><a:srgbClr val="FF0000"/></a:solidFill></a:ln>${sharp}</p:spPr></p:sp>`;
+  const pkg = await miniDeck({ slides: [{ tree: shape(2, 100, 100) + shape(3, 400, 300) }] });
+  const { pdf } = await renderPdf(pkg);
+  t.equal(imageObjects(pdf), 0, 'no shadow picture in the file');
+  const img = await loadImage(Buffer.from(rasterizePage(pdf, 1, 960, 540)));
+  const c = createCanvas(img.width, img.height);
+  const ctx = c.getContext('2d');
+  ctx.drawImage(img, 0, 0);
+  const rgb = (x: number, y: number): number[] => [...ctx.getImageData(Math.round(x), Math.round(y), 1, 1).data.slice(0, 3)];
+  for (const [x, y] of [[100, 100], [400, 300]] as const) {
+    // The ellipse's centre is x + 50, y + 30; its shadow reaches 6·cos 45° ≈ 4.2 pt lower and further right.
+    const below = rgb(x + 50, y + 60 + 3);
+    t.ok(below.every((v) => Math.abs(v - 128) < 20), `half-black shadow just below the shape at ${x}, ${y}: ${below}`);
+    const beyond = rgb(x + 100 + 3, y + 30 + 4);
+    t.ok(beyond.every((v) => Math.abs(v - 128) < 20), `and right of it: ${beyond}`);
+    t.same(rgb(x + 50, y - 3), [255, 255, 255], 'none above it');
+    t.same(rgb(x + 50, y + 60 + 7), [255, 255, 255], 'none past the offset: the edge is sharp');
+    t.same(rgb(x + 50, y + 30), [255, 255, 255], 'the shape itself covers its shadow');
+  }
+});
