@@ -178,11 +178,15 @@ t.test('PDF/A-2b: every corpus template exported with pdfa passes the structural
 
 t.test('the hostile samples a template upload may accept export to PDF (or a no-slides refusal) within the preview limits', async (t) => {
   for (const s of hostileSamples().filter((x) => x.answer !== 'refused' && x.answer !== 'rejected')) {
-    const t0 = performance.now();
-    const r = await runCpuTask({ op: 'pdf', bytes: s.build(), cacheKey: `hostile-${s.name}`, pdfa: false });
-    const ms = performance.now() - t0;
+    const bytes = s.build();
+    // CPU time of this process, not wall time: other work on the machine must not make a
+    // sample look expensive (the task runs on this thread)
+    const cpu0 = process.cpuUsage();
+    const r = await runCpuTask({ op: 'pdf', bytes, cacheKey: `hostile-${s.name}`, pdfa: false });
+    const cpu = process.cpuUsage(cpu0);
+    const ms = (cpu.user + cpu.system) / 1000;
     if (s.name === 'no-slides.pptx') t.match(r, { ok: false, error: { code: 'no_slides' } }, `${s.name}: no page to make, refused as such`);
     else t.match(r, { ok: true }, `${s.name}: a PDF (${r.ok ? '' : JSON.stringify(r.error)})`);
-    t.ok(ms < 10_000, `${s.name}: ${ms.toFixed(0)} ms`);
+    t.ok(ms < 10_000, `${s.name}: ${ms.toFixed(0)} ms of CPU (a sample whose work blew up would take minutes)`);
   }
 });
