@@ -31,6 +31,8 @@ interface Series {
   outline: { color: Rgba; width: number } | undefined;
   /** Line width of line and scatter series, pt; 0 when the series' line is `a:noFill`. */
   lineWidth: number;
+  /** Whether the series' line is smoothed (`c:smooth`, §21.2.2.194; an empty element is true). */
+  smooth: boolean;
   pointColors: Map<number, Rgba>;
   marker: Marker | undefined;
   labels: LabelSpec | undefined;
@@ -482,6 +484,7 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
       outline,
       lineWidth: lnNone ? 0 : ln && attr(ln, 'w') ? intAttr(ln, 'w', 28575) / 12700 : styleLineWidth(chartStyle),
       pointColors,
+      smooth: !!child(ser, NS.c, 'smooth') && !['0', 'false'].includes(attr(child(ser, NS.c, 'smooth'), 'val') ?? '1'),
       marker: /3D/.test(kind) ? undefined : readMarker(ser, idx, showsMarkers, color, colors),
       labels: readLabels(child(ser, NS.c, 'dLbls') ?? child(plot, NS.c, 'dLbls'), colors),
       formatCode: cacheFormat(valSrc),
@@ -1020,11 +1023,10 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
         if (s.lineWidth > 0) {
           ctx.beginPath();
           // Points missing from the cache break the line (PowerPoint's default for empty cells: gaps).
-          let open = false;
-          pts.forEach(([x, y], i) => {
-            if (!present[i]) { open = false; return; }
-            if (open) ctx.lineTo(x, y); else ctx.moveTo(x, y);
-            open = true;
+          let run: Array<[number, number]> = [];
+          pts.forEach((pt, i) => {
+            if (present[i]) run.push(pt);
+            if (!present[i] || i === pts.length - 1) { traceLine(ctx, run, s.smooth); run = []; }
           });
           ctx.strokeStyle = css(s.color);
           ctx.lineWidth = s.lineWidth;
@@ -1094,7 +1096,8 @@ function drawScatter(dc: DrawContext, plot: Plot, plotArea: Element | undefined,
     for (let k = 0; k < 8; k++) {
       const lo = Math.floor(lo1 / step + 1e-9) * step;
       const hi = Math.max(lo + step, Math.ceil(hi1 / step - 1e-9) * step);
-      if (room / Math.max(1, Math.round((hi - lo) / step)) >= widest(lo, hi)) return { lo, hi, step };
+      const n = Math.max(1, Math.round((hi - lo) / step));
+      if (n <= 10 && room / n >= widest(lo, hi)) return { lo, hi, step };
       step = niceStep(step * 1.01);
     }
     const lo = Math.floor(lo1 / step) * step;
@@ -1103,7 +1106,8 @@ function drawScatter(dc: DrawContext, plot: Plot, plotArea: Element | undefined,
   ctx.font = t.font(t.txSz);
   const yFmt = (v: number): string => formatNumber(v, attr(child(yAx, NS.c, 'numFmt'), 'sourceLinked') === '1' ? plot.series[0]?.formatCode : attr(child(yAx, NS.c, 'numFmt'), 'formatCode'));
   const xFmt = (v: number): string => formatNumber(v, attr(child(xAx, NS.c, 'numFmt'), 'sourceLinked') === '1' ? undefined : attr(child(xAx, NS.c, 'numFmt'), 'formatCode'));
-  const ysc = niceScale(Math.min(...ys), Math.max(...ys), plotR.h, () => t.txSz);
+  // As on category charts: at most ten intervals, each at least 1.5 lines tall.
+  const ysc = niceScale(Math.min(...ys), Math.max(...ys), plotR.h, () => t.txSz * 1.5);
   const labelW = Math.max(ctx.measureText(yFmt(ysc.lo)).width, ctx.measureText(yFmt(ysc.hi)).width) + 6;
   const xsc = niceScale(Math.min(...xs), Math.max(...xs), plotR.w - labelW, (a, b) => Math.max(ctx.measureText(xFmt(a)).width, ctx.measureText(xFmt(b)).width) + 4);
   const area: RectPt = { x: plotR.x + labelW, y: plotR.y + t.txSz / 2, w: plotR.w - labelW - t.txSz, h: plotR.h - t.txSz / 2 - t.txSz * 1.3 };
@@ -1134,7 +1138,7 @@ function drawScatter(dc: DrawContext, plot: Plot, plotArea: Element | undefined,
     const pts = s.values.map((y, i) => [px(s.xValues?.[i] ?? i + 1), py(y)] as [number, number]);
     if (!bubbles && s.lineWidth > 0 && style !== 'marker') {
       ctx.beginPath();
-      pts.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
+      traceLine(ctx, pts, s.smooth);
       ctx.strokeStyle = css(s.color);
       ctx.lineWidth = s.lineWidth;
       ctx.lineJoin = 'round';
@@ -1232,6 +1236,25 @@ function drawRadar(dc: DrawContext, plot: Plot, plotArea: Element | undefined, p
       ctx.textBaseline = Math.abs(Math.sin(a)) > 0.9 ? (Math.sin(a) < 0 ? 'bottom' : 'top') : 'middle';
       ctx.fillText(t.cats[i] ?? String(i + 1), x, y);
     }
+  }
+}
+
+/**
+ * Adds a series' line through `pts` to the current path: straight segments, or for a
+ * smoothed series (`c:smooth`) a curve through every point — each segment a cubic Bézier
+ * whose handles follow the neighbouring points (Catmull-Rom tangents, a sixth of the chord
+ * between the neighbours), so the curve keeps the points' order and passes through them.
+ */
+function traceLine(ctx: { moveTo(x: number, y: number): void; lineTo(x: number, y: number): void; bezierCurveTo(a: number, b: number, c: number, d: number, e: number, f: number): void }, pts: ReadonlyArray<readonly [number, number]>, smooth: boolean): void {
+  if (!pts.length) return;
+  ctx.moveTo(pts[0]![0], pts[0]![1]);
+  for (let i = 1; i < pts.length; i++) {
+    const p1 = pts[i]!;
+    if (!smooth || pts.length < 3) { ctx.lineTo(p1[0], p1[1]); continue; }
+    const p0 = pts[i - 1]!;
+    const before = pts[i - 2] ?? p0;
+    const after = pts[i + 1] ?? p1;
+    ctx.bezierCurveTo(p0[0] + (p1[0] - before[0]) / 6, p0[1] + (p1[1] - before[1]) / 6, p1[0] - (after[0] - p0[0]) / 6, p1[1] - (after[1] - p0[1]) / 6, p1[0], p1[1]);
   }
 }
 

@@ -120,3 +120,35 @@ t.test('radar charts are drawn: a polygon per series over spokes, categories aro
   }
   t.ok(longest < 150, `no placeholder frame (longest grey run ${longest} px)`);
 });
+
+t.test('smoothed series are drawn as curves through their points', needsCorpus(RADAR), async (t) => {
+  // Slide 5: scatter charts of the same three points (0.7, 2.7), (1.8, 3.2), (2.6, 0.8) in
+  // frames of one size: "Chart 3" with straight lines, "Chart 6" smoothed (c:smooth). A
+  // straight line climbs to the highest point; the curve, with its tangent there following
+  // the neighbours, is already at its top further left, well above the straight line.
+  const pkg = await OpcPackage.open(readFileSync(corpusPath(RADAR)));
+  const out = await renderSlide(pkg, '/ppt/slides/slide5.xml', { widthPx: WIDTH_PX });
+  const img = await loadImage(Buffer.from(out.png));
+  const c = createCanvas(img.width, img.height);
+  c.getContext('2d').drawImage(img, 0, 0);
+  const d = c.getContext('2d').getImageData(0, 0, img.width, img.height).data;
+  const frameW = Math.round(px(2736304));
+  /** The first row (from the frame's top) with line colour in each column of a frame. */
+  const tops = (offX: number, offY: number): number[] => {
+    const x0 = Math.round(px(offX));
+    const y0 = Math.round(px(offY));
+    return Array.from({ length: frameW }, (_, k) => {
+      for (let y = y0; y < y0 + px(1872208); y++) {
+        const p = (y * img.width + x0 + k) * 4;
+        if (Math.abs(d[p]! - 0x4f) < 30 && Math.abs(d[p + 1]! - 0x81) < 30 && Math.abs(d[p + 2]! - 0xbd) < 30) return y - y0;
+      }
+      return Infinity;
+    });
+  };
+  const straight = tops(3203848, 692696);
+  const smooth = tops(3203848, 4005064);
+  // Where the curve is highest, the straight line (climbing to its peak further right) is lower.
+  const peak = smooth.indexOf(Math.min(...smooth));
+  t.ok(Number.isFinite(smooth[peak]!) && Number.isFinite(straight[peak]!), `lines found (column ${peak}: ${straight[peak]} and ${smooth[peak]} px under their frames)`);
+  t.ok(straight[peak]! - smooth[peak]! >= 3, `the curve rises above the straight line there (${straight[peak]! - smooth[peak]!} px)`);
+});
