@@ -594,11 +594,29 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
     };
     const overlay = attr(child(legendEl, NS.c, 'overlay'), 'val') === '1';
     if (legendPos === 'b' || legendPos === 't') {
-      const rowW = legendItems.reduce((sum, l) => sum + entryW(l) + ls.size * 0.8, 0);
-      const y = at ? r.y + at.y * r.h : legendPos === 'b' ? r.y + r.h - rowH - r.h * 0.02 : top;
-      let x = at ? r.x + at.x * r.w : r.x + r.w / 2 - rowW / 2;
-      for (const l of legendItems) { drawEntry(l, x, y); x += entryW(l) + ls.size * 0.8; }
-      if (!at && !overlay) plotR = legendPos === 'b' ? { ...plotR, h: plotR.h - rowH - 4 } : { ...plotR, y: plotR.y + rowH + 4, h: plotR.h - rowH - 4 };
+      // Entries flow in rows as wide as the legend's box (its manual width, else the chart's).
+      const gap = ls.size * 0.8;
+      const boxW = at?.w !== undefined ? at.w * r.w : r.w * 0.95;
+      const rows: Array<typeof legendItems> = [[]];
+      let used = 0;
+      for (const l of legendItems) {
+        const w = entryW(l) + gap;
+        if (used > 0 && used + w - gap > boxW) { rows.push([]); used = 0; }
+        rows[rows.length - 1]!.push(l);
+        used += w;
+      }
+      const blockH = rows.length * rowH;
+      const boxX = at ? r.x + at.x * r.w : r.x + (r.w - boxW) / 2;
+      let y = at ? r.y + at.y * r.h + (at.h !== undefined ? Math.max(0, at.h * r.h - blockH) / 2 : 0) : legendPos === 'b' ? r.y + r.h - blockH - r.h * 0.02 : top;
+      // One row: centred; several: a block whose rows start at one edge, the block centred.
+      const rowWidth = (row: typeof legendItems): number => row.reduce((sum, l) => sum + entryW(l) + gap, 0) - gap;
+      const blockW = Math.max(...rows.map(rowWidth));
+      for (const row of rows) {
+        let x = boxX + (boxW - (rows.length > 1 ? blockW : rowWidth(row))) / 2;
+        for (const l of row) { drawEntry(l, x, y); x += entryW(l) + gap; }
+        y += rowH;
+      }
+      if (!at && !overlay) plotR = legendPos === 'b' ? { ...plotR, h: plotR.h - blockH - 4 } : { ...plotR, y: plotR.y + blockH + 4, h: plotR.h - blockH - 4 };
     } else {
       const x = at ? r.x + at.x * r.w : legendPos === 'l' ? r.x + r.w * 0.02 : r.x + r.w - lw - r.w * 0.02;
       let y = at ? r.y + at.y * r.h + ((at.h !== undefined ? at.h * r.h : legendItems.length * rowH) - legendItems.length * rowH) / 2 : plotR.y + plotR.h / 2 - (legendItems.length * rowH) / 2;
@@ -787,7 +805,7 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
   /**
    * How category labels under a vertical chart fit their slots (§21.2.2.216 `a:bodyPr/@rot`
    * when set; else as PowerPoint lays them out automatically): on one line when they fit,
-   * wrapped at spaces when every word fits (at most three lines), else turned 45°
+   * wrapped at spaces when every word fits (at most five lines), else turned 45°
    * counterclockwise, every n-th when even that overlaps. Returns the band's height.
    */
   interface CatPlan { angle: number; lines: string[][]; every: number; band: number }
@@ -806,7 +824,7 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
     if (catRot !== undefined && Math.abs(catRot) >= 1) return turned(catRot);
     if (labels.every((l) => ctx.measureText(l).width <= room)) return { angle: 0, lines: labels.map((l) => [l]), every: 1, band: catLineH + 3 };
     const wrapped = labels.map((l) => wrapWords(ctx, l, room));
-    const fits = wrapped.every((ls) => ls.length <= 3 && ls.every((w) => ctx.measureText(w).width <= room));
+    const fits = wrapped.every((ls) => ls.length <= 5 && ls.every((w) => ctx.measureText(w).width <= room));
     if (fits) return { angle: 0, lines: wrapped, every: 1, band: Math.max(...wrapped.map((ls) => ls.length)) * catLineH + 3 };
     if (catRot === 0) return { ...turned(0), band: catLineH + 3 };
     return turned(-45);

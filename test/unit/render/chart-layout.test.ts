@@ -152,3 +152,26 @@ t.test('smoothed series are drawn as curves through their points', needsCorpus(R
   t.ok(Number.isFinite(smooth[peak]!) && Number.isFinite(straight[peak]!), `lines found (column ${peak}: ${straight[peak]} and ${smooth[peak]} px under their frames)`);
   t.ok(straight[peak]! - smooth[peak]! >= 3, `the curve rises above the straight line there (${straight[peak]! - smooth[peak]!} px)`);
 });
+
+t.test('a legend placed in a narrow box stacks its entries', needsCorpus(TEMPLATE), async (t) => {
+  // Slide 16: three charts; one legend at the bottom (legendPos b) with a manual layout
+  // narrower than its five entries in a row: PowerPoint flows them into rows of that width,
+  // here one entry a row, their keys one under the other.
+  const { data, width, height } = await pixels('/ppt/slides/slide16.xml');
+  const accents: Array<[number, number, number]> = [[0x4f, 0x81, 0xbd], [0xc0, 0x50, 0x4d], [0x9b, 0xbb, 0x59], [0x80, 0x64, 0xa2], [0x4b, 0xac, 0xc6]];
+  const keys = accents.map((rgb) => {
+    let n = 0;
+    let sx = 0;
+    let sy = 0;
+    for (let y = Math.round(height * 0.75); y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const p = (y * width + x) * 4;
+        if (Math.abs(data[p]! - rgb[0]) < 12 && Math.abs(data[p + 1]! - rgb[1]) < 12 && Math.abs(data[p + 2]! - rgb[2]) < 12) { n++; sx += x; sy += y; }
+      }
+    }
+    return { n, x: sx / Math.max(1, n), y: sy / Math.max(1, n) };
+  });
+  t.ok(keys.every((k) => k.n >= 20), `five legend keys in the lower quarter (${keys.map((k) => k.n).join(', ')} px)`);
+  t.ok(Math.max(...keys.map((k) => k.x)) - Math.min(...keys.map((k) => k.x)) < 3, `keys in one column (x ${keys.map((k) => k.x.toFixed(0)).join(', ')})`);
+  t.ok(keys.slice(1).every((k, i) => k.y - keys[i]!.y >= 10), `one under the other (y ${keys.map((k) => k.y.toFixed(0)).join(', ')})`);
+});
