@@ -4,9 +4,11 @@
  * (clustered or stacked), line, area, scatter and pie/doughnut, every plot of a combination
  * chart over the same categories (a second value axis scaled on its own), 3-D bar, line and
  * area charts as their 2-D projection, 3-D pies tilted with a side wall, surfaces as their
- * series' lines; series colours by the Office 2007 chart style (`c:style` 1–48) from the
- * theme accents (or the chart's theme override), markers and data labels as stored; title,
- * value gridlines, category labels and a legend. Any other chart type as a labeled box.
+ * series' lines, radar charts; series colours by the Office 2007 chart style (`c:style`
+ * 1–48) from the theme accents (or the chart's theme override), markers, smoothed lines and
+ * data labels as stored; title, gridlines, axis labels (wrapped or turned when crowded) and
+ * a legend, each in its own text properties and at its manual layout when it has one. Any
+ * other chart type as a labeled box.
  */
 import { Path2D } from '@napi-rs/canvas';
 import type { Shape } from '../ooxml/pml/shapes.js';
