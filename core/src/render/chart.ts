@@ -4,9 +4,11 @@
  * (clustered or stacked), line, area, scatter and pie/doughnut, every plot of a combination
  * chart over the same categories (a second value axis scaled on its own), 3-D bar, line and
  * area charts as their 2-D projection, 3-D pies tilted with a side wall, surfaces as their
- * series' lines; series colours by the Office 2007 chart style (`c:style` 1–48) from the
- * theme accents (or the chart's theme override), markers and data labels as stored; title,
- * value gridlines, category labels and a legend. Any other chart type as a labeled box.
+ * series' lines, radar charts; series colours by the Office 2007 chart style (`c:style`
+ * 1–48) from the theme accents (or the chart's theme override), markers, smoothed lines and
+ * data labels as stored; title, gridlines, axis labels (wrapped or turned when crowded) and
+ * a legend, each in its own text properties and at its manual layout when it has one. Any
+ * other chart type as a labeled box.
  */
 import { Path2D } from '@napi-rs/canvas';
 import type { Shape } from '../ooxml/pml/shapes.js';
@@ -31,6 +33,8 @@ interface Series {
   outline: { color: Rgba; width: number } | undefined;
   /** Line width of line and scatter series, pt; 0 when the series' line is `a:noFill`. */
   lineWidth: number;
+  /** Whether the series' line is smoothed (`c:smooth`, §21.2.2.194; an empty element is true). */
+  smooth: boolean;
   pointColors: Map<number, Rgba>;
   marker: Marker | undefined;
   labels: LabelSpec | undefined;
@@ -56,6 +60,8 @@ interface LabelSpec {
   formatCode: string | undefined;
   color: Rgba | undefined;
   size: number | undefined;
+  /** Bold when the labels' text properties say so (`a:defRPr/@b`). */
+  bold: boolean;
   /** Points whose label is deleted (`c:dLbl` with `c:delete`). */
   deleted: Set<number>;
 }
@@ -182,14 +188,73 @@ function themeOverrideColors(dc: DrawContext, chartPart: string): Partial<Record
   return Object.keys(out).length ? out : undefined;
 }
 
-function cacheStrings(src: Element | undefined): string[] {
+/**
+ * The faces of a chart's theme override (§14.2.8: its `a:fontScheme` replaces the theme's
+ * fonts for this chart): the minor and major Latin typefaces, '' where it names none.
+ */
+function themeOverrideFonts(dc: DrawContext, chartPart: string): { minor: string; major: string; scripts: string[] } | undefined {
+  const rel = dc.pkg.rels(chartPart).find((r) => /\/themeOverride$/.test(r.type));
+  if (!rel?.targetPartName || !dc.pkg.hasPart(rel.targetPartName)) return undefined;
+  const scheme = child(dc.pkg.getXml(rel.targetPartName).documentElement ?? undefined, NS.a, 'fontScheme');
+  if (!scheme) return undefined;
+  const face = (name: string): string => attr(child(child(scheme, NS.a, name), NS.a, 'latin'), 'typeface') ?? '';
+  const minorFont = child(scheme, NS.a, 'minorFont');
+  const scripts = (minorFont ? children(minorFont, NS.a, 'font') : []).filter((f) => RTL_SCRIPTS.includes(attr(f, 'script') ?? '')).map((f) => attr(f, 'typeface') ?? '').filter(Boolean);
+  return { minor: face('minorFont'), major: face('majorFont'), scripts };
+}
+
+/**
+ * The texts of a string or number cache (§21.2.2.177 `c:strCache`, §21.2.2.120 `c:numCache`):
+ * numbers as their format code shows them (dates for date codes, serials counted from 1900,
+ * or 1904 with `date1904`), strings as they are.
+ */
+/** Scripts whose theme faces (`a:font/@script`) draw chart text the Latin face lacks. */
+const RTL_SCRIPTS = ['Hebr', 'Arab'];
+
+function cacheStrings(src: Element | undefined, date1904 = false): string[] {
   const out: string[] = [];
   if (!src) return out;
   const cache = src.getElementsByTagNameNS(NS.c, 'strCache')[0] ?? src.getElementsByTagNameNS(NS.c, 'numCache')[0] ?? src.getElementsByTagNameNS(NS.c, 'strLit')[0] ?? src.getElementsByTagNameNS(NS.c, 'numLit')[0] ?? src.getElementsByTagNameNS(NS.c, 'lvl')[0];
   const n = intAttr(child(cache, NS.c, 'ptCount'), 'val', 0);
+  const numeric = cache?.localName === 'numCache' || cache?.localName === 'numLit';
+  const code = numeric ? child(cache, NS.c, 'formatCode')?.textContent ?? undefined : undefined;
   for (let i = 0; i < n; i++) out.push('');
-  for (const pt of cache ? children(cache, NS.c, 'pt') : []) out[intAttr(pt, 'idx', out.length)] = child(pt, NS.c, 'v')?.textContent ?? '';
+  for (const pt of cache ? children(cache, NS.c, 'pt') : []) {
+    const text = child(pt, NS.c, 'v')?.textContent ?? '';
+    const v = Number(text);
+    out[intAttr(pt, 'idx', out.length)] = numeric && text.trim() !== '' && Number.isFinite(v) ? formatValue(v, attr(pt, 'formatCode') ?? code, date1904) : text;
+  }
   return out;
+}
+
+/**
+ * A number as a format code shows it: a date code (`d`, `m`, `y` outside quotes, no `0`/`#`)
+ * formats the value as a spreadsheet date serial (§18.17.4.1: days since 1899-12-30, or
+ * since 1904-01-01 with `date1904`); anything else as {@link formatNumber}.
+ */
+export function formatValue(v: number, code: string | undefined, date1904 = false): string {
+  const section = (code ?? '').split(';')[0]!.replace(/"[^"]*"|\\./g, '').replace(/\[[^\]]*\]/g, '');
+  if (!/[dmy]/i.test(section) || /[0#]/.test(section)) return formatNumber(v, code);
+  const day = new Date(Date.UTC(date1904 ? 1904 : 1899, date1904 ? 0 : 11, date1904 ? 1 : 30) + Math.floor(v) * 86400000);
+  const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+  const days = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+  const pad = (x: number): string => String(x).padStart(2, '0');
+  return (code ?? '').split(';')[0]!.replace(/\[[^\]]*\]/g, '').replace(/"([^"]*)"|\\(.)|yyyy|yy|mmmm|mmm|mm|m|dddd|ddd|dd|d/gi, (tok, quoted?: string, escaped?: string) => {
+    if (quoted !== undefined) return quoted;
+    if (escaped !== undefined) return escaped;
+    switch (tok.toLowerCase()) {
+      case 'yyyy': return String(day.getUTCFullYear());
+      case 'yy': return pad(day.getUTCFullYear() % 100);
+      case 'mmmm': return months[day.getUTCMonth()]!;
+      case 'mmm': return months[day.getUTCMonth()]!.slice(0, 3);
+      case 'mm': return pad(day.getUTCMonth() + 1);
+      case 'm': return String(day.getUTCMonth() + 1);
+      case 'dddd': return days[day.getUTCDay()]!;
+      case 'ddd': return days[day.getUTCDay()]!.slice(0, 3);
+      case 'dd': return pad(day.getUTCDate());
+      default: return String(day.getUTCDate());
+    }
+  });
 }
 
 function cacheNumbers(src: Element | undefined): number[] {
@@ -248,10 +313,97 @@ function readLabels(dLbls: Element | undefined, colors: ColorContext): LabelSpec
     formatCode: attr(child(dLbls, NS.c, 'numFmt'), 'sourceLinked') === '1' ? undefined : attr(child(dLbls, NS.c, 'numFmt'), 'formatCode'),
     color: colorIn(child(firstRPr(child(dLbls, NS.c, 'txPr')), NS.a, 'solidFill'), colors),
     size: firstRPr(child(dLbls, NS.c, 'txPr')) ? intAttr(firstRPr(child(dLbls, NS.c, 'txPr')), 'sz', 0) / 100 || undefined : undefined,
+    bold: attr(firstRPr(child(dLbls, NS.c, 'txPr')), 'b') === '1',
     deleted: new Set(),
   };
   for (const d of children(dLbls, NS.c, 'dLbl')) if (attr(child(d, NS.c, 'delete'), 'val') === '1') spec.deleted.add(intAttr(child(d, NS.c, 'idx'), 'val', -1));
   return spec.value || spec.percent || spec.category || spec.series ? spec : undefined;
+}
+
+/**
+ * How one chart element's text looks (§21.2.2.216 `c:txPr`, §21.2.2.156 `c:rich`): size in
+ * points, weight, slant, colour, face (a theme font reference `+mn-lt`/`+mj-lt` resolved),
+ * and the rotation of its body (`a:bodyPr/@rot`, degrees; undefined when not set, which for
+ * category labels means "automatic").
+ */
+export interface ChartTextStyle {
+  size: number;
+  bold: boolean;
+  italic: boolean;
+  color: Rgba;
+  family: string;
+  rot: number | undefined;
+}
+
+/**
+ * The text style of an element with run properties `rPr` (an `a:defRPr` or `a:rPr`) and body
+ * `bodyPr`, inheriting what they leave out from `base` (the chart space's text, §21.2.2.216).
+ */
+function textStyleFrom(rPr: Element | undefined, bodyPr: Element | undefined, base: ChartTextStyle, colors: ColorContext, theme: { major: string; minor: string }): ChartTextStyle {
+  const flag = (name: string): boolean | undefined => { const v = attr(rPr, name); return v === undefined ? undefined : v === '1' || v === 'true'; };
+  const sz = intAttr(rPr, 'sz', 0);
+  const face = attr(child(rPr, NS.a, 'latin'), 'typeface');
+  const family = face === '+mn-lt' ? theme.minor || base.family : face === '+mj-lt' ? theme.major || base.family : face || base.family;
+  const rot = attr(bodyPr, 'rot');
+  return {
+    size: sz >= 100 ? sz / 100 : base.size,
+    bold: flag('b') ?? base.bold,
+    italic: flag('i') ?? base.italic,
+    color: colorIn(child(rPr, NS.a, 'solidFill'), colors) ?? base.color,
+    family,
+    rot: rot !== undefined && /^-?\d+$/.test(rot) ? Number(rot) / 60000 : base.rot,
+  };
+}
+
+/** The text style a `c:txPr` gives (its first paragraph's `a:defRPr` and its `a:bodyPr`), over `base`. */
+function txPrStyle(txPr: Element | undefined, base: ChartTextStyle, colors: ColorContext, theme: { major: string; minor: string }): ChartTextStyle {
+  return textStyleFrom(firstRPr(txPr), child(txPr, NS.a, 'bodyPr'), base, colors, theme);
+}
+
+/**
+ * An element's manual position (`c:layout/c:manualLayout`, §21.2.2.95) as fractions of the
+ * chart space in edge mode: x, y (top-left) and, when given, w and h; `inner` when the
+ * layout target is the plot's inner rectangle (the axes' box, without tick labels).
+ * Factor mode (offsets from the automatic position) is not followed: undefined.
+ */
+export function manualLayoutOf(el: Element | undefined): { x: number; y: number; w: number | undefined; h: number | undefined; inner: boolean } | undefined {
+  const ml = child(child(el, NS.c, 'layout'), NS.c, 'manualLayout');
+  if (!ml) return undefined;
+  const num = (name: string): number | undefined => { const v = Number(attr(child(ml, NS.c, name), 'val')); return Number.isFinite(v) && attr(child(ml, NS.c, name), 'val') !== undefined ? v : undefined; };
+  const x = num('x');
+  const y = num('y');
+  if (x === undefined || y === undefined) return undefined;
+  if ((attr(child(ml, NS.c, 'xMode'), 'val') ?? 'factor') !== 'edge' || (attr(child(ml, NS.c, 'yMode'), 'val') ?? 'factor') !== 'edge') return undefined;
+  const w = num('w');
+  const h = num('h');
+  return { x, y, w: w !== undefined && w > 0 ? w : undefined, h: h !== undefined && h > 0 ? h : undefined, inner: attr(child(ml, NS.c, 'layoutTarget'), 'val') === 'inner' };
+}
+
+/** A chart line's colour and width (pt) from an `a:ln` in `spPr`: undefined for `a:noFill`, `fallback` when unset. */
+function chartLine(spPr: Element | undefined, fallback: { color: Rgba; width: number } | undefined, colors: ColorContext): { color: Rgba; width: number } | undefined {
+  const ln = child(spPr, NS.a, 'ln');
+  if (!ln) return fallback;
+  if (child(ln, NS.a, 'noFill')) return undefined;
+  const color = colorIn(child(ln, NS.a, 'solidFill'), colors) ?? fallback?.color;
+  if (!color) return undefined;
+  return { color, width: attr(ln, 'w') !== undefined ? Math.max(0.25, intAttr(ln, 'w', 9525) / 12700) : fallback?.width ?? 0.75 };
+}
+
+/**
+ * Words of `text` broken into lines at most `width` wide as `ctx` measures them (explicit
+ * line breaks kept); a word wider than `width` stays whole on its own line.
+ */
+function wrapWords(ctx: { measureText(t: string): { width: number } }, text: string, width: number): string[] {
+  const out: string[] = [];
+  for (const para of text.split('\n')) {
+    let line = '';
+    for (const word of para.split(/\s+/).filter(Boolean)) {
+      const next = line ? `${line} ${word}` : word;
+      if (line && ctx.measureText(next).width > width) { out.push(line); line = word; } else line = next;
+    }
+    out.push(line);
+  }
+  return out;
 }
 
 /** Office's automatic marker symbols, in the order series take them. */
@@ -334,6 +486,7 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
       outline,
       lineWidth: lnNone ? 0 : ln && attr(ln, 'w') ? intAttr(ln, 'w', 28575) / 12700 : styleLineWidth(chartStyle),
       pointColors,
+      smooth: !!child(ser, NS.c, 'smooth') && !['0', 'false'].includes(attr(child(ser, NS.c, 'smooth'), 'val') ?? '1'),
       marker: /3D/.test(kind) ? undefined : readMarker(ser, idx, showsMarkers, color, colors),
       labels: readLabels(child(ser, NS.c, 'dLbls') ?? child(plot, NS.c, 'dLbls'), colors),
       formatCode: cacheFormat(valSrc),
@@ -349,7 +502,8 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
   const first = plots[0]!;
   const kind = first.kind;
   const firstSer = children(first.el, NS.c, 'ser')[0];
-  const cats = cacheStrings(child(firstSer, NS.c, 'cat') ?? child(firstSer, NS.c, 'xVal'));
+  const date1904 = attr(child(space ?? undefined, NS.c, 'date1904'), 'val') === '1';
+  const cats = cacheStrings(child(firstSer, NS.c, 'cat') ?? child(firstSer, NS.c, 'xVal'), date1904);
   const nCat = Math.max(cats.length, ...plots.flatMap((p) => p.series.map((s) => s.values.length)), 0);
   const isPie = kind.startsWith('pie') || kind === 'doughnutChart' || kind === 'ofPieChart';
   // One series with varied colours (pies, or a bar chart with c:varyColors): the points take the style's colours.
@@ -362,71 +516,125 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
     ctx.fillStyle = css(bg ?? { r: 255, g: 255, b: 255, a: 1 });
     ctx.fillRect(r.x, r.y, r.w, r.h);
   }
-  // Text: the chart's own text colour (c:txPr), else the style's tx1 (Office 2007 chart styles 1–32).
-  const spaceTxColor = colorIn(child(firstRPr(child(space ?? undefined, NS.c, 'txPr')), NS.a, 'solidFill'), colors);
-  const textRgba = spaceTxColor ?? colorIn(TX1_FILL, colors) ?? { r: 0, g: 0, b: 0, a: 1 };
-  const textColor = css(textRgba);
-  const txSz = intAttr(space ? space.getElementsByTagNameNS(NS.a, 'defRPr')[0] : undefined, 'sz', 1000) / 100;
+  // Text: the chart space's own (c:txPr, §21.2.2.216) over 10 pt in the theme's minor face and
+  // tx1 (Office 2007 chart styles 1–32); titles, legend, axes and labels each refine it.
   const minor = dc.theme.minor;
   const minorShape = minor.latin ? shapeFromAttributes({ panose: minor.latinPanose, pitchFamily: minor.latinPitchFamily })?.shape : undefined;
-  const font = (size: number, bold = false): string => cssFont(dc.family(minor.latin || 'Calibri', minorShape), size, bold, false, dc.fallbackFamilies);
+  const overrideFaces = themeOverrideFonts(dc, partName);
+  const faces = { minor: overrideFaces?.minor || minor.latin || 'Calibri', major: overrideFaces?.major || dc.theme.major.latin || minor.latin || 'Calibri' };
+  const spaceTxPr = child(space ?? undefined, NS.c, 'txPr');
+  const base = txPrStyle(spaceTxPr, { size: 10, bold: false, italic: false, color: colorIn(TX1_FILL, colors) ?? { r: 0, g: 0, b: 0, a: 1 }, family: faces.minor, rot: undefined }, colors, faces);
+  base.rot = undefined;
+  const textRgba = base.color;
+  const textColor = css(textRgba);
+  const txSz = base.size;
+  // Hebrew and Arabic text the Latin face lacks is drawn in the font scheme's faces for those
+  // scripts (§20.1.4.1.16 a:font/@script), as PowerPoint picks them for such runs.
+  const scriptFaces = (overrideFaces?.scripts ?? RTL_SCRIPTS.map((k) => minor.scripts[k] ?? '').filter(Boolean)).map((f) => dc.family(f));
+  const styledFont = (st: ChartTextStyle): string => cssFont(dc.family(st.family, st.family === minor.latin ? minorShape : undefined), st.size, st.bold, st.italic, [...scriptFaces, ...dc.fallbackFamilies]);
+  const font = (size: number, bold = false): string => styledFont({ ...base, size, bold });
   // Outer margins of the automatic layout (no c:manualLayout), as LibreOffice places plot areas.
   let top = r.y + r.h * 0.02;
-  // Title.
+  // Title (§21.2.2.210): its rich text (empty paragraphs: no title), else the series' name
+  // or "Chart Title"; 18 pt bold unless its text says otherwise (1.2 × a chart text size
+  // that is set), wrapped to 80 % of the chart's width.
   const titleEl = child(chart, NS.c, 'title');
   const autoDeleted = attr(child(chart, NS.c, 'autoTitleDeleted'), 'val') === '1';
   let title: string | undefined;
   const allSeries = plots.flatMap((p) => p.series);
+  const rich = child(child(titleEl, NS.c, 'tx'), NS.c, 'rich');
+  const titleRef = child(child(titleEl, NS.c, 'tx'), NS.c, 'strRef');
   if (titleEl) {
-    const ts = titleEl.getElementsByTagNameNS(NS.a, 't');
-    title = ts.length ? Array.from(ts).map((t) => t.textContent ?? '').join('') : allSeries.length === 1 ? allSeries[0]!.name : 'Chart Title';
+    if (rich) title = children(rich, NS.a, 'p').map((para) => Array.from(para.getElementsByTagNameNS(NS.a, 't')).map((t) => t.textContent ?? '').join('')).join('\n').trim();
+    else if (titleRef) title = cacheStrings(titleRef).join(' ');
+    else title = allSeries.length === 1 ? allSeries[0]!.name : 'Chart Title';
   } else if (!autoDeleted && allSeries.length === 1 && isPie) title = allSeries[0]!.name;
   if (title) {
-    ctx.fillStyle = textColor;
-    ctx.font = font(txSz * 1.2);
-    ctx.textAlign = 'center';
+    const titleBase: ChartTextStyle = { ...base, size: intAttr(firstRPr(spaceTxPr), 'sz', 0) >= 100 ? base.size * 1.2 : 18, bold: true };
+    const firstPara = rich ? child(rich, NS.a, 'p') : undefined;
+    let ts = txPrStyle(child(titleEl, NS.c, 'txPr') ?? rich, titleBase, colors, faces);
+    const run = firstPara ? firstPara.getElementsByTagNameNS(NS.a, 'rPr')[0] : undefined;
+    if (run) ts = textStyleFrom(run, undefined, ts, colors, faces);
+    ctx.fillStyle = css(ts.color);
+    ctx.font = styledFont(ts);
     ctx.textBaseline = 'top';
-    ctx.fillText(title, r.x + r.w / 2, top);
-    top += txSz * 1.6;
+    const lines = wrapWords(ctx, title, r.w * 0.8);
+    const lh = ts.size * 1.2;
+    const at = manualLayoutOf(titleEl);
+    const widest = Math.max(...lines.map((l) => ctx.measureText(l).width));
+    const cx = at ? r.x + at.x * r.w + widest / 2 : r.x + r.w / 2;
+    const ty = at ? r.y + at.y * r.h : top;
+    ctx.textAlign = 'center';
+    lines.forEach((l, k) => ctx.fillText(l, cx, ty + k * lh));
+    // Unless it overlays the plot, the plot area starts under the title (wherever it is placed).
+    if (attr(child(titleEl, NS.c, 'overlay'), 'val') !== '1') top = Math.max(top, ty + lines.length * lh + ts.size * 0.4);
   }
   const legendEl = child(chart, NS.c, 'legend');
   const legendPos = attr(child(legendEl, NS.c, 'legendPos'), 'val') ?? 'r';
-  const legendItems = isPie || vary
+  const deletedEntries = new Set((legendEl ? children(legendEl, NS.c, 'legendEntry') : []).filter((e) => attr(child(e, NS.c, 'delete'), 'val') === '1').map((e) => intAttr(child(e, NS.c, 'idx'), 'val', -1)));
+  const legendItems = (isPie || vary
     ? cats.map((c, i) => ({ name: c, color: pointColor(first.series[0]!, i, nCat) }))
-    : allSeries.map((s) => ({ name: s.name, color: s.lineWidth === 0 && s.marker?.fill ? s.marker.fill : s.color }));
+    : allSeries.map((s) => ({ name: s.name, color: s.lineWidth === 0 && s.marker?.fill ? s.marker.fill : s.color }))).filter((_, i) => !deletedEntries.has(i));
   let plotR: RectPt = { x: r.x + r.w * 0.03, y: top, w: r.w * 0.94, h: r.y + r.h - top - r.h * 0.025 };
   if (legendEl && legendItems.length) {
-    ctx.font = font(txSz);
-    const lw = Math.min(r.w * 0.3, Math.max(...legendItems.map((l) => ctx.measureText(l.name).width)) + 16);
+    // Legend (§21.2.2.93): its own text, keys a square of 0.6 × the text size, one entry a line
+    // at the sides, in one row at the top or bottom; at its manual position when it has one.
+    const ls = txPrStyle(child(legendEl, NS.c, 'txPr'), base, colors, faces);
+    ctx.font = styledFont(ls);
+    const key = ls.size * 0.6;
+    const rowH = ls.size * 1.25;
+    const entryW = (l: { name: string }): number => ctx.measureText(l.name).width + key + ls.size * 0.4;
+    const lw = Math.min(r.w * 0.3, Math.max(...legendItems.map(entryW)) + ls.size * 0.4);
+    const at = manualLayoutOf(legendEl);
+    const drawEntry = (l: { name: string; color: Rgba }, x: number, y: number): void => {
+      ctx.fillStyle = css(l.color);
+      ctx.fillRect(x, y + (rowH - key) / 2, key, key);
+      ctx.fillStyle = css(ls.color);
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'middle';
+      ctx.fillText(l.name, x + key + ls.size * 0.3, y + rowH / 2);
+    };
+    const overlay = attr(child(legendEl, NS.c, 'overlay'), 'val') === '1';
     if (legendPos === 'b' || legendPos === 't') {
-      const y = legendPos === 'b' ? r.y + r.h - 16 : top;
-      let x = r.x + r.w / 2 - legendItems.reduce((s, l) => s + ctx.measureText(l.name).width + 18, 0) / 2;
+      // Entries flow in rows as wide as the legend's box (its manual width, else the chart's).
+      const gap = ls.size * 0.8;
+      const boxW = at?.w !== undefined ? at.w * r.w : r.w * 0.95;
+      const rows: Array<typeof legendItems> = [[]];
+      let used = 0;
       for (const l of legendItems) {
-        ctx.fillStyle = css(l.color);
-        ctx.fillRect(x, y + 3, 6, 6);
-        ctx.fillStyle = textColor;
-        ctx.textAlign = 'left';
-        ctx.textBaseline = 'middle';
-        ctx.fillText(l.name, x + 9, y + 6);
-        x += ctx.measureText(l.name).width + 18;
+        const w = entryW(l) + gap;
+        if (used > 0 && used + w - gap > boxW) { rows.push([]); used = 0; }
+        rows[rows.length - 1]!.push(l);
+        used += w;
       }
-      plotR = legendPos === 'b' ? { ...plotR, h: plotR.h - 18 } : { ...plotR, y: plotR.y + 18, h: plotR.h - 18 };
+      const blockH = rows.length * rowH;
+      const boxX = at ? r.x + at.x * r.w : r.x + (r.w - boxW) / 2;
+      let y = at ? r.y + at.y * r.h + (at.h !== undefined ? Math.max(0, at.h * r.h - blockH) / 2 : 0) : legendPos === 'b' ? r.y + r.h - blockH - r.h * 0.02 : top;
+      // One row: centred; several: a block whose rows start at one edge, the block centred.
+      const rowWidth = (row: typeof legendItems): number => row.reduce((sum, l) => sum + entryW(l) + gap, 0) - gap;
+      const blockW = Math.max(...rows.map(rowWidth));
+      for (const row of rows) {
+        let x = boxX + (boxW - (rows.length > 1 ? blockW : rowWidth(row))) / 2;
+        for (const l of row) { drawEntry(l, x, y); x += entryW(l) + gap; }
+        y += rowH;
+      }
+      if (!at && !overlay) plotR = legendPos === 'b' ? { ...plotR, h: plotR.h - blockH - 4 } : { ...plotR, y: plotR.y + blockH + 4, h: plotR.h - blockH - 4 };
     } else {
-      const x = r.x + r.w - lw - r.w * 0.02;
-      let y = plotR.y + plotR.h / 2 - (legendItems.length * 14) / 2;
-      for (const l of legendItems) {
-        ctx.fillStyle = css(l.color);
-        ctx.fillRect(x, y + 3, 6, 6);
-        ctx.fillStyle = textColor;
-        ctx.textAlign = 'left';
-        ctx.textBaseline = 'middle';
-        ctx.fillText(l.name, x + 9, y + 6);
-        y += 14;
-      }
-      plotR = { ...plotR, w: plotR.w - lw - 8 };
+      const x = at ? r.x + at.x * r.w : legendPos === 'l' ? r.x + r.w * 0.02 : r.x + r.w - lw - r.w * 0.02;
+      let y = at ? r.y + at.y * r.h + ((at.h !== undefined ? at.h * r.h : legendItems.length * rowH) - legendItems.length * rowH) / 2 : plotR.y + plotR.h / 2 - (legendItems.length * rowH) / 2;
+      for (const l of legendItems) { drawEntry(l, x, y); y += rowH; }
+      if (!at && !overlay) plotR = legendPos === 'l' ? { ...plotR, x: plotR.x + lw + 8, w: plotR.w - lw - 8 } : { ...plotR, w: plotR.w - lw - 8 };
     }
   }
-  const labelFont = (spec: LabelSpec): string => font(spec.size ?? txSz);
+  const plotLayout = manualLayoutOf(plotArea);
+  if (plotLayout && !plotLayout.inner && plotLayout.w !== undefined && plotLayout.h !== undefined) {
+    plotR = { x: r.x + plotLayout.x * r.w, y: r.y + plotLayout.y * r.h, w: plotLayout.w * r.w, h: plotLayout.h * r.h };
+  }
+  /** The inner plot rectangle a manual layout fixes (the axes' box), if any. */
+  const innerR: RectPt | undefined = plotLayout?.inner && plotLayout.w !== undefined && plotLayout.h !== undefined
+    ? { x: r.x + plotLayout.x * r.w, y: r.y + plotLayout.y * r.h, w: plotLayout.w * r.w, h: plotLayout.h * r.h }
+    : undefined;
+  const labelFont = (spec: LabelSpec): string => font(spec.size ?? txSz, spec.bold);
   if (isPie) {
     const s = first.series[0];
     const vals = s?.values ?? [];
@@ -499,6 +707,7 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
     }
     return;
   }
+  if (kind === 'radarChart') return drawRadar(dc, first, plotArea, plotR, { font, txSz, textColor, labelFont, cats }, colors);
   if (kind === 'scatterChart' || kind === 'bubbleChart') return drawScatter(dc, first, plotArea, plotR, { font, txSz, textColor, labelFont, cats });
   const drawn = plots.filter((p) => CATEGORY_PLOTS.includes(p.kind));
   if (!drawn.length || !CATEGORY_PLOTS.includes(kind) || nCat === 0) {
@@ -542,25 +751,34 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
   const shown = (ax: Element | undefined): boolean => !!ax && attr(child(ax, NS.c, 'delete'), 'val') !== '1' && attr(child(ax, NS.c, 'tickLblPos'), 'val') !== 'none';
   const catLabels = shown(catAx);
   const valLabels = shown(valAx);
-  const valLine = !!valAx && attr(child(valAx, NS.c, 'delete'), 'val') !== '1';
-  const gridlines = !!child(valAx, NS.c, 'majorGridlines');
+  // Axis lines, gridlines and the plot area's own fill and border (c:spPr, §21.2.2.197).
+  const axisGrey = { color: { r: 134, g: 134, b: 134, a: 1 }, width: 0.75 };
+  const valLine = !!valAx && attr(child(valAx, NS.c, 'delete'), 'val') !== '1' ? chartLine(child(valAx, NS.c, 'spPr'), axisGrey, colors) : undefined;
+  const catLine = catAx && attr(child(catAx, NS.c, 'delete'), 'val') === '1' ? undefined : chartLine(child(catAx, NS.c, 'spPr'), axisGrey, colors);
+  const gridOf = (ax: Element | undefined): { color: Rgba; width: number } | undefined => {
+    const g = child(ax, NS.c, 'majorGridlines');
+    return g ? chartLine(child(g, NS.c, 'spPr'), axisGrey, colors) : undefined;
+  };
+  const gridline = gridOf(valAx);
+  const catGridline = gridOf(catAx);
   const midCat = attr(child(valAx, NS.c, 'crossBetween'), 'val') === 'midCat';
   const valTick = attr(child(valAx, NS.c, 'majorTickMark'), 'val') ?? 'cross';
-  const axisColor = (ax: Element | undefined): string => {
-    const c = colorIn(child(firstRPr(child(ax, NS.c, 'txPr')), NS.a, 'solidFill'), colors);
-    return c ? css(c) : textColor;
-  };
+  const valStyle = txPrStyle(child(valAx, NS.c, 'txPr'), base, colors, faces);
+  const catStyle = txPrStyle(child(catAx, NS.c, 'txPr'), base, colors, faces);
+  // -60000000 (rot="-60000000" in 60000ths) is PowerPoint's "automatic" angle.
+  const catRot = catStyle.rot !== undefined && catStyle.rot > -360 && catStyle.rot < 360 ? catStyle.rot : undefined;
   /** An axis' number format: its own, or (source-linked) its first series' values format. */
   const axisFormat = (ax: Element | undefined, which: 'primary' | 'secondary'): string | undefined => {
     const nf = child(ax, NS.c, 'numFmt');
     if (nf && attr(nf, 'sourceLinked') !== '1') return attr(nf, 'formatCode');
     return drawn.find((p) => onAxis(p) === which)?.series[0]?.formatCode;
   };
-  ctx.font = font(txSz);
-  // Labels every n-th category when they would overlap (as PowerPoint skips them).
+  ctx.font = styledFont(catStyle);
   const catWidest = Math.max(...cats.map((c) => ctx.measureText(c).width), 10);
+  const catLineH = catStyle.size * 1.2;
   const catW = catLabels ? Math.min(plotR.w * 0.3, catWidest + 6) : 2;
-  const lineH = txSz * 1.3;
+  const lineH = valStyle.size * 1.3;
+  ctx.font = styledFont(valStyle);
   interface Scale { bottom: number; top: number; step: number; fmt: (v: number) => string }
   const scaleFor = (which: 'primary' | 'secondary', length: number, ax: Element | undefined): Scale => {
     const { minV, maxV, percent } = rangeOf(which);
@@ -576,49 +794,97 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
       if (maxV <= 0 && minV < 0) top2 = 0;
       const widest = Math.max(ctx.measureText(fmt(top2)).width, ctx.measureText(fmt(bottom)).width);
       const n = Math.max(1, Math.round((top2 - bottom) / step));
-      // Labels may touch but not overlap.
-      if (length / n >= (horizontal ? widest : txSz)) break;
+      // At most ten intervals, each at least 1.5 lines tall (vertical axes; percentages keep
+      // their tenths while the labels do not overlap) or as wide as the widest label.
+      if (n <= 10 && length / n >= (horizontal ? widest : valStyle.size * (percent ? 1 : 1.5))) break;
       step = niceAtLeast(step * 1.01);
     }
     return { bottom, top: top2, step, fmt };
   };
-  // A first estimate of the plot's length along the values decides the steps, then the label widths the area.
-  const estimate = horizontal ? plotR.w - catW : plotR.h - txSz / 2 - (catLabels ? lineH : 2);
-  const primary = scaleFor('primary', estimate, valAx);
   const secAx = secondaryId !== undefined ? axisOf(secondaryId) : undefined;
-  const secondary = secondaryId !== undefined ? scaleFor('secondary', estimate, secAx) : undefined;
-  const secLabels = !!secondary && shown(secAx);
-  const widestOf = (s: Scale): number => Math.max(ctx.measureText(s.fmt(s.top)).width, ctx.measureText(s.fmt(s.bottom)).width);
+  const secLabels = secondaryId !== undefined && shown(secAx);
+  const widestOf = (sc: Scale): number => Math.max(ctx.measureText(sc.fmt(sc.top)).width, ctx.measureText(sc.fmt(sc.bottom)).width);
+  /**
+   * How category labels under a vertical chart fit their slots (§21.2.2.216 `a:bodyPr/@rot`
+   * when set; else as PowerPoint lays them out automatically): on one line when they fit,
+   * wrapped at spaces when every word fits (at most five lines), else turned 45°
+   * counterclockwise, every n-th when even that overlaps. Returns the band's height.
+   */
+  interface CatPlan { angle: number; lines: string[][]; every: number; band: number }
+  const planCats = (slotW: number): CatPlan => {
+    ctx.font = styledFont(catStyle);
+    const skip = intAttr(child(catAx, NS.c, 'tickLblSkip'), 'val', 0);
+    const labels = Array.from({ length: nCat }, (_, i) => cats[i] ?? String(i + 1));
+    const room = Math.max(1, slotW - 2);
+    const turned = (angle: number): CatPlan => {
+      const a = (Math.abs(angle) * Math.PI) / 180;
+      const need = Math.abs(angle) < 1 ? catWidest + 4 : catLineH / Math.max(0.2, Math.sin(a));
+      const every = skip > 0 ? skip : Math.max(1, Math.ceil(need / Math.max(1, slotW)));
+      const band = Math.max(...labels.map((l) => ctx.measureText(l).width * Math.sin(a) + catLineH * Math.cos(a))) + 4;
+      return { angle, lines: labels.map((l) => [l]), every, band };
+    };
+    if (catRot !== undefined && Math.abs(catRot) >= 1) return turned(catRot);
+    if (labels.every((l) => ctx.measureText(l).width <= room)) return { angle: 0, lines: labels.map((l) => [l]), every: 1, band: catLineH + 3 };
+    const wrapped = labels.map((l) => wrapWords(ctx, l, room));
+    const fits = wrapped.every((ls) => ls.length <= 5 && ls.every((w) => ctx.measureText(w).width <= room));
+    if (fits) return { angle: 0, lines: wrapped, every: 1, band: Math.max(...wrapped.map((ls) => ls.length)) * catLineH + 3 };
+    if (catRot === 0) return { ...turned(0), band: catLineH + 3 };
+    return turned(-45);
+  };
+  // A first estimate of the plot's length along the values decides the steps, then the label widths the area.
+  let catPlan: CatPlan = { angle: 0, lines: [], every: 1, band: catLabels ? catLineH + 3 : 2 };
+  const estimate = innerR ? (horizontal ? innerR.w : innerR.h) : horizontal ? plotR.w - catW : plotR.h - valStyle.size / 2 - catPlan.band;
+  let primary = scaleFor('primary', estimate, valAx);
+  let secondary = secondaryId !== undefined ? scaleFor('secondary', estimate, secAx) : undefined;
   const labelW = valLabels ? widestOf(primary) + 6 : 2;
   const secW = secLabels && secondary && !horizontal ? widestOf(secondary) + 6 : 0;
+  if (!horizontal && catLabels) {
+    catPlan = planCats((innerR ? innerR.w : plotR.w - labelW - secW) / nCat);
+    if (!innerR) {
+      ctx.font = styledFont(valStyle);
+      primary = scaleFor('primary', plotR.h - valStyle.size / 2 - catPlan.band, valAx);
+      secondary = secondaryId !== undefined ? scaleFor('secondary', plotR.h - valStyle.size / 2 - catPlan.band, secAx) : undefined;
+    }
+  }
+  ctx.font = styledFont(valStyle);
   const half = horizontal && valLabels ? ctx.measureText(primary.fmt(primary.top)).width / 2 : 0;
   const halfFirst = horizontal && valLabels ? Math.max(0, ctx.measureText(primary.fmt(primary.bottom)).width / 2 - catW) : 0;
-  const area: RectPt = horizontal
+  const area: RectPt = innerR ?? (horizontal
     ? { x: plotR.x + catW + halfFirst, y: plotR.y, w: plotR.w - catW - halfFirst - half, h: plotR.h - (valLabels ? lineH : 2) }
-    : { x: plotR.x + labelW, y: plotR.y + txSz / 2, w: plotR.w - labelW - secW, h: plotR.h - txSz / 2 - (catLabels ? lineH : 2) };
+    : { x: plotR.x + labelW, y: plotR.y + valStyle.size / 2, w: plotR.w - labelW - secW, h: plotR.h - valStyle.size / 2 - (catLabels ? catPlan.band : 2) });
   const posFor = (sc: Scale) => (v: number): number => {
     const span = sc.top - sc.bottom || 1;
     return horizontal ? area.x + ((v - sc.bottom) / span) * area.w : area.y + area.h - ((v - sc.bottom) / span) * area.h;
   };
   const valuePos = posFor(primary);
-  ctx.strokeStyle = 'rgba(134,134,134,1)';
-  ctx.lineWidth = 0.75;
+  const plotSpPr = child(plotArea, NS.c, 'spPr');
+  const plotFill = colorIn(child(plotSpPr, NS.a, 'solidFill'), colors);
+  if (plotFill) { ctx.fillStyle = css(plotFill); ctx.fillRect(area.x, area.y, area.w, area.h); }
+  const stroke = (line: { color: Rgba; width: number }, draw: () => void): void => {
+    ctx.strokeStyle = css(line.color);
+    ctx.lineWidth = line.width;
+    ctx.beginPath();
+    draw();
+    ctx.stroke();
+  };
   const tick = valTick === 'out' || valTick === 'cross' ? 4 : 0;
-  const drawScale = (sc: Scale, ax: Element | undefined, right: boolean, labels: boolean, grid: boolean): void => {
-    ctx.fillStyle = axisColor(ax);
+  const drawScale = (sc: Scale, ax: Element | undefined, right: boolean, labels: boolean, grid: { color: Rgba; width: number } | undefined): void => {
+    const st = ax === valAx ? valStyle : txPrStyle(child(ax, NS.c, 'txPr'), base, colors, faces);
+    ctx.font = styledFont(st);
+    ctx.fillStyle = css(st.color);
     const steps = Math.max(1, Math.round((sc.top - sc.bottom) / sc.step));
     for (let k = 0; k <= steps; k++) {
       const v = sc.bottom + ((sc.top - sc.bottom) * k) / steps;
       const label = sc.fmt(v);
       if (horizontal) {
         const x = area.x + (area.w * k) / steps;
-        if (grid) { ctx.beginPath(); ctx.moveTo(x, area.y); ctx.lineTo(x, area.y + area.h); ctx.stroke(); }
-        if (valLine && tick && grid) { ctx.beginPath(); ctx.moveTo(x, area.y + area.h); ctx.lineTo(x, area.y + area.h + tick); ctx.stroke(); }
+        if (grid) stroke(grid, () => { ctx.moveTo(x, area.y); ctx.lineTo(x, area.y + area.h); });
+        if (valLine && tick && grid) stroke(valLine, () => { ctx.moveTo(x, area.y + area.h); ctx.lineTo(x, area.y + area.h + tick); });
         if (labels) { ctx.textAlign = 'center'; ctx.textBaseline = 'top'; ctx.fillText(label, x, area.y + area.h + 2); }
       } else {
         const y = area.y + area.h - (area.h * k) / steps;
-        if (grid) { ctx.beginPath(); ctx.moveTo(area.x, y); ctx.lineTo(area.x + area.w, y); ctx.stroke(); }
-        if (valLine && tick && !right) { ctx.beginPath(); ctx.moveTo(area.x - tick, y); ctx.lineTo(area.x, y); ctx.stroke(); }
+        if (grid) stroke(grid, () => { ctx.moveTo(area.x, y); ctx.lineTo(area.x + area.w, y); });
+        if (valLine && tick && !right) stroke(valLine, () => { ctx.moveTo(area.x - tick, y); ctx.lineTo(area.x, y); });
         if (labels) {
           ctx.textAlign = right ? 'left' : 'right';
           ctx.textBaseline = 'middle';
@@ -627,17 +893,42 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
       }
     }
   };
-  drawScale(primary, valAx, false, valLabels, gridlines);
-  if (secondary && !horizontal) drawScale(secondary, secAx, true, secLabels, false);
+  drawScale(primary, valAx, false, valLabels, gridline);
+  if (secondary && !horizontal) drawScale(secondary, secAx, true, secLabels, undefined);
   const slot = (horizontal ? area.h : area.w) / nCat;
+  if (catGridline) {
+    // Category gridlines (§21.2.2.100) on the boundaries between categories.
+    for (let k = 0; k <= nCat; k++) {
+      if (horizontal) stroke(catGridline, () => { ctx.moveTo(area.x, area.y + slot * k); ctx.lineTo(area.x + area.w, area.y + slot * k); });
+      else stroke(catGridline, () => { ctx.moveTo(area.x + slot * k, area.y); ctx.lineTo(area.x + slot * k, area.y + area.h); });
+    }
+  }
   if (catLabels) {
-    ctx.fillStyle = axisColor(catAx);
-    // Every n-th label when they would overlap (vertical charts: by width; horizontal: by line height).
-    const every = horizontal ? Math.max(1, Math.ceil(lineH / Math.max(1, slot))) : Math.max(1, Math.ceil((catWidest + 4) / Math.max(1, slot)));
-    for (let i = 0; i < nCat; i += every) {
-      const label = cats[i] ?? String(i + 1);
-      if (horizontal) { ctx.textAlign = 'right'; ctx.textBaseline = 'middle'; ctx.fillText(label, area.x - 4, area.y + area.h - slot * (i + 0.5)); }
-      else { ctx.textAlign = 'center'; ctx.textBaseline = 'top'; ctx.fillText(label, area.x + slot * (i + 0.5), area.y + area.h + 3); }
+    ctx.font = styledFont(catStyle);
+    ctx.fillStyle = css(catStyle.color);
+    if (horizontal) {
+      const every = Math.max(1, Math.ceil(catLineH / Math.max(1, slot)));
+      for (let i = 0; i < nCat; i += every) { ctx.textAlign = 'right'; ctx.textBaseline = 'middle'; ctx.fillText(cats[i] ?? String(i + 1), area.x - 4, area.y + area.h - slot * (i + 0.5)); }
+    } else {
+      for (let i = 0; i < nCat; i += catPlan.every) {
+        const x = area.x + slot * (i + 0.5);
+        const y = area.y + area.h + 3;
+        const lines = catPlan.lines[i] ?? [cats[i] ?? String(i + 1)];
+        if (catPlan.angle === 0) {
+          ctx.textAlign = 'center';
+          ctx.textBaseline = 'top';
+          lines.forEach((l, k) => ctx.fillText(l, x, y + k * catLineH));
+        } else {
+          // Turned labels end (counterclockwise) or start (clockwise) at their tick.
+          ctx.save();
+          ctx.translate(x, y);
+          ctx.rotate((catPlan.angle * Math.PI) / 180);
+          ctx.textAlign = catPlan.angle < 0 ? 'right' : 'left';
+          ctx.textBaseline = 'middle';
+          ctx.fillText(lines.join(' '), 0, 0);
+          ctx.restore();
+        }
+      }
     }
   }
   const pendingLabels: Array<() => void> = [];
@@ -752,11 +1043,10 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
         if (s.lineWidth > 0) {
           ctx.beginPath();
           // Points missing from the cache break the line (PowerPoint's default for empty cells: gaps).
-          let open = false;
-          pts.forEach(([x, y], i) => {
-            if (!present[i]) { open = false; return; }
-            if (open) ctx.lineTo(x, y); else ctx.moveTo(x, y);
-            open = true;
+          let run: Array<[number, number]> = [];
+          pts.forEach((pt, i) => {
+            if (present[i]) run.push(pt);
+            if (!present[i] || i === pts.length - 1) { traceLine(ctx, run, s.smooth); run = []; }
           });
           ctx.strokeStyle = css(s.color);
           ctx.lineWidth = s.lineWidth;
@@ -789,18 +1079,12 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
     }
   }
   // Axis lines: the category axis where the values cross zero, the value axis along the plot's edge.
-  ctx.strokeStyle = 'rgba(134,134,134,1)';
-  ctx.lineWidth = 0.75;
-  ctx.beginPath();
   const zero = valuePos(Math.max(primary.bottom, Math.min(primary.top, 0)));
-  if (horizontal) { ctx.moveTo(zero, area.y); ctx.lineTo(zero, area.y + area.h); }
-  else { ctx.moveTo(area.x, zero); ctx.lineTo(area.x + area.w, zero); }
-  if (valLine) {
-    if (horizontal) { ctx.moveTo(area.x, area.y + area.h); ctx.lineTo(area.x + area.w, area.y + area.h); }
-    else { ctx.moveTo(area.x, area.y); ctx.lineTo(area.x, area.y + area.h); }
-  }
-  if (secLabels && !horizontal) { ctx.moveTo(area.x + area.w, area.y); ctx.lineTo(area.x + area.w, area.y + area.h); }
-  ctx.stroke();
+  if (catLine) stroke(catLine, () => { if (horizontal) { ctx.moveTo(zero, area.y); ctx.lineTo(zero, area.y + area.h); } else { ctx.moveTo(area.x, zero); ctx.lineTo(area.x + area.w, zero); } });
+  if (valLine) stroke(valLine, () => { if (horizontal) { ctx.moveTo(area.x, area.y + area.h); ctx.lineTo(area.x + area.w, area.y + area.h); } else { ctx.moveTo(area.x, area.y); ctx.lineTo(area.x, area.y + area.h); } });
+  if (secLabels && !horizontal) stroke(axisGrey, () => { ctx.moveTo(area.x + area.w, area.y); ctx.lineTo(area.x + area.w, area.y + area.h); });
+  const plotBorder = chartLine(plotSpPr, undefined, colors);
+  if (plotBorder) { ctx.strokeStyle = css(plotBorder.color); ctx.lineWidth = plotBorder.width; ctx.strokeRect(area.x, area.y, area.w, area.h); }
   for (const draw of pendingLabels) draw();
 }
 
@@ -832,7 +1116,8 @@ function drawScatter(dc: DrawContext, plot: Plot, plotArea: Element | undefined,
     for (let k = 0; k < 8; k++) {
       const lo = Math.floor(lo1 / step + 1e-9) * step;
       const hi = Math.max(lo + step, Math.ceil(hi1 / step - 1e-9) * step);
-      if (room / Math.max(1, Math.round((hi - lo) / step)) >= widest(lo, hi)) return { lo, hi, step };
+      const n = Math.max(1, Math.round((hi - lo) / step));
+      if (n <= 10 && room / n >= widest(lo, hi)) return { lo, hi, step };
       step = niceStep(step * 1.01);
     }
     const lo = Math.floor(lo1 / step) * step;
@@ -841,7 +1126,8 @@ function drawScatter(dc: DrawContext, plot: Plot, plotArea: Element | undefined,
   ctx.font = t.font(t.txSz);
   const yFmt = (v: number): string => formatNumber(v, attr(child(yAx, NS.c, 'numFmt'), 'sourceLinked') === '1' ? plot.series[0]?.formatCode : attr(child(yAx, NS.c, 'numFmt'), 'formatCode'));
   const xFmt = (v: number): string => formatNumber(v, attr(child(xAx, NS.c, 'numFmt'), 'sourceLinked') === '1' ? undefined : attr(child(xAx, NS.c, 'numFmt'), 'formatCode'));
-  const ysc = niceScale(Math.min(...ys), Math.max(...ys), plotR.h, () => t.txSz);
+  // As on category charts: at most ten intervals, each at least 1.5 lines tall.
+  const ysc = niceScale(Math.min(...ys), Math.max(...ys), plotR.h, () => t.txSz * 1.5);
   const labelW = Math.max(ctx.measureText(yFmt(ysc.lo)).width, ctx.measureText(yFmt(ysc.hi)).width) + 6;
   const xsc = niceScale(Math.min(...xs), Math.max(...xs), plotR.w - labelW, (a, b) => Math.max(ctx.measureText(xFmt(a)).width, ctx.measureText(xFmt(b)).width) + 4);
   const area: RectPt = { x: plotR.x + labelW, y: plotR.y + t.txSz / 2, w: plotR.w - labelW - t.txSz, h: plotR.h - t.txSz / 2 - t.txSz * 1.3 };
@@ -872,7 +1158,7 @@ function drawScatter(dc: DrawContext, plot: Plot, plotArea: Element | undefined,
     const pts = s.values.map((y, i) => [px(s.xValues?.[i] ?? i + 1), py(y)] as [number, number]);
     if (!bubbles && s.lineWidth > 0 && style !== 'marker') {
       ctx.beginPath();
-      pts.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
+      traceLine(ctx, pts, s.smooth);
       ctx.strokeStyle = css(s.color);
       ctx.lineWidth = s.lineWidth;
       ctx.lineJoin = 'round';
@@ -889,6 +1175,106 @@ function drawScatter(dc: DrawContext, plot: Plot, plotArea: Element | undefined,
       ctx.textBaseline = 'middle';
       pts.forEach(([x, y], i) => { if (!spec.deleted.has(i)) ctx.fillText(labelText(spec, s, i, t.cats[i] ?? '', 0), x + (s.marker?.size ?? 0) / 2 + 3, y); });
     }
+  }
+}
+
+/**
+ * A radar plot (§21.2.2.153 `c:radarChart`): one spoke per category, clockwise from the top;
+ * the value axis' gridlines as polygons over the spokes and its labels along the first one;
+ * each series a closed polygon through its values — outlined (`standard`, `marker` with its
+ * markers) or filled (`filled`, the first series in front); category names outside the rim.
+ */
+function drawRadar(dc: DrawContext, plot: Plot, plotArea: Element | undefined, plotR: RectPt, t: ChartText, colors: ColorContext): void {
+  const ctx = dc.ctx;
+  const n = Math.max(t.cats.length, ...plot.series.map((s) => s.values.length));
+  if (n < 3) return;
+  const valAx = plotArea ? child(plotArea, NS.c, 'valAx') : undefined;
+  const catAx = plotArea ? child(plotArea, NS.c, 'catAx') : undefined;
+  const style = attr(child(plot.el, NS.c, 'radarStyle'), 'val') ?? 'standard';
+  ctx.font = t.font(t.txSz);
+  const lineH = t.txSz * 1.2;
+  const widest = Math.max(0, ...t.cats.map((c) => ctx.measureText(c).width));
+  const catShown = !!catAx && attr(child(catAx, NS.c, 'delete'), 'val') !== '1';
+  const radius = Math.max(4, Math.min(plotR.w / 2 - (catShown ? widest + 6 : 2), plotR.h / 2 - (catShown ? lineH + 4 : 2)));
+  const cx = plotR.x + plotR.w / 2;
+  const cy = plotR.y + plotR.h / 2;
+  const values = plot.series.flatMap((s) => s.values);
+  const hi0 = Math.max(0, ...values);
+  const lo = Math.min(0, ...values);
+  const step = niceStep(Math.max(1e-9, ((hi0 - lo) * 1.05) / Math.max(1, radius / (t.txSz * 2.5))));
+  const hi = Math.max(lo + step, Math.ceil((hi0 + 0.05 * (hi0 - lo)) / step - 1e-9) * step);
+  const angle = (i: number): number => -Math.PI / 2 + (i * 2 * Math.PI) / n;
+  const at = (i: number, v: number): [number, number] => {
+    const k = ((v - lo) / (hi - lo)) * radius;
+    return [cx + Math.cos(angle(i)) * k, cy + Math.sin(angle(i)) * k];
+  };
+  const grey = { color: { r: 134, g: 134, b: 134, a: 1 }, width: 0.75 };
+  const grid = child(valAx, NS.c, 'majorGridlines') ? chartLine(child(child(valAx, NS.c, 'majorGridlines'), NS.c, 'spPr'), grey, colors) : undefined;
+  const rings = Math.round((hi - lo) / step);
+  if (grid) {
+    ctx.strokeStyle = css(grid.color);
+    ctx.lineWidth = grid.width;
+    for (let k = 1; k <= rings; k++) {
+      ctx.beginPath();
+      for (let i = 0; i < n; i++) { const [x, y] = at(i, lo + k * step); if (i) ctx.lineTo(x, y); else ctx.moveTo(x, y); }
+      ctx.closePath();
+      ctx.stroke();
+    }
+  }
+  const spoke = chartLine(child(catAx, NS.c, 'spPr'), grey, colors);
+  if (spoke) {
+    ctx.strokeStyle = css(spoke.color);
+    ctx.lineWidth = spoke.width;
+    ctx.beginPath();
+    for (let i = 0; i < n; i++) { const [x, y] = at(i, hi); ctx.moveTo(cx, cy); ctx.lineTo(x, y); }
+    ctx.stroke();
+  }
+  const series = style === 'filled' ? plot.series.slice().reverse() : plot.series;
+  for (const s of series) {
+    const pts = Array.from({ length: n }, (_, i) => at(i, s.values[i] ?? 0));
+    ctx.beginPath();
+    pts.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
+    ctx.closePath();
+    if (style === 'filled') { ctx.fillStyle = css(s.color); ctx.fill(); }
+    else if (s.lineWidth > 0) { ctx.strokeStyle = css(s.color); ctx.lineWidth = s.lineWidth; ctx.lineJoin = 'round'; ctx.stroke(); }
+    if (s.marker && style !== 'filled') for (const [x, y] of pts) drawMarker(dc, s.marker, x, y);
+  }
+  ctx.fillStyle = t.textColor;
+  if (valAx && attr(child(valAx, NS.c, 'delete'), 'val') !== '1') {
+    const code = attr(child(valAx, NS.c, 'numFmt'), 'sourceLinked') === '1' ? plot.series[0]?.formatCode : attr(child(valAx, NS.c, 'numFmt'), 'formatCode');
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    for (let k = 0; k <= rings; k++) { const [x, y] = at(0, lo + k * step); ctx.fillText(formatNumber(lo + k * step, code), x + 3, y); }
+  }
+  if (catShown) {
+    for (let i = 0; i < n; i++) {
+      const a = angle(i);
+      const x = cx + Math.cos(a) * (radius + 4);
+      const y = cy + Math.sin(a) * (radius + 4);
+      const c = Math.cos(a);
+      ctx.textAlign = Math.abs(c) < 0.1 ? 'center' : c > 0 ? 'left' : 'right';
+      ctx.textBaseline = Math.abs(Math.sin(a)) > 0.9 ? (Math.sin(a) < 0 ? 'bottom' : 'top') : 'middle';
+      ctx.fillText(t.cats[i] ?? String(i + 1), x, y);
+    }
+  }
+}
+
+/**
+ * Adds a series' line through `pts` to the current path: straight segments, or for a
+ * smoothed series (`c:smooth`) a curve through every point — each segment a cubic Bézier
+ * whose handles follow the neighbouring points (Catmull-Rom tangents, a sixth of the chord
+ * between the neighbours), so the curve keeps the points' order and passes through them.
+ */
+function traceLine(ctx: { moveTo(x: number, y: number): void; lineTo(x: number, y: number): void; bezierCurveTo(a: number, b: number, c: number, d: number, e: number, f: number): void }, pts: ReadonlyArray<readonly [number, number]>, smooth: boolean): void {
+  if (!pts.length) return;
+  ctx.moveTo(pts[0]![0], pts[0]![1]);
+  for (let i = 1; i < pts.length; i++) {
+    const p1 = pts[i]!;
+    if (!smooth || pts.length < 3) { ctx.lineTo(p1[0], p1[1]); continue; }
+    const p0 = pts[i - 1]!;
+    const before = pts[i - 2] ?? p0;
+    const after = pts[i + 1] ?? p1;
+    ctx.bezierCurveTo(p0[0] + (p1[0] - before[0]) / 6, p0[1] + (p1[1] - before[1]) / 6, p1[0] - (after[0] - p0[0]) / 6, p1[1] - (after[1] - p0[1]) / 6, p1[0], p1[1]);
   }
 }
 

@@ -1,0 +1,177 @@
+/**
+ * Chart previews laid out as the chart part says (issue 21 item 6): a plot area's manual
+ * layout (`c:manualLayout`, §21.2.2.95) with its border (`c:plotArea/c:spPr`), and category
+ * labels turned 45° when they do not fit their slots (as PowerPoint lays them out) instead
+ * of every n-th one. Corpus slides rendered and their pixels inspected.
+ */
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
+import { renderSlide } from '../../../core/src/render/render-slide.js';
+import { formatValue } from '../../../core/src/render/chart.js';
+import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
+
+const TEMPLATE = 'incoming/templates/poi-aascu-6masters-combo-chart.pptx';
+/** Slide width of the template, EMU (10 in). */
+const SLIDE_CX = 9144000;
+const WIDTH_PX = 800;
+
+/** A rendered slide's RGBA pixels. */
+async function pixels(slide: string): Promise<{ data: Uint8ClampedArray; width: number; height: number }> {
+  const pkg = await OpcPackage.open(readFileSync(corpusPath(TEMPLATE)));
+  const out = await renderSlide(pkg, slide, { widthPx: WIDTH_PX });
+  const img = await loadImage(Buffer.from(out.png));
+  const c = createCanvas(img.width, img.height);
+  c.getContext('2d').drawImage(img, 0, 0);
+  return { data: c.getContext('2d').getImageData(0, 0, img.width, img.height).data, width: img.width, height: img.height };
+}
+
+const px = (emu: number): number => (emu * WIDTH_PX) / SLIDE_CX;
+
+t.test('a plot area with a manual inner layout has its border where the layout puts it', needsCorpus(TEMPLATE), async (t) => {
+  // Slide 7: frame at (50800, 584200) 8985250 × 6223000 EMU; chart2's plot area: inner,
+  // x 0.0444, y 0.0343, w 0.9456, h 0.8157, outlined 1 pt in tx1 (black).
+  const { data, width } = await pixels('/ppt/slides/slide7.xml');
+  const frame = { x: px(50800), y: px(584200), w: px(8985250), h: px(6223000) };
+  const left = Math.round(frame.x + 0.044395 * frame.w);
+  const top = Math.round(frame.y + 0.034258 * frame.h);
+  const right = Math.round(frame.x + (0.044395 + 0.945616) * frame.w);
+  const bottom = Math.round(frame.y + (0.034258 + 0.815661) * frame.h);
+  const dark = (x: number, y: number): boolean => { const p = (y * width + x) * 4; return data[p]! + data[p + 1]! + data[p + 2]! < 200; };
+  const darkNear = (x: number, y: number): boolean => [-1, 0, 1].some((d) => dark(x + d, y) || dark(x, y + d));
+  let topHits = 0;
+  let leftHits = 0;
+  for (let x = left + 5; x < right - 5; x++) if (darkNear(x, top)) topHits++;
+  for (let y = top + 5; y < bottom - 5; y++) if (darkNear(left, y)) leftHits++;
+  t.ok(topHits >= 0.95 * (right - left - 10), `top border at y=${top}: ${topHits} of ${right - left - 10} columns dark`);
+  t.ok(leftHits >= 0.95 * (bottom - top - 10), `left border at x=${left}: ${leftHits} of ${bottom - top - 10} rows dark`);
+});
+
+t.test('crowded category labels are turned, not thinned out', needsCorpus(TEMPLATE), async (t) => {
+  // Slide 5: 20 categories ("100 years and over" … "Under 5 years") under a column chart
+  // too narrow for them on one line. Turned 45°, the labels fill a band several lines tall
+  // under the axis; thinned out to every n-th one they would be one line.
+  const { data, width, height } = await pixels('/ppt/slides/slide5.xml');
+  const bar = (x: number, y: number): boolean => { const p = (y * width + x) * 4; return Math.abs(data[p]! - 0x2f) < 30 && Math.abs(data[p + 1]! - 0xa4) < 40 && Math.abs(data[p + 2]! - 0xc0) < 40; };
+  // The chart's frame: (228600, 914400) 8534400 × 5334000 EMU; the axis: its lowest row holding bar pixels.
+  const frame = { x: px(228600), y: px(914400), w: px(8534400), h: px(5334000) };
+  let axis = 0;
+  for (let y = Math.round(frame.y); y < Math.min(height, frame.y + frame.h); y++) for (let x = Math.round(frame.x); x < frame.x + frame.w; x += 2) if (bar(x, y)) axis = y;
+  t.ok(axis > 0, `bars found (axis at y=${axis})`);
+  const inkRows = new Set<number>();
+  for (let y = axis + 2; y < Math.min(height, axis + 120); y++) {
+    for (let x = Math.round(frame.x); x < frame.x + frame.w; x++) {
+      const p = (y * width + x) * 4;
+      if (data[p]! + data[p + 1]! + data[p + 2]! < 150) { inkRows.add(y); break; }
+    }
+  }
+  // Rows with text from the axis down, without a gap.
+  const first = [...inkRows].sort((a, b) => a - b)[0] ?? axis;
+  let band = 0;
+  while (first - axis < 10 && (inkRows.has(first + band) || inkRows.has(first + band + 1))) band++;
+  t.ok(band >= 40, `labels fill ${band} px under the axis (one line is about 12 px)`);
+  // Turned labels start at their tick and run down to the left: every category has ink
+  // just under its tick.
+  let ticked = 0;
+  const columns: number[] = [];
+  for (let x = Math.round(frame.x); x < frame.x + frame.w; x++) if (bar(x, axis - 3)) columns.push(x);
+  const starts = columns.filter((x, i) => i === 0 || x - columns[i - 1]! > 3);
+  for (const x0 of starts) {
+    let ink = false;
+    for (let y = axis + 2; y < axis + 14 && !ink; y++) for (let x = x0 - 10; x < x0 + 16; x++) { const p = (y * width + x) * 4; if (data[p]! + data[p + 1]! + data[p + 2]! < 150) { ink = true; break; } }
+    if (ink) ticked++;
+  }
+  t.ok(starts.length >= 20, `20 bars (${starts.length} runs of bar colour)`);
+  t.equal(ticked, starts.length, `a label under every bar (${ticked} of ${starts.length})`);
+});
+
+t.test('category numbers are shown in their format: dates as dates', async (t) => {
+  // §18.17.4.1 serials: 37261 is 2002-01-05 (1900 system); 1904 system counts from 1904-01-01.
+  t.equal(formatValue(37261, 'm/d/yy'), '1/5/02');
+  t.equal(formatValue(37261, 'mmm yyyy'), 'Jan 2002');
+  t.equal(formatValue(43831, '[$-409]d\\-mmm;@'), '1-Jan');
+  t.equal(formatValue(0, 'dd/mm/yyyy', true), '01/01/1904');
+  t.equal(formatValue(37261, 'General'), '37261', 'numbers in General lose the cache\'s ".0"');
+  t.equal(formatValue(0.25, '0%'), '25%');
+});
+
+const RADAR = 'templates/python-pptx-chart-types.pptx';
+t.test('radar charts are drawn: a polygon per series over spokes, categories around the rim', needsCorpus(RADAR), async (t) => {
+  // Slide 7: three radar charts (standard, marker, filled) of two series over five dates.
+  const pkg = await OpcPackage.open(readFileSync(corpusPath(RADAR)));
+  const out = await renderSlide(pkg, '/ppt/slides/slide7.xml', { widthPx: WIDTH_PX });
+  const img = await loadImage(Buffer.from(out.png));
+  const c = createCanvas(img.width, img.height);
+  c.getContext('2d').drawImage(img, 0, 0);
+  const d = c.getContext('2d').getImageData(0, 0, img.width, img.height).data;
+  // Series colours of chart style 2 over the Office theme: accent1 4F81BD, accent2 C0504D.
+  const near = (p: number, rgb: [number, number, number]): boolean => Math.abs(d[p]! - rgb[0]) < 24 && Math.abs(d[p + 1]! - rgb[1]) < 24 && Math.abs(d[p + 2]! - rgb[2]) < 24;
+  let blue = 0;
+  let red = 0;
+  for (let p = 0; p < d.length; p += 4) { if (near(p, [0x4f, 0x81, 0xbd])) blue++; if (near(p, [0xc0, 0x50, 0x4d])) red++; }
+  t.ok(blue > 2000, `first series drawn (${blue} px)`);
+  t.ok(red > 1000, `second series drawn (${red} px)`);
+  // No "radar chart" placeholder box: its grey (A6A6A6) frame would run across the chart.
+  let longest = 0;
+  for (let y = 0; y < img.height; y++) {
+    let run = 0;
+    for (let x = 0; x < img.width; x++) { run = near((y * img.width + x) * 4, [0xa6, 0xa6, 0xa6]) ? run + 1 : 0; longest = Math.max(longest, run); }
+  }
+  t.ok(longest < 150, `no placeholder frame (longest grey run ${longest} px)`);
+});
+
+t.test('smoothed series are drawn as curves through their points', needsCorpus(RADAR), async (t) => {
+  // Slide 5: scatter charts of the same three points (0.7, 2.7), (1.8, 3.2), (2.6, 0.8) in
+  // frames of one size: "Chart 3" with straight lines, "Chart 6" smoothed (c:smooth). A
+  // straight line climbs to the highest point; the curve, with its tangent there following
+  // the neighbours, is already at its top further left, well above the straight line.
+  const pkg = await OpcPackage.open(readFileSync(corpusPath(RADAR)));
+  const out = await renderSlide(pkg, '/ppt/slides/slide5.xml', { widthPx: WIDTH_PX });
+  const img = await loadImage(Buffer.from(out.png));
+  const c = createCanvas(img.width, img.height);
+  c.getContext('2d').drawImage(img, 0, 0);
+  const d = c.getContext('2d').getImageData(0, 0, img.width, img.height).data;
+  const frameW = Math.round(px(2736304));
+  /** The first row (from the frame's top) with line colour in each column of a frame. */
+  const tops = (offX: number, offY: number): number[] => {
+    const x0 = Math.round(px(offX));
+    const y0 = Math.round(px(offY));
+    return Array.from({ length: frameW }, (_, k) => {
+      for (let y = y0; y < y0 + px(1872208); y++) {
+        const p = (y * img.width + x0 + k) * 4;
+        if (Math.abs(d[p]! - 0x4f) < 30 && Math.abs(d[p + 1]! - 0x81) < 30 && Math.abs(d[p + 2]! - 0xbd) < 30) return y - y0;
+      }
+      return Infinity;
+    });
+  };
+  const straight = tops(3203848, 692696);
+  const smooth = tops(3203848, 4005064);
+  // Where the curve is highest, the straight line (climbing to its peak further right) is lower.
+  const peak = smooth.indexOf(Math.min(...smooth));
+  t.ok(Number.isFinite(smooth[peak]!) && Number.isFinite(straight[peak]!), `lines found (column ${peak}: ${straight[peak]} and ${smooth[peak]} px under their frames)`);
+  t.ok(straight[peak]! - smooth[peak]! >= 3, `the curve rises above the straight line there (${straight[peak]! - smooth[peak]!} px)`);
+});
+
+t.test('a legend placed in a narrow box stacks its entries', needsCorpus(TEMPLATE), async (t) => {
+  // Slide 16: three charts; one legend at the bottom (legendPos b) with a manual layout
+  // narrower than its five entries in a row: PowerPoint flows them into rows of that width,
+  // here one entry a row, their keys one under the other.
+  const { data, width, height } = await pixels('/ppt/slides/slide16.xml');
+  const accents: Array<[number, number, number]> = [[0x4f, 0x81, 0xbd], [0xc0, 0x50, 0x4d], [0x9b, 0xbb, 0x59], [0x80, 0x64, 0xa2], [0x4b, 0xac, 0xc6]];
+  const keys = accents.map((rgb) => {
+    let n = 0;
+    let sx = 0;
+    let sy = 0;
+    for (let y = Math.round(height * 0.75); y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const p = (y * width + x) * 4;
+        if (Math.abs(data[p]! - rgb[0]) < 12 && Math.abs(data[p + 1]! - rgb[1]) < 12 && Math.abs(data[p + 2]! - rgb[2]) < 12) { n++; sx += x; sy += y; }
+      }
+    }
+    return { n, x: sx / Math.max(1, n), y: sy / Math.max(1, n) };
+  });
+  t.ok(keys.every((k) => k.n >= 20), `five legend keys in the lower quarter (${keys.map((k) => k.n).join(', ')} px)`);
+  t.ok(Math.max(...keys.map((k) => k.x)) - Math.min(...keys.map((k) => k.x)) < 3, `keys in one column (x ${keys.map((k) => k.x.toFixed(0)).join(', ')})`);
+  t.ok(keys.slice(1).every((k, i) => k.y - keys[i]!.y >= 10), `one under the other (y ${keys.map((k) => k.y.toFixed(0)).join(', ')})`);
+});
