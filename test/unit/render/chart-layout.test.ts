@@ -17,9 +17,9 @@ const TEMPLATE = 'incoming/templates/poi-aascu-6masters-combo-chart.pptx';
 const SLIDE_CX = 9144000;
 const WIDTH_PX = 800;
 
-/** A rendered slide's RGBA pixels. */
-async function pixels(slide: string): Promise<{ data: Uint8ClampedArray; width: number; height: number }> {
-  const pkg = await OpcPackage.open(readFileSync(corpusPath(TEMPLATE)));
+/** A rendered slide's RGBA pixels (of {@link TEMPLATE} unless another corpus file is named). */
+async function pixels(slide: string, file = TEMPLATE): Promise<{ data: Uint8ClampedArray; width: number; height: number }> {
+  const pkg = await OpcPackage.open(readFileSync(corpusPath(file)));
   const out = await renderSlide(pkg, slide, { widthPx: WIDTH_PX });
   const img = await loadImage(Buffer.from(out.png));
   const c = createCanvas(img.width, img.height);
@@ -99,12 +99,8 @@ t.test('category numbers are shown in their format: dates as dates', async (t) =
 const RADAR = 'templates/python-pptx-chart-types.pptx';
 t.test('radar charts are drawn: a polygon per series over spokes, categories around the rim', needsCorpus(RADAR), async (t) => {
   // Slide 7: three radar charts (standard, marker, filled) of two series over five dates.
-  const pkg = await OpcPackage.open(readFileSync(corpusPath(RADAR)));
-  const out = await renderSlide(pkg, '/ppt/slides/slide7.xml', { widthPx: WIDTH_PX });
-  const img = await loadImage(Buffer.from(out.png));
-  const c = createCanvas(img.width, img.height);
-  c.getContext('2d').drawImage(img, 0, 0);
-  const d = c.getContext('2d').getImageData(0, 0, img.width, img.height).data;
+  const img = await pixels('/ppt/slides/slide7.xml', RADAR);
+  const d = img.data;
   // Series colours of chart style 2 over the Office theme: accent1 4F81BD, accent2 C0504D.
   const near = (p: number, rgb: [number, number, number]): boolean => Math.abs(d[p]! - rgb[0]) < 24 && Math.abs(d[p + 1]! - rgb[1]) < 24 && Math.abs(d[p + 2]! - rgb[2]) < 24;
   let blue = 0;
@@ -126,12 +122,8 @@ t.test('smoothed series are drawn as curves through their points', needsCorpus(R
   // frames of one size: "Chart 3" with straight lines, "Chart 6" smoothed (c:smooth). A
   // straight line climbs to the highest point; the curve, with its tangent there following
   // the neighbours, is already at its top further left, well above the straight line.
-  const pkg = await OpcPackage.open(readFileSync(corpusPath(RADAR)));
-  const out = await renderSlide(pkg, '/ppt/slides/slide5.xml', { widthPx: WIDTH_PX });
-  const img = await loadImage(Buffer.from(out.png));
-  const c = createCanvas(img.width, img.height);
-  c.getContext('2d').drawImage(img, 0, 0);
-  const d = c.getContext('2d').getImageData(0, 0, img.width, img.height).data;
+  const img = await pixels('/ppt/slides/slide5.xml', RADAR);
+  const d = img.data;
   const frameW = Math.round(px(2736304));
   /** The first row (from the frame's top) with line colour in each column of a frame. */
   const tops = (offX: number, offY: number): number[] => {
