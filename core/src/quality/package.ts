@@ -682,8 +682,14 @@ function checkNamesAndTypes(pkg: OpcPackage, names: string[], report: Report): v
   }
 }
 
+/** Part names legal by §9.1.1.1 on sight: `/` then segments with no empty, dot-ending, percent-encoded or control-character one. */
+const PLAIN_PART_NAME = /^(?:\/[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)+$/;
+
 /** Why a part name breaks §9.1.1.1, or undefined when it is legal. */
 export function illegalPartName(name: string): string | undefined {
+  // the names packages hold (segments of letters, digits, `_` and `-` with inner dots) are
+  // legal by one test; any other name is read segment by segment
+  if (PLAIN_PART_NAME.test(name)) return undefined;
   if (!name.startsWith('/')) return 'it does not start with /';
   if (name.endsWith('/')) return 'it ends with /';
   for (const seg of name.slice(1).split('/')) {

@@ -12,7 +12,7 @@ import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { CT, RT } from '../../../core/src/ooxml/opc/constants.js';
 import { NS, attr, descendants } from '../../../core/src/ooxml/xml.js';
 import { encodeOpaquePng } from '../../../core/src/render/png.js';
-import { checkPackage } from '../../../core/src/quality/package.js';
+import { checkPackage, illegalPartName } from '../../../core/src/quality/package.js';
 import { buildReport } from '../../../core/src/quality/report.js';
 import { checkedBuild } from '../../../core/src/quality/checked-build.js';
 import { contrastRatio } from '../../../core/src/quality/accessibility.js';
@@ -169,6 +169,25 @@ t.test('package rules: content types, shape ids (alternate content may repeat), 
   tree.appendChild(ac.getXml(slide).importNode(frag as never, true));
   ac.markDirty(slide);
   t.same(checkPackage(await OpcPackage.open(await ac.toBytes())), [], 'the branches of one mc:AlternateContent may share an id');
+});
+
+t.test('package rules: part names (OPC §9.1.1.1), the common names and every way to break one', async (t) => {
+  for (const legal of ['/ppt/slides/slide1.xml', '/_rels/.rels', '/ppt/slides/_rels/slide12.xml.rels', '/docProps/core.xml', '/ppt/media/image-3_b.png', '/a/b..xml', '/ppt/média/x.png', '/a/x%41.xml'])
+    t.equal(illegalPartName(legal), undefined, `${legal} is legal`);
+  const illegal: Array<[string, RegExp]> = [
+    ['ppt/slides/slide1.xml', /does not start with \//],
+    ['/ppt/slides/', /ends with \//],
+    ['/ppt//slide1.xml', /empty segment/],
+    ['/ppt/./slide1.xml', /"\." segment/],
+    ['/ppt/../slide1.xml', /"\.\." segment/],
+    ['/ppt/slides/slide1.', /ends with a dot/],
+    ['/ppt/slides./slide1.xml', /ends with a dot/],
+    ['/ppt/a%2Fb.xml', /percent-encoded/],
+    ['/ppt/a%5cb.xml', /percent-encoded/],
+    ['/ppt/a\\b.xml', /backslash or control/],
+    ['/ppt/a\u0001b.xml', /backslash or control/],
+  ];
+  for (const [name, why] of illegal) t.match(illegalPartName(name) ?? 'legal', why, `${JSON.stringify(name)} is not legal`);
 });
 
 t.test('package rules: a table row short of a cell', async (t) => {
