@@ -201,6 +201,18 @@ export function expandEntry(name: string, c: CompressedEntry): Uint8Array {
   return bytes;
 }
 
+/**
+ * The DEFLATE window for `size` bytes of input, as zlib's `windowBits` (9–15): the smallest
+ * window that still reaches back over the whole input (zlib keeps 262 bytes of lookahead
+ * out of the window), so the output is what the 32 KiB window gives. zlib allocates and
+ * clears its window and hash tables by this size on every call, which for the many small
+ * parts of a deck (relationships, properties) cost more than compressing them. Raw DEFLATE
+ * data does not record its window (RFC 1951), so any inflater reads it.
+ */
+export function deflateWindowBits(size: number): number {
+  return Math.min(15, Math.max(9, Math.ceil(Math.log2(size + 262))));
+}
+
 function compressedFor(e: ZipInput, level: number): CompressedEntry {
   const known = deflatedOf.get(e.bytes);
   if (known) {
@@ -209,6 +221,6 @@ function compressedFor(e: ZipInput, level: number): CompressedEntry {
   }
   const crc = crc32(e.bytes) >>> 0;
   if (e.store || e.bytes.length === 0) return { method: ZIP_STORE, data: e.bytes, crc32: crc, size: e.bytes.length };
-  const d = deflateRawSync(e.bytes, { level });
+  const d = deflateRawSync(e.bytes, { level, windowBits: deflateWindowBits(e.bytes.length) });
   return { method: ZIP_DEFLATE, data: new Uint8Array(d.buffer, d.byteOffset, d.byteLength), crc32: crc, size: e.bytes.length };
 }
