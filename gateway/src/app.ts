@@ -18,7 +18,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import { ROUTES, type RouteSpec } from '../../proto/gen/routes.js';
 import { MESSAGE_SCHEMAS, type JsonSchema } from '../../proto/gen/schemas.js';
-import { boundedEcho, normalizeRequestBody, precompileValidators, validateBody, validateParams, validateQuery, validationErrorBody, violationsFromServiceError, type Violation } from '../../core/src/validation/index.js';
+import { boundedEcho, precompileValidators, validateAndNormalizeBody, validateParams, validateQuery, validationErrorBody, violationsFromServiceError, type Violation } from '../../core/src/validation/index.js';
 import { codecOf } from '../../core/src/grpc/messages.js';
 import { installJsonBodyParser, JsonTooDeepError } from './json-body.js';
 import { URL_OPTIONS } from './url-errors.js';
@@ -380,8 +380,9 @@ async function handle(route: RouteSpec, req: FastifyRequest, reply: FastifyReply
       return reply.code(415).send({ detail: `send the request body as application/json (got ${req.headers['content-type'] ?? 'no content type'})` });
     }
     const body = req.body ?? {};
-    violations.push(...validateBody(route.id, body));
-    const normalized = normalizeRequestBody(route.id, body) as Record<string, unknown>;
+    const checked = validateAndNormalizeBody(route.id, body);
+    violations.push(...checked.violations);
+    const normalized = checked.value as Record<string, unknown>;
     fields = route.body === '*' ? { ...normalized } : { [route.body]: normalized };
   }
   if (violations.length > 0) return reply.code(422).send(validationErrorBody(violations));

@@ -25,8 +25,8 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { Logger } from 'pino';
-import { ulid } from 'ulid';
 import { ServiceError } from '../errors.js';
+import { newUlid } from '../domain/ids.js';
 import type { StateOp, StateStore } from '../ports/state-store.js';
 import { EgressPolicy, pinnedLookup, type ResolveAll } from './egress.js';
 import { outboxKey, redact, WebhookOutbox, type OutboxEntry, type SendOutcome } from './webhook-outbox.js';
@@ -158,7 +158,7 @@ export class WebhookNotifier {
    */
   deliveryOps(org: string, url: string | undefined, event: WebhookEvent, payload: object): StateOp[] {
     if (!url) return [];
-    const id = `dlv_${ulid()}`;
+    const id = `dlv_${newUlid()}`;
     const now = Date.now();
     const entry: OutboxEntry = { delivery_id: id, org, url, event, body: JSON.stringify({ event, delivery_id: id, data: payload }), created_at: now, attempts: 0, next_at: now };
     return [{ type: 'put', key: outboxKey(id), value: entry }];
