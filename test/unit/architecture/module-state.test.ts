@@ -97,6 +97,7 @@ const INVENTORY: Record<string, Kind> = {
   'core/src/text/bidi.ts#bidi': 'lazy handle',
   'core/src/text/shaping.ts#ctx': 'lazy handle',
 
+  'core/src/domain/ids.ts#randomAt': 'scratch',
   'core/src/generation/deck/slide-quality.ts#nextObjectId': 'scratch',
   'core/src/ooxml/pml/text-style.ts#nextIdentity': 'scratch',
   'core/src/text/layout.ts#recentBodies': 'scratch',
