@@ -70,10 +70,26 @@ export interface RepeatedText {
   source: object;
 }
 
-/** A document written as UTF-8, with the ranges of repeated template text ({@link RepeatedText}). */
+/**
+ * Where a serialized document holds table rows written from a row model (`deferred-rows.ts`):
+ * the byte range (from the first row's `<a:tr` to the last row's `</a:tr>`) and, per row,
+ * the `a:tc` start tags written in it. The rows' bytes are a function of the model, so a
+ * check of the table's rows can take the counts instead of searching the bytes for them.
+ */
+export interface WrittenRows {
+  /** First byte, inclusive. */
+  start: number;
+  /** Last byte, exclusive. */
+  end: number;
+  /** Per row in order, the `<a:tc` start tags it holds. */
+  cells: number[];
+}
+
+/** A document written as UTF-8, with the ranges of repeated template text ({@link RepeatedText}) and of rows written from row models ({@link WrittenRows}). */
 export interface SerializedBytes {
   bytes: Uint8Array;
   repeated: RepeatedText[];
+  rows: WrittenRows[];
 }
 
 /**
@@ -86,17 +102,21 @@ export function serializeDocumentBytes(doc: Document, stubs?: ReadonlyMap<Elemen
   const out: Sink = { s: XML_DECLARATION, chunks: [] };
   serializeElement(doc.documentElement!, documentScope(), out, stubs);
   if (out.s) out.chunks!.push(out.s);
-  const pieces = out.chunks!.map((c) => (typeof c === 'string' ? utf8.encode(c) : c.bytes));
+  const pieces = out.chunks!.map((c) => (typeof c === 'string' ? utf8.encode(c) : 'bytes' in c ? c.bytes : utf8.encode(c.text)));
   const bytes = new Uint8Array(pieces.reduce((n, b) => n + b.length, 0));
   const repeated: RepeatedText[] = [];
+  const rows: WrittenRows[] = [];
   let at = 0;
   out.chunks!.forEach((c, i) => {
     const b = pieces[i]!;
     bytes.set(b, at);
-    if (typeof c !== 'string') repeated.push({ start: at, end: at + b.length, source: c.source });
+    if (typeof c !== 'string') {
+      if ('bytes' in c) repeated.push({ start: at, end: at + b.length, source: c.source });
+      else rows.push({ start: at, end: at + b.length, cells: c.cells });
+    }
     at += b.length;
   });
-  return { bytes, repeated };
+  return { bytes, repeated, rows };
 }
 
 const utf8 = new TextEncoder();
@@ -160,7 +180,7 @@ function keptBytes(k: KeptText): Uint8Array {
  */
 interface Sink {
   s: string;
-  chunks?: Array<string | { bytes: Uint8Array; source: Element }>;
+  chunks?: Array<string | { bytes: Uint8Array; source: Element } | { text: string; cells: number[] }>;
 }
 
 /** Appends a kept template text to `out`. */
@@ -362,12 +382,23 @@ const NO_ATTRS: readonly AttrLike[] = [];
  * elements, attributes and order), without building them.
  */
 function serializeRows(m: DeferredRows, scope: Scope, out: Sink): void {
+  // with bytes wanted, the rows are a chunk of their own with their cell counts (see
+  // WrittenRows); a cell whose template text holds other `a:tc` or `a:tr` tags than its own
+  // leaves the rows to be read from the bytes
+  const sink: Sink = out.chunks && m.rows.length > 0 ? { s: '' } : out;
+  const cells: number[] = [];
+  let countable = true;
   for (const row of m.rows) {
-    const trScope = openTag('a:tr', NS.a, [{ name: 'h', value: String(row.h), namespaceURI: null }], scope, out);
-    out.s += '>';
-    for (const cell of row.cells) serializeCell(cell, trScope, out);
-    out.s += '</a:tr>';
+    const trScope = openTag('a:tr', NS.a, [{ name: 'h', value: String(row.h), namespaceURI: null }], scope, sink);
+    sink.s += '>';
+    for (const cell of row.cells) countable = serializeCell(cell, trScope, sink) && countable;
+    sink.s += '</a:tr>';
+    cells.push(row.cells.length);
   }
+  if (sink === out) return;
+  if (out.s) out.chunks!.push(out.s);
+  out.s = '';
+  out.chunks!.push(countable ? { text: sink.s, cells } : sink.s);
 }
 
 /** A template cell's text before and after its paragraphs, and the scope they are written in. */
@@ -375,6 +406,8 @@ interface CellFrame {
   head: string;
   tail: string;
   paragraphScope: Scope;
+  /** The frame's text holds one `a:tc` start tag (its own) and no `a:tr` tag: a row's cells can be counted without reading it. */
+  countable: boolean;
 }
 
 /**
@@ -384,7 +417,8 @@ interface CellFrame {
  */
 const cellFrames = new WeakMap<Element, CellFrame>();
 
-function serializeCell(cell: DeferredCell, scope: Scope, out: Sink): void {
+/** Writes a cell; false when the cell's text may hold tags a count of the row's cells by the model would miss ({@link CellFrame}). */
+function serializeCell(cell: DeferredCell, scope: Scope, out: Sink): boolean {
   const tc = cell.template;
   if (!tc) {
     const tcScope = openTag('a:tc', NS.a, NO_ATTRS, scope, out);
@@ -394,7 +428,7 @@ function serializeCell(cell: DeferredCell, scope: Scope, out: Sink): void {
     out.s += '</a:txBody>';
     openTag('a:tcPr', NS.a, NO_ATTRS, tcScope, out);
     out.s += '/></a:tc>';
-    return;
+    return true;
   }
   let frame = cellFrames.get(tc);
   if (!frame) {
@@ -404,6 +438,7 @@ function serializeCell(cell: DeferredCell, scope: Scope, out: Sink): void {
   out.s += frame.head;
   serializeDeferred(cell.paragraphs, frame.paragraphScope, out);
   out.s += frame.tail;
+  return frame.countable;
 }
 
 /** `<a:txBody><a:bodyPr/><a:lstStyle/>` (the text body a cell without one gets); returns the paragraphs' scope. */
@@ -451,5 +486,10 @@ function cellFrame(tc: Element, scope: Scope): CellFrame {
     writeChildren(tc, tcScope, tail);
   }
   tail.s += closeTag(tc.nodeName);
-  return { head: flattened(head.s), tail: flattened(tail.s), paragraphScope: paragraphScope! };
+  const text = head.s + tail.s;
+  const countable = tc.nodeName === 'a:tc' && CELL_START.exec(text.slice(1)) === null && !/<\/?[\w.-]+:tr[\s/>]/.test(text);
+  return { head: flattened(head.s), tail: flattened(tail.s), paragraphScope: paragraphScope!, countable };
 }
+
+/** A start tag of a cell under any prefix (`<x:tc` not followed by a name character). */
+const CELL_START = /<[\w.-]+:tc(?![\w])/;
