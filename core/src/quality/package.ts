@@ -306,6 +306,12 @@ export interface ModelRows {
   end: number;
   /** Per row in order, its `<a:tc` start tags. */
   cells: readonly number[];
+  /**
+   * The rows hold nothing else the slide-text rules look for (no relationship or other
+   * prefixed attribute, shape, alternate content, OLE object, table tag or grid column):
+   * their bytes are passed over.
+   */
+  plain?: boolean;
 }
 
 const NO_ROWS: readonly ModelRows[] = [];
@@ -314,7 +320,7 @@ const NO_ROWS: readonly ModelRows[] = [];
 function rowsWithin(rows: readonly ModelRows[], from: number, to: number): readonly ModelRows[] {
   if (rows.length === 0) return NO_ROWS;
   let inside: ModelRows[] | undefined;
-  for (const r of rows) if (r.start >= from && r.end <= to && r.start <= r.end) (inside ??= []).push(from === 0 ? r : { start: r.start - from, end: r.end - from, cells: r.cells });
+  for (const r of rows) if (r.start >= from && r.end <= to && r.start <= r.end) (inside ??= []).push(from === 0 ? r : { start: r.start - from, end: r.end - from, cells: r.cells, plain: r.plain });
   return inside ?? NO_ROWS;
 }
 
@@ -393,23 +399,43 @@ function prefixSignature(prefixes: Map<string, Set<string>>): string {
 }
 
 function slideTextFacts(buf: Buffer, prefixes: Map<string, Set<string>>, rows: readonly ModelRows[] = NO_ROWS): SlideTextFacts {
-  const special = ALTERNATE_CONTENT.in(buf) !== -1 || OLE_OBJECT.in(buf) !== -1;
+  // plain model rows hold nothing but their cells: the other rules read around them
+  const gaps = gapsAround(buf, rows);
+  let special = false;
+  for (const g of gaps) if (ALTERNATE_CONTENT.in(g) !== -1 || OLE_OBJECT.in(g) !== -1) special = true;
   const facts: SlideTextFacts = { rids: [], shapes: [], tableProblems: [], tablesWhole: true, special };
   if (special) return facts;
-  scanSerializedRelationshipIds(buf, prefixes, (name, value) => facts.rids.push({ name, value }));
-  scanSerializedShapeIds(buf, prefixes, (id, name) => facts.shapes.push({ id, name }));
+  for (const g of gaps) scanSerializedRelationshipIds(g, prefixes, (name, value) => facts.rids.push({ name, value }));
+  for (const g of gaps) scanSerializedShapeIds(g, prefixes, (id, name) => facts.shapes.push({ id, name }));
   facts.tablesWhole = checkSerializedTables('', buf, prefixes, (_part, _check, message) => facts.tableProblems.push(message), rows);
   return facts;
 }
 
+/** The bytes of `buf` outside its plain model rows (`rows`, in order), as views. */
+function gapsAround(buf: Buffer, rows: readonly ModelRows[]): Buffer[] {
+  let gaps: Buffer[] | undefined;
+  let at = 0;
+  for (const r of rows) {
+    if (!r.plain || r.start < at || r.end > buf.length || r.end < r.start) continue;
+    (gaps ??= []).push(buf.subarray(at, r.start));
+    at = r.end;
+  }
+  if (!gaps) return [buf];
+  gaps.push(buf.subarray(at));
+  return gaps;
+}
+
 /** The slide's bytes read as one piece; `out` holds the root element's finding, if any. */
 function checkWhole(part: string, buf: Buffer, prefixes: Map<string, Set<string>>, relIds: ReadonlySet<string>, out: PackageProblem[], report: Report, rows: readonly ModelRows[] = NO_ROWS): PackageProblem[] {
-  scanSerializedRelationshipIds(buf, prefixes, (name, value) => {
-    if (!relIds.has(value)) report(part, 'rid', `${name}="${value}" names no relationship in ${relsPartName(part)}`);
-  });
-  if (ALTERNATE_CONTENT.in(buf) === -1 && OLE_OBJECT.in(buf) === -1) {
+  const gaps = gapsAround(buf, rows);
+  for (const g of gaps) {
+    scanSerializedRelationshipIds(g, prefixes, (name, value) => {
+      if (!relIds.has(value)) report(part, 'rid', `${name}="${value}" names no relationship in ${relsPartName(part)}`);
+    });
+  }
+  if (gaps.every((g) => ALTERNATE_CONTENT.in(g) === -1 && OLE_OBJECT.in(g) === -1)) {
     const ids = new Set<string>();
-    scanSerializedShapeIds(buf, prefixes, (id, name) => checkShapeId(part, id, name, ids, report));
+    for (const g of gaps) scanSerializedShapeIds(g, prefixes, (id, name) => checkShapeId(part, id, name, ids, report));
     checkSerializedTables(part, buf, prefixes, report, rows);
   } else checkShapeTree(part, buf.toString('utf8'), prefixes, report);
   return out;

@@ -186,7 +186,8 @@ for (const file of corpusFilesFor(t, 'templates')) {
  * table rule takes instead of searching the rows' bytes: over every table of every corpus
  * slide rewritten with tables of more and fewer columns than the template's, each range is
  * whole rows whose `<a:tc` start tags are the counts given, and the problems found with the
- * counts are those found reading the bytes. A count that
+ * counts are those found reading the bytes, also with rows passed over as plain (and a cell
+ * whose text reads like a relationship attribute leaves its rows to be read). A count that
  * disagrees with the grid is reported, so the counts are what the rule reads.
  */
 /** The table frames at the top of a slide's shape tree. */
@@ -199,8 +200,11 @@ t.test('table rows written from a model are checked by their cell counts, with w
   const tables: readonly Table[] = [
     { rows: [{ is_header: true, cells: [{ value: 'A' }, { value: 'B & C' }, { value: '<D>' }] }, ...Array.from({ length: 3 }, (_, i) => ({ cells: [{ value: `r${i}` }, { value: 'two\nlines' }, { value: '' }] }))] },
     { rows: [{ cells: [{ value: 'one column' }] }, { cells: [{ value: 'b' }] }] },
+    // text the relationship rule reads as an attribute, and a name the rules look for: rows not plain
+    { rows: [{ cells: [{ value: 'see r:id="rId999"' }, { value: 'x' }] }, { cells: [{ value: 'an oleObj' }, { value: 'y' }] }] },
   ];
   let ranges = 0;
+  let plain = 0;
   for await (const { file, pkg, slidePart, doc: src } of corpusSlides()) {
     const frames = tableFrames(src);
     if (frames.length === 0) continue;
@@ -213,6 +217,17 @@ t.test('table rows written from a model are checked by their cell counts, with w
       const buf = Buffer.from(bytes);
       for (const r of rows) {
         const text = buf.toString('utf8', r.start, r.end);
+        // plain rows hold nothing else the rules look for; rows with such text are not plain
+        const holds = / [\w.-]+:[\w.-]*="|cNvPr|AlternateContent|oleObj|tbl|gridCol/.test(text);
+        if (r.plain && holds) {
+          t.fail(`${where}: rows said plain hold what the rules look for`);
+          return;
+        }
+        if (ti === 2 && r.plain) {
+          t.fail(`${where}: rows with r:id="…" text said plain`);
+          return;
+        }
+        if (r.plain) plain++;
         const written = [...text.matchAll(/<a:tr[ >][\s\S]*?<\/a:tr>/g)].map((m) => [...m[0].matchAll(/<a:tc(?!\w)/g)].length);
         if (!text.startsWith('<a:tr') || !text.endsWith('</a:tr>') || JSON.stringify(written) !== JSON.stringify(r.cells)) {
           t.same(written, r.cells, `${where}: bytes ${r.start}-${r.end} are whole rows with the cells counted`);
@@ -227,7 +242,8 @@ t.test('table rows written from a model are checked by their cell counts, with w
         return;
       }
       const first = rows.find((r) => r.cells.length > 0);
-      if (first && ranges < 40) {
+      // (the third content's text names an OLE object: such a slide is read the general way, without counts)
+      if (first && ranges < 40 && ti !== 2) {
         const off = [{ ...first, cells: [first.cells[0]! + 1, ...first.cells.slice(1)] }, ...rows.filter((r) => r !== first)].sort((a, b) => a.start - b.start);
         const found = checkSlideText(slidePart, bytes, relIds, [], off).map(key);
         t.ok(found.some((k) => / table row \d+ has \d+ cells/.test(k) && !read.includes(k)), `${where}: a count off the grid is reported (${found.join('; ')})`);
@@ -235,4 +251,5 @@ t.test('table rows written from a model are checked by their cell counts, with w
     }
   }
   t.ok(ranges > 50, `${ranges} ranges of model rows compared`);
+  t.ok(plain > 30, `${plain} ranges of plain rows passed over`);
 });
