@@ -284,7 +284,7 @@ export function checkSlideText(part: string, text: string | Uint8Array, relIds: 
   if (pieces.some((f) => f.special)) return checkWhole(part, buf, root.prefixes, relIds, out, report, rows);
   for (const f of pieces) for (const r of f.rids) if (!relIds.has(r.value)) report(part, 'rid', `${r.name}="${r.value}" names no relationship in ${relsPartName(part)}`);
   const ids = new Set<string>();
-  for (const f of pieces) for (const s of f.shapes) checkShapeId(part, s.id, s.name, ids, report);
+  for (const f of pieces) for (const s of f.shapes) checkShapeId(part, s.id, s.name, ids, report, s.valid);
   // a table split across pieces (its children repeated from the template) is read in the whole slide
   if (pieces.every((f) => f.tablesWhole)) {
     for (const f of pieces) for (const m of f.tableProblems) report(part, 'table', m);
@@ -381,7 +381,7 @@ interface SlideTextFacts {
   /** Relationship attributes with a value: qualified name and value. */
   rids: Array<{ name: string; value: string }>;
   /** `p:cNvPr` ids and names, in document order. */
-  shapes: Array<{ id: string; name: string }>;
+  shapes: Array<{ id: string; name: string; valid: boolean }>;
   /** Problems of the tables wholly inside the piece. */
   tableProblems: string[];
   /** Every table that starts in the piece ends in it, and none ends there that started before. */
@@ -406,7 +406,8 @@ function slideTextFacts(buf: Buffer, prefixes: Map<string, Set<string>>, rows: r
   const facts: SlideTextFacts = { rids: [], shapes: [], tableProblems: [], tablesWhole: true, special };
   if (special) return facts;
   for (const g of gaps) scanSerializedRelationshipIds(g, prefixes, (name, value) => facts.rids.push({ name, value }));
-  for (const g of gaps) scanSerializedShapeIds(g, prefixes, (id, name) => facts.shapes.push({ id, name }));
+  // (whether an id is an unsignedInt is read once: repeated template text's facts are kept)
+  for (const g of gaps) scanSerializedShapeIds(g, prefixes, (id, name) => facts.shapes.push({ id, name, valid: isShapeId(id) }));
   facts.tablesWhole = checkSerializedTables('', buf, prefixes, (_part, _check, message) => facts.tableProblems.push(message), rows);
   return facts;
 }
@@ -442,10 +443,15 @@ function checkWhole(part: string, buf: Buffer, prefixes: Map<string, Set<string>
 }
 
 /** A shape id's rules: an unsignedInt, not used before on the slide (`ids`, updated). */
-function checkShapeId(part: string, id: string, name: string, ids: Set<string>, report: Report): void {
-  if (!/^\d{1,10}$/.test(id) || Number(id) > MASTER_ID_MAX) report(part, 'shape-id', `shape "${name}" has the id "${id}", not an unsignedInt`);
+function checkShapeId(part: string, id: string, name: string, ids: Set<string>, report: Report, valid = isShapeId(id)): void {
+  if (!valid) report(part, 'shape-id', `shape "${name}" has the id "${id}", not an unsignedInt`);
   else if (ids.has(id)) report(part, 'shape-id', `the shape id ${id} ("${name}") is used twice`);
   ids.add(id);
+}
+
+/** Whether a shape id (`p:cNvPr/@id`) is an unsignedInt. */
+function isShapeId(id: string): boolean {
+  return /^\d{1,10}$/.test(id) && Number(id) <= MASTER_ID_MAX;
 }
 
 const LT = 0x3c;
