@@ -252,7 +252,7 @@ function escapeRe(s: string): string {
  * @param text - the slide's XML as written: UTF-8 bytes, or a string (encoded here)
  * @param relIds - the ids of the slide's relationships, as written to its `.rels` part
  */
-export function checkSlideText(part: string, text: string | Uint8Array, relIds: ReadonlySet<string>, repeated: readonly RepeatedRange[] = []): PackageProblem[] {
+export function checkSlideText(part: string, text: string | Uint8Array, relIds: ReadonlySet<string>, repeated: readonly RepeatedRange[] = [], rows: readonly ModelRows[] = []): PackageProblem[] {
   const out: PackageProblem[] = [];
   const report: Report = (p, check, message) => {
     if (out.length < MAX_PER_CHECK) out.push({ part: p, check, message });
@@ -269,8 +269,8 @@ export function checkSlideText(part: string, text: string | Uint8Array, relIds: 
   let at = 0;
   for (const r of repeated) {
     // ranges not as the serializer writes them: the slide is read as one piece
-    if (r.start < at || r.end > buf.length || r.end < r.start) return checkWhole(part, buf, root.prefixes, relIds, out, report);
-    if (r.start > at) pieces.push(slideTextFacts(buf.subarray(at, r.start), root.prefixes));
+    if (r.start < at || r.end > buf.length || r.end < r.start) return checkWhole(part, buf, root.prefixes, relIds, out, report, rows);
+    if (r.start > at) pieces.push(slideTextFacts(buf.subarray(at, r.start), root.prefixes, rowsWithin(rows, at, r.start)));
     let kept = factsOfRepeated.get(r.source);
     if (!kept || kept.signature !== signature || kept.length !== r.end - r.start) {
       kept = { signature, length: r.end - r.start, facts: slideTextFacts(buf.subarray(r.start, r.end), root.prefixes) };
@@ -279,17 +279,49 @@ export function checkSlideText(part: string, text: string | Uint8Array, relIds: 
     pieces.push(kept.facts);
     at = r.end;
   }
-  if (at < buf.length) pieces.push(slideTextFacts(buf.subarray(at), root.prefixes));
+  if (at < buf.length) pieces.push(slideTextFacts(buf.subarray(at), root.prefixes, rowsWithin(rows, at, buf.length)));
   // alternate content and OLE objects need the general reading
-  if (pieces.some((f) => f.special)) return checkWhole(part, buf, root.prefixes, relIds, out, report);
+  if (pieces.some((f) => f.special)) return checkWhole(part, buf, root.prefixes, relIds, out, report, rows);
   for (const f of pieces) for (const r of f.rids) if (!relIds.has(r.value)) report(part, 'rid', `${r.name}="${r.value}" names no relationship in ${relsPartName(part)}`);
   const ids = new Set<string>();
-  for (const f of pieces) for (const s of f.shapes) checkShapeId(part, s.id, s.name, ids, report);
+  for (const f of pieces) for (const s of f.shapes) checkShapeId(part, s.id, s.name, ids, report, s.valid);
   // a table split across pieces (its children repeated from the template) is read in the whole slide
   if (pieces.every((f) => f.tablesWhole)) {
     for (const f of pieces) for (const m of f.tableProblems) report(part, 'table', m);
-  } else checkSerializedTables(part, buf, root.prefixes, report);
+  } else checkSerializedTables(part, buf, root.prefixes, report, rows);
   return out;
+}
+
+/**
+ * Table rows a slide's bytes hold as the serializer wrote them from a row model (see
+ * `WrittenRows` in the generation serializer): the byte range, from the first row's `<a:tr`
+ * to the last row's `</a:tr>`, and per row the `a:tc` start tags in it. The rows' bytes are
+ * a function of the model, so the table rules take these counts instead of searching the
+ * range (ranges not where a row starts are read from the bytes as any other).
+ */
+export interface ModelRows {
+  /** First byte, inclusive. */
+  start: number;
+  /** Last byte, exclusive. */
+  end: number;
+  /** Per row in order, its `<a:tc` start tags. */
+  cells: readonly number[];
+  /**
+   * The rows hold nothing else the slide-text rules look for (no relationship or other
+   * prefixed attribute, shape, alternate content, OLE object, table tag or grid column):
+   * their bytes are passed over.
+   */
+  plain?: boolean;
+}
+
+const NO_ROWS: readonly ModelRows[] = [];
+
+/** The model rows wholly inside bytes `from`–`to`, as offsets from `from`. */
+function rowsWithin(rows: readonly ModelRows[], from: number, to: number): readonly ModelRows[] {
+  if (rows.length === 0) return NO_ROWS;
+  let inside: ModelRows[] | undefined;
+  for (const r of rows) if (r.start >= from && r.end <= to && r.start <= r.end) (inside ??= []).push(from === 0 ? r : { start: r.start - from, end: r.end - from, cells: r.cells, plain: r.plain });
+  return inside ?? NO_ROWS;
 }
 
 /** What a slide's prolog and root start tag give the slide-text rules. */
@@ -349,7 +381,7 @@ interface SlideTextFacts {
   /** Relationship attributes with a value: qualified name and value. */
   rids: Array<{ name: string; value: string }>;
   /** `p:cNvPr` ids and names, in document order. */
-  shapes: Array<{ id: string; name: string }>;
+  shapes: Array<{ id: string; name: string; valid: boolean }>;
   /** Problems of the tables wholly inside the piece. */
   tableProblems: string[];
   /** Every table that starts in the piece ends in it, and none ends there that started before. */
@@ -366,34 +398,60 @@ function prefixSignature(prefixes: Map<string, Set<string>>): string {
   return [NS.r, NS.p, NS.p14, NS.a].map((ns) => [...(prefixes.get(ns) ?? [])].join(',')).join('|');
 }
 
-function slideTextFacts(buf: Buffer, prefixes: Map<string, Set<string>>): SlideTextFacts {
-  const special = ALTERNATE_CONTENT.in(buf) !== -1 || OLE_OBJECT.in(buf) !== -1;
+function slideTextFacts(buf: Buffer, prefixes: Map<string, Set<string>>, rows: readonly ModelRows[] = NO_ROWS): SlideTextFacts {
+  // plain model rows hold nothing but their cells: the other rules read around them
+  const gaps = gapsAround(buf, rows);
+  let special = false;
+  for (const g of gaps) if (ALTERNATE_CONTENT.in(g) !== -1 || OLE_OBJECT.in(g) !== -1) special = true;
   const facts: SlideTextFacts = { rids: [], shapes: [], tableProblems: [], tablesWhole: true, special };
   if (special) return facts;
-  scanSerializedRelationshipIds(buf, prefixes, (name, value) => facts.rids.push({ name, value }));
-  scanSerializedShapeIds(buf, prefixes, (id, name) => facts.shapes.push({ id, name }));
-  facts.tablesWhole = checkSerializedTables('', buf, prefixes, (_part, _check, message) => facts.tableProblems.push(message));
+  for (const g of gaps) scanSerializedRelationshipIds(g, prefixes, (name, value) => facts.rids.push({ name, value }));
+  // (whether an id is an unsignedInt is read once: repeated template text's facts are kept)
+  for (const g of gaps) scanSerializedShapeIds(g, prefixes, (id, name) => facts.shapes.push({ id, name, valid: isShapeId(id) }));
+  facts.tablesWhole = checkSerializedTables('', buf, prefixes, (_part, _check, message) => facts.tableProblems.push(message), rows);
   return facts;
 }
 
+/** The bytes of `buf` outside its plain model rows (`rows`, in order), as views. */
+function gapsAround(buf: Buffer, rows: readonly ModelRows[]): Buffer[] {
+  let gaps: Buffer[] | undefined;
+  let at = 0;
+  for (const r of rows) {
+    if (!r.plain || r.start < at || r.end > buf.length || r.end < r.start) continue;
+    (gaps ??= []).push(buf.subarray(at, r.start));
+    at = r.end;
+  }
+  if (!gaps) return [buf];
+  gaps.push(buf.subarray(at));
+  return gaps;
+}
+
 /** The slide's bytes read as one piece; `out` holds the root element's finding, if any. */
-function checkWhole(part: string, buf: Buffer, prefixes: Map<string, Set<string>>, relIds: ReadonlySet<string>, out: PackageProblem[], report: Report): PackageProblem[] {
-  scanSerializedRelationshipIds(buf, prefixes, (name, value) => {
-    if (!relIds.has(value)) report(part, 'rid', `${name}="${value}" names no relationship in ${relsPartName(part)}`);
-  });
-  if (ALTERNATE_CONTENT.in(buf) === -1 && OLE_OBJECT.in(buf) === -1) {
+function checkWhole(part: string, buf: Buffer, prefixes: Map<string, Set<string>>, relIds: ReadonlySet<string>, out: PackageProblem[], report: Report, rows: readonly ModelRows[] = NO_ROWS): PackageProblem[] {
+  const gaps = gapsAround(buf, rows);
+  for (const g of gaps) {
+    scanSerializedRelationshipIds(g, prefixes, (name, value) => {
+      if (!relIds.has(value)) report(part, 'rid', `${name}="${value}" names no relationship in ${relsPartName(part)}`);
+    });
+  }
+  if (gaps.every((g) => ALTERNATE_CONTENT.in(g) === -1 && OLE_OBJECT.in(g) === -1)) {
     const ids = new Set<string>();
-    scanSerializedShapeIds(buf, prefixes, (id, name) => checkShapeId(part, id, name, ids, report));
-    checkSerializedTables(part, buf, prefixes, report);
+    for (const g of gaps) scanSerializedShapeIds(g, prefixes, (id, name) => checkShapeId(part, id, name, ids, report));
+    checkSerializedTables(part, buf, prefixes, report, rows);
   } else checkShapeTree(part, buf.toString('utf8'), prefixes, report);
   return out;
 }
 
 /** A shape id's rules: an unsignedInt, not used before on the slide (`ids`, updated). */
-function checkShapeId(part: string, id: string, name: string, ids: Set<string>, report: Report): void {
-  if (!/^\d{1,10}$/.test(id) || Number(id) > MASTER_ID_MAX) report(part, 'shape-id', `shape "${name}" has the id "${id}", not an unsignedInt`);
+function checkShapeId(part: string, id: string, name: string, ids: Set<string>, report: Report, valid = isShapeId(id)): void {
+  if (!valid) report(part, 'shape-id', `shape "${name}" has the id "${id}", not an unsignedInt`);
   else if (ids.has(id)) report(part, 'shape-id', `the shape id ${id} ("${name}") is used twice`);
   ids.add(id);
+}
+
+/** Whether a shape id (`p:cNvPr/@id`) is an unsignedInt. */
+function isShapeId(id: string): boolean {
+  return /^\d{1,10}$/.test(id) && Number(id) <= MASTER_ID_MAX;
 }
 
 const LT = 0x3c;
@@ -464,7 +522,7 @@ interface SlideNeedles {
   /** `<p:cNvPr` per PresentationML prefix, p14's after p's. */
   cNvPr: Needle[];
   /** Per DrawingML prefix: `<a:tbl>`, `</a:tbl>`, `<a:tr`, `</a:tr>`, `<a:tc`, `<a:gridCol`. */
-  tables: Array<{ open: Needle; close: Needle; tr: Needle; trEnd: Needle; tc: Needle; gridCol: Needle }>;
+  tables: Array<{ prefix: string; open: Needle; close: Needle; tr: Needle; trEnd: Needle; tc: Needle; gridCol: Needle }>;
 }
 
 /** The needles of the slide-text rules by the prefixes read from a root element (made once per head read). */
@@ -477,6 +535,7 @@ function needlesOf(prefixes: Map<string, Set<string>>): SlideNeedles {
       rel: [...(prefixes.get(NS.r) ?? [])].map((prefix) => ({ prefix, find: needle(` ${prefix}:`) })),
       cNvPr: [...(prefixes.get(NS.p) ?? ['p']), ...(prefixes.get(NS.p14) ?? [])].map((prefix) => needle(`<${prefix}:cNvPr`)),
       tables: [...(prefixes.get(NS.a) ?? ['a'])].map((a) => ({
+        prefix: a,
         open: needle(`<${a}:tbl>`),
         close: needle(`</${a}:tbl>`),
         tr: needle(`<${a}:tr`),
@@ -546,12 +605,13 @@ function countStartTags(buf: Buffer, find: Needle): number {
 }
 
 /**
- * {@link checkTablesIn} on bytes the engine serialized.
+ * {@link checkTablesIn} on bytes the engine serialized; rows written from a model
+ * (`rows`, offsets in `buf`, in order) are counted by it where a row of an `a:` table starts.
  * @returns whether every table that starts in `buf` ends in it and none ends there that started before
  */
-function checkSerializedTables(part: string, buf: Buffer, prefixes: Map<string, Set<string>>, report: Report): boolean {
+function checkSerializedTables(part: string, buf: Buffer, prefixes: Map<string, Set<string>>, report: Report, rows: readonly ModelRows[] = NO_ROWS): boolean {
   let whole = true;
-  for (const { open, close, tr, trEnd, tc, gridCol } of needlesOf(prefixes).tables) {
+  for (const { prefix, open, close, tr, trEnd, tc, gridCol } of needlesOf(prefixes).tables) {
     const firstOpen = open.in(buf);
     const firstClose = close.in(buf);
     if (firstClose !== -1 && (firstOpen === -1 || firstClose < firstOpen)) whole = false;
@@ -561,9 +621,27 @@ function checkSerializedTables(part: string, buf: Buffer, prefixes: Map<string, 
       // searches stay inside the table: a view of its bytes
       const body = buf.subarray(at, end === -1 ? buf.length : end);
       const cols = countStartTags(body, gridCol);
+      // the serializer writes model rows as `a:tr`
+      const known = prefix === 'a' ? rowsWithin(rows, at, at + body.length) : NO_ROWS;
+      let k = 0;
       let row = 0;
-      for (let i = tr.in(body); i !== -1; i = tr.in(body, i + tr.length)) {
-        if (isWordUnit(body[i + tr.length])) continue;
+      for (let i = tr.in(body); i !== -1; ) {
+        while (k < known.length && known[k]!.start < i) k++;
+        const model = known[k];
+        if (model !== undefined && model.start === i) {
+          // rows from a model: the count of each row's cells is the model's
+          for (const cells of model.cells) {
+            row++;
+            if (cols > 0 && cells !== cols) report(part, 'table', `table row ${row} has ${cells} cells; the grid has ${cols} columns`);
+          }
+          k++;
+          i = tr.in(body, model.end);
+          continue;
+        }
+        if (isWordUnit(body[i + tr.length])) {
+          i = tr.in(body, i + tr.length);
+          continue;
+        }
         row++;
         const tagEnd = body.indexOf(GT, i);
         if (tagEnd === -1) break;
@@ -575,6 +653,7 @@ function checkSerializedTables(part: string, buf: Buffer, prefixes: Map<string, 
         }
         if (cols > 0 && cells !== cols) report(part, 'table', `table row ${row} has ${cells} cells; the grid has ${cols} columns`);
         if (i >= body.length) break;
+        i = tr.in(body, i + tr.length);
       }
       if (cols === 0) report(part, 'table', 'a table has no grid columns');
       if (end === -1) break;

@@ -15,7 +15,7 @@ import type { QualityFinding } from '../../quality/types.js';
 import { GeneratedSlidePart, SlideDraft, type DeferredParagraphs } from '../draft/index.js';
 import { materializeParagraphs } from '../slide/text.js';
 import { shapeTree } from '../slide/shapes.js';
-import { vocabularyOf, type TemplateSlideQuality, type TemplateSource } from './templates.js';
+import { vocabularyOf, type TemplateSlideQuality, type TemplateTopQuality, type TemplateSource } from './templates.js';
 
 /** What {@link slideQuality} reads: the slide being written and where it comes from. */
 export interface SlideQualityInput {
@@ -39,15 +39,15 @@ export interface SlideQualityInput {
   out: OpcPackage;
 }
 
-const objectIds = new WeakMap<object, number>();
+const objectIds = new WeakMap<object, string>();
 let nextObjectId = 1;
 
 /** A number naming an object for cache keys ('' for none). */
 function objectId(o: object | undefined): string {
   if (!o) return '';
   let id = objectIds.get(o);
-  if (id === undefined) objectIds.set(o, (id = nextObjectId++));
-  return String(id);
+  if (id === undefined) objectIds.set(o, (id = String(nextObjectId++)));
+  return id;
 }
 
 /** The brand context of a slide being written: its pictures are read from the deck (an object with a method: no closure made per slide). */
@@ -144,7 +144,7 @@ function topLevelOf(el: Element, tree: Element | undefined): Element | undefined
  * @param sourcePart - the template slide copied, undefined for a slide made from a layout
  */
 export function slideQuality(input: SlideQualityInput): { findings: QualityFinding[]; title: SlideTitle } | undefined {
-const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out } = input;
+  const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out } = input;
   const { doc, stubs, sourceOf } = draft;
   const tree = shapeTree(doc);
   if (!tree) return undefined;
@@ -161,84 +161,99 @@ const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out 
     src.lazy.quality ??= new Map();
     tpl = src.lazy.quality.get(sourcePart);
     if (!tpl) {
-      const byTop = new Map<Element, Shape[]>();
+      const byTop = new Map<Element, TemplateTopQuality>();
       const srcTree = shapeTree(src.pkg.getXml(sourcePart));
       for (const s of model.slide(sourcePart).shapes) {
         const top = topLevelOf(s.element, srcTree);
-        if (top) byTop.set(top, [...(byTop.get(top) ?? []), s]);
+        if (!top) continue;
+        const known = byTop.get(top);
+        if (known) known.shapes.push(s);
+        else byTop.set(top, { shapes: [s] });
       }
-      tpl = { byTop, findings: new Map(), slideFacts: new Map() };
+      tpl = { byTop };
       src.lazy.quality.set(sourcePart, tpl);
     }
   }
-  // made when a template shape is first judged (most slides find every one judged already)
-  let tplCtx: BrandContext | undefined;
+  // the written shapes by the top-level element holding them (a shape of the tree's own
+  // children is its own top; one an mc:AlternateContent chooses is found by walking up)
+  const genShapes = gen.shapes;
   const genByTop = new Map<Element, Shape[]>();
-  for (const s of gen.shapes) {
-    const top = topLevelOf(s.element, tree);
+  for (const s of genShapes) {
+    const top = s.element.parentNode === tree ? s.element : topLevelOf(s.element, tree);
     if (!top) continue;
     const list = genByTop.get(top);
     if (list) list.push(s);
     else genByTop.set(top, [s]);
   }
-  // per top-level shape in tree order: a stand-in's facts (read once per template shape), or
-  // the written shape (with its frame, when read) whose facts are read after the loop, in
-  // the state the checks leave it
-  const slideShapes: Array<ShapeSlideFacts | WrittenShape> = [];
+  // per top-level shape in tree order, the facts the slide-level checks read: a stand-in's
+  // (read once per template shape), or a written shape's, read after the loop in the state
+  // the checks leave it (its place here kept by `pending`)
+  const facts: ShapeSlideFacts[] = [];
+  const pending: Array<{ at: number; written: WrittenShape }> = [];
   const findings: QualityFinding[] = [];
   for (let node = tree.firstChild; node; node = node.nextSibling) {
     if (node.nodeType !== ELEMENT_NODE) continue;
     const el = node as Element;
     const source = stubs?.get(el);
     if (source && tpl) {
-      for (const s of tpl.byTop.get(source) ?? []) {
-        let facts = tpl.slideFacts.get(s);
-        if (!facts) tpl.slideFacts.set(s, (facts = shapeSlideFacts(s)));
-        slideShapes.push(facts);
-        let cached = tpl.findings.get(s);
-        if (!cached) {
-          tplCtx ??= {
-            themeFonts,
-            palette,
-            vocabulary,
-            imageBytes: (shape, rId) => {
-              const rel = src.pkg.rel(shape.part.partName, rId);
-              return rel && !rel.external && rel.targetPartName && src.pkg.hasPart(rel.targetPartName) ? src.pkg.getBytes(rel.targetPartName) : undefined;
-            },
-          };
-          cached = [...shapeAccessibility(s, options), ...shapeBrand(s, tplCtx)];
-          tpl.findings.set(s, cached);
-        }
-        findings.push(...cached);
+      const stand = tpl.byTop.get(source);
+      if (!stand) continue;
+      if (!stand.facts) stand.facts = stand.shapes.map((s) => shapeSlideFacts(s));
+      if (!stand.findings) {
+        const ctx: BrandContext = {
+          themeFonts,
+          palette,
+          vocabulary,
+          imageBytes: (shape, rId) => {
+            const rel = src.pkg.rel(shape.part.partName, rId);
+            return rel && !rel.external && rel.targetPartName && src.pkg.hasPart(rel.targetPartName) ? src.pkg.getBytes(rel.targetPartName) : undefined;
+          },
+        };
+        const found: QualityFinding[] = [];
+        for (const s of stand.shapes) found.push(...shapeAccessibility(s, options), ...shapeBrand(s, ctx));
+        stand.findings = found;
       }
+      for (const f of stand.facts) facts.push(f);
+      for (const f of stand.findings) findings.push(f);
       continue;
     }
-    for (const s of genByTop.get(el) ?? []) {
-      const written = new WrittenShape(s);
-      slideShapes.push(written);
+    const written = genByTop.get(el);
+    if (!written) continue;
+    for (const s of written) {
+      const w = new WrittenShape(s);
+      pending.push({ at: facts.length, written: w });
+      facts.push(NO_FACTS);
       const m = s.kind === 'sp' && s.group === undefined ? SlideDraft.paragraphsOf(s.txBody) : undefined;
       if (!m || !s.txBody) {
         // (the slide is written already: deferred paragraphs elsewhere may become nodes the reading model reads)
         // (only shapes and groups hold text bodies: a table's frame is not walked)
         if (s.kind === 'sp' || s.kind === 'grpSp') for (const txBody of descendants(s.element, NS.p, 'txBody')) materializeParagraphs(doc, txBody);
-        findings.push(...shapeAccessibility(s, options), ...shapeBrand(s, outCtx));
+        for (const f of shapeAccessibility(s, options)) findings.push(f);
+        for (const f of shapeBrand(s, outCtx)) findings.push(f);
         continue;
       }
       // a filled text shape: what is judged (colours, fonts, sizes) is its template's formatting
       // and the fitted sizes, the same on every slide filled from that shape
       src.lazy.filledQuality ??= new Map();
-      const key = [
-        objectId(sourceOf?.get(el) ?? s.basePlaceholder?.element),
-        layoutPart,
-        objectId(m.runProps),
-        objectId(m.paraProps),
-        sizesKey(m.sizes),
-        attr(child(child(s.txBody, NS.a, 'bodyPr'), NS.a, 'normAutofit'), 'fontScale') ?? '',
-        options.minTextPt ?? '',
-        hasText(m.lines) ? 'text' : 'empty',
+      const key =
+        objectId(sourceOf?.get(el) ?? s.basePlaceholder?.element) +
+        '|' +
+        layoutPart +
+        '|' +
+        objectId(m.runProps) +
+        '|' +
+        objectId(m.paraProps) +
+        '|' +
+        sizesKey(m.sizes) +
+        '|' +
+        (attr(child(child(s.txBody, NS.a, 'bodyPr'), NS.a, 'normAutofit'), 'fontScale') ?? '') +
+        '|' +
+        (options.minTextPt ?? '') +
+        '|' +
+        (hasText(m.lines) ? 'text' : 'empty') +
+        '|' +
         // what lies behind the text depends on where the box is
-        frameKey(written.frame),
-      ].join('|');
+        frameKey(w.frame);
       let known = src.lazy.filledQuality.get(key);
       if (!known) {
         materializeParagraphs(doc, s.txBody);
@@ -250,10 +265,11 @@ const { src, model, layoutPart, draft, sourcePart, rels, outSlide, options, out 
       for (const f of known) findings.push({ ...f, shape_id: s.id, shape_name: s.name });
     }
   }
-  const slide = slideAccessibilityOf(
-    slideShapes.map((x) => (x instanceof WrittenShape ? shapeSlideFacts(x.shape, x.knownFrame) : x)),
-    -1,
-  );
-  return { findings: [...findings, ...slide.findings], title: slide.title };
+  for (const { at, written } of pending) facts[at] = shapeSlideFacts(written.shape, written.knownFrame);
+  const slide = slideAccessibilityOf(facts, -1);
+  for (const f of slide.findings) findings.push(f);
+  return { findings, title: slide.title };
 }
 
+/** A place held in a slide's facts until the written shape's are read. */
+const NO_FACTS: ShapeSlideFacts = { title: undefined, placed: undefined };

@@ -78,11 +78,18 @@ export interface TemplateSource {
 
 /** The quality findings of a template slide's shapes, made once: a shape written from the template gives the same findings on every slide. */
 export interface TemplateSlideQuality {
-  /** The template slide's reading-model shapes by the top-level element of its shape tree that holds them. */
-  byTop: Map<Element, Shape[]>;
-  findings: Map<Shape, QualityFinding[]>;
-  /** What the slide-level checks read of each top-level shape (title, reading-order box), by shape. */
-  slideFacts: Map<Shape, ShapeSlideFacts>;
+  /** What a top-level element of the template slide's shape tree gives when written unchanged, by that element. */
+  byTop: Map<Element, TemplateTopQuality>;
+}
+
+/** A top-level element of a template slide's shape tree written unchanged: its shapes, and what the checks found in them (made when first written). */
+export interface TemplateTopQuality {
+  /** The reading-model shapes the element holds (itself, or the shape an `mc:AlternateContent` chooses). */
+  shapes: Shape[];
+  /** What the slide-level checks read of each shape (title, reading-order box), in order. */
+  facts?: ShapeSlideFacts[];
+  /** The shapes' accessibility and brand findings, in order. */
+  findings?: QualityFinding[];
 }
 
 export interface SourceSlideInfo {

@@ -70,10 +70,33 @@ export interface RepeatedText {
   source: object;
 }
 
-/** A document written as UTF-8, with the ranges of repeated template text ({@link RepeatedText}). */
+/**
+ * Where a serialized document holds table rows written from a row model (`deferred-rows.ts`):
+ * the byte range (from the first row's `<a:tr` to the last row's `</a:tr>`) and, per row,
+ * the `a:tc` start tags written in it. The rows' bytes are a function of the model, so a
+ * check of the table's rows can take the counts instead of searching the bytes for them.
+ */
+export interface WrittenRows {
+  /** First byte, inclusive. */
+  start: number;
+  /** Last byte, exclusive. */
+  end: number;
+  /** Per row in order, the `<a:tc` start tags it holds. */
+  cells: number[];
+  /**
+   * The rows hold nothing else the package check's slide-text rules look for: no
+   * relationship or other prefixed attribute, shape, alternate content, OLE object, table
+   * tag or grid column (read from the template texts once and from each text written), so
+   * a check can pass over their bytes.
+   */
+  plain: boolean;
+}
+
+/** A document written as UTF-8, with the ranges of repeated template text ({@link RepeatedText}) and of rows written from row models ({@link WrittenRows}). */
 export interface SerializedBytes {
   bytes: Uint8Array;
   repeated: RepeatedText[];
+  rows: WrittenRows[];
 }
 
 /**
@@ -86,17 +109,21 @@ export function serializeDocumentBytes(doc: Document, stubs?: ReadonlyMap<Elemen
   const out: Sink = { s: XML_DECLARATION, chunks: [] };
   serializeElement(doc.documentElement!, documentScope(), out, stubs);
   if (out.s) out.chunks!.push(out.s);
-  const pieces = out.chunks!.map((c) => (typeof c === 'string' ? utf8.encode(c) : c.bytes));
+  const pieces = out.chunks!.map((c) => (typeof c === 'string' ? utf8.encode(c) : 'bytes' in c ? c.bytes : utf8.encode(c.text)));
   const bytes = new Uint8Array(pieces.reduce((n, b) => n + b.length, 0));
   const repeated: RepeatedText[] = [];
+  const rows: WrittenRows[] = [];
   let at = 0;
   out.chunks!.forEach((c, i) => {
     const b = pieces[i]!;
     bytes.set(b, at);
-    if (typeof c !== 'string') repeated.push({ start: at, end: at + b.length, source: c.source });
+    if (typeof c !== 'string') {
+      if ('bytes' in c) repeated.push({ start: at, end: at + b.length, source: c.source });
+      else rows.push({ start: at, end: at + b.length, cells: c.cells, plain: c.plain });
+    }
     at += b.length;
   });
-  return { bytes, repeated };
+  return { bytes, repeated, rows };
 }
 
 const utf8 = new TextEncoder();
@@ -160,7 +187,7 @@ function keptBytes(k: KeptText): Uint8Array {
  */
 interface Sink {
   s: string;
-  chunks?: Array<string | { bytes: Uint8Array; source: Element }>;
+  chunks?: Array<string | { bytes: Uint8Array; source: Element } | { text: string; cells: number[]; plain: boolean }>;
 }
 
 /** Appends a kept template text to `out`. */
@@ -309,7 +336,7 @@ function writeChildren(parent: Element, scope: Scope, out: Sink, stubs?: Readonl
  * Writes deferred paragraphs as the nodes `materializeParagraphs` would build for them
  * (same elements, attributes and order), without building them.
  */
-function serializeDeferred(m: DeferredParagraphs, scope: Scope, out: Sink): void {
+function serializeDeferred(m: DeferredParagraphs, scope: Scope, out: Sink, audit?: Audit): void {
   // run properties are the same text for every run of one size: written once per size
   const runText = new Map<number | undefined, string>();
   const endText = new Map<number | undefined, string>();
@@ -320,6 +347,7 @@ function serializeDeferred(m: DeferredParagraphs, scope: Scope, out: Sink): void
       writeRunProps(localName, src, sz, at, sink);
       t = sink.s;
       cache.set(sz, t);
+      if (audit && !isPlainMarkup(t)) audit.plain = false;
     }
     return t;
   };
@@ -329,6 +357,8 @@ function serializeDeferred(m: DeferredParagraphs, scope: Scope, out: Sink): void
     let ri = 0;
     const pScope = openTag('a:p', NS.a, NO_ATTRS, scope, out);
     out.s += '>';
+    // (a scope of its own means namespace declarations were written)
+    if (audit && pScope !== scope) audit.plain = false;
     if (m.paraProps) {
       if (pPrText === undefined) {
         const sink: Sink = { s: '' };
@@ -336,6 +366,7 @@ function serializeDeferred(m: DeferredParagraphs, scope: Scope, out: Sink): void
         const attrs = Array.from(pPr.attributes as unknown as ArrayLike<AttrLike>).filter((a) => a.name !== 'lvl');
         writeContent(pPr.nodeName, pPr, openTag(pPr.nodeName, pPr.namespaceURI, attrs, pScope, sink), sink);
         pPrText = sink.s;
+        if (audit && !isPlainMarkup(pPrText)) audit.plain = false;
       }
       out.s += pPrText;
     }
@@ -343,16 +374,47 @@ function serializeDeferred(m: DeferredParagraphs, scope: Scope, out: Sink): void
       if (i > 0) {
         const brScope = openTag('a:br', NS.a, NO_ATTRS, pScope, out);
         out.s += `>${cached(runText, 'rPr', m.runProps, sizes?.runs[ri++], brScope)}</a:br>`;
+        if (audit && brScope !== pScope) audit.plain = false;
       }
       if (seg === '') return;
       const rScope = openTag('a:r', NS.a, NO_ATTRS, pScope, out);
       out.s += `>${cached(runText, 'rPr', m.runProps, sizes?.runs[ri++], rScope)}`;
-      openTag('a:t', NS.a, NO_ATTRS, rScope, out);
+      const tScope = openTag('a:t', NS.a, NO_ATTRS, rScope, out);
       out.s += `>${escapeText(seg)}</a:t></a:r>`;
+      if (audit && (rScope !== pScope || tScope !== rScope || !isPlainText(seg))) audit.plain = false;
     });
     out.s += cached(endText, 'endParaRPr', m.endProps, sizes?.end, pScope);
     out.s += '</a:p>';
   });
+}
+
+/**
+ * Whether rows being written hold nothing the package check's slide-text rules look for
+ * other than the rows and cells themselves (see {@link WrittenRows}`.plain`).
+ */
+interface Audit {
+  plain: boolean;
+}
+
+/**
+ * Markup that holds nothing the slide-text rules look for: no prefixed attribute (a
+ * relationship attribute is one), no shape (`cNvPr`), alternate content or OLE object, no
+ * table tag or grid column.
+ */
+function isPlainMarkup(s: string): boolean {
+  return !PREFIXED_ATTRIBUTE.test(s) && !s.includes('cNvPr') && !s.includes('AlternateContent') && !s.includes('oleObj') && !s.includes('tbl') && !s.includes('gridCol');
+}
+
+/** ` prefix:name="` in written markup. */
+const PREFIXED_ATTRIBUTE = /\s[^\s<>="/]*:[\w.-]*="/;
+
+/**
+ * Text (element content) that the slide-text rules cannot read as markup: its `<` is
+ * escaped, so only what reads like an attribute (`="`) or the names the rules look for
+ * anywhere could count.
+ */
+function isPlainText(s: string): boolean {
+  return !s.includes('="') && !s.includes('AlternateContent') && !s.includes('oleObj');
 }
 
 const NO_ATTRS: readonly AttrLike[] = [];
@@ -362,12 +424,25 @@ const NO_ATTRS: readonly AttrLike[] = [];
  * elements, attributes and order), without building them.
  */
 function serializeRows(m: DeferredRows, scope: Scope, out: Sink): void {
+  // with bytes wanted, the rows are a chunk of their own with their cell counts (see
+  // WrittenRows); a cell whose template text holds other `a:tc` or `a:tr` tags than its own
+  // leaves the rows to be read from the bytes
+  const sink: Sink = out.chunks && m.rows.length > 0 ? { s: '' } : out;
+  const cells: number[] = [];
+  const audit: Audit | undefined = sink !== out ? { plain: true } : undefined;
+  let countable = true;
   for (const row of m.rows) {
-    const trScope = openTag('a:tr', NS.a, [{ name: 'h', value: String(row.h), namespaceURI: null }], scope, out);
-    out.s += '>';
-    for (const cell of row.cells) serializeCell(cell, trScope, out);
-    out.s += '</a:tr>';
+    const trScope = openTag('a:tr', NS.a, [{ name: 'h', value: String(row.h), namespaceURI: null }], scope, sink);
+    sink.s += '>';
+    if (audit && trScope !== scope) audit.plain = false;
+    for (const cell of row.cells) countable = serializeCell(cell, trScope, sink, audit) && countable;
+    sink.s += '</a:tr>';
+    cells.push(row.cells.length);
   }
+  if (sink === out) return;
+  if (out.s) out.chunks!.push(out.s);
+  out.s = '';
+  out.chunks!.push(countable ? { text: sink.s, cells, plain: audit!.plain } : sink.s);
 }
 
 /** A template cell's text before and after its paragraphs, and the scope they are written in. */
@@ -375,6 +450,10 @@ interface CellFrame {
   head: string;
   tail: string;
   paragraphScope: Scope;
+  /** The frame's text holds one `a:tc` start tag (its own) and no `a:tr` tag: a row's cells can be counted without reading it. */
+  countable: boolean;
+  /** The frame's text holds nothing else the slide-text rules look for ({@link isPlainMarkup}). */
+  plain: boolean;
 }
 
 /**
@@ -384,17 +463,19 @@ interface CellFrame {
  */
 const cellFrames = new WeakMap<Element, CellFrame>();
 
-function serializeCell(cell: DeferredCell, scope: Scope, out: Sink): void {
+/** Writes a cell; false when the cell's text may hold tags a count of the row's cells by the model would miss ({@link CellFrame}). */
+function serializeCell(cell: DeferredCell, scope: Scope, out: Sink, audit?: Audit): boolean {
   const tc = cell.template;
   if (!tc) {
     const tcScope = openTag('a:tc', NS.a, NO_ATTRS, scope, out);
     out.s += '>';
     const txScope = openEmptyCellTextBody(tcScope, out);
-    serializeDeferred(cell.paragraphs, txScope, out);
+    serializeDeferred(cell.paragraphs, txScope, out, audit);
     out.s += '</a:txBody>';
-    openTag('a:tcPr', NS.a, NO_ATTRS, tcScope, out);
+    const prScope = openTag('a:tcPr', NS.a, NO_ATTRS, tcScope, out);
     out.s += '/></a:tc>';
-    return;
+    if (audit && (tcScope !== scope || txScope !== tcScope || prScope !== tcScope)) audit.plain = false;
+    return true;
   }
   let frame = cellFrames.get(tc);
   if (!frame) {
@@ -402,8 +483,10 @@ function serializeCell(cell: DeferredCell, scope: Scope, out: Sink): void {
     cellFrames.set(tc, frame);
   }
   out.s += frame.head;
-  serializeDeferred(cell.paragraphs, frame.paragraphScope, out);
+  serializeDeferred(cell.paragraphs, frame.paragraphScope, out, audit);
   out.s += frame.tail;
+  if (audit && !frame.plain) audit.plain = false;
+  return frame.countable;
 }
 
 /** `<a:txBody><a:bodyPr/><a:lstStyle/>` (the text body a cell without one gets); returns the paragraphs' scope. */
@@ -451,5 +534,10 @@ function cellFrame(tc: Element, scope: Scope): CellFrame {
     writeChildren(tc, tcScope, tail);
   }
   tail.s += closeTag(tc.nodeName);
-  return { head: flattened(head.s), tail: flattened(tail.s), paragraphScope: paragraphScope! };
+  const text = head.s + tail.s;
+  const countable = tc.nodeName === 'a:tc' && CELL_START.exec(text.slice(1)) === null && !/<\/?[\w.-]+:tr[\s/>]/.test(text);
+  return { head: flattened(head.s), tail: flattened(tail.s), paragraphScope: paragraphScope!, countable, plain: isPlainMarkup(text) };
 }
+
+/** A start tag of a cell under any prefix (`<x:tc` not followed by a name character). */
+const CELL_START = /<[\w.-]+:tc(?![\w])/;

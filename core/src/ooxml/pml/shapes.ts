@@ -9,7 +9,7 @@
  * Geometry is in EMU. Placeholders (`p:ph` §19.3.1.36) know their base placeholder on the
  * layout or master, and {@link effective} walks that chain for any property.
  */
-import { NS, attr, boolAttr, child, children, intAttr, resolveAlternateContent, type Element } from '../xml.js';
+import { NS, attr, boolAttr, child, children, intAttr, isElement, resolveAlternateContent, type Element } from '../xml.js';
 import { PackageError } from '../errors.js';
 import type { ShapeTreePart } from './parts.js';
 
@@ -406,13 +406,14 @@ export function chooseAlternateContent(ac: Element): Element | undefined {
   return resolveAlternateContent(ac);
 }
 
+// (sibling walks, not lists of children: every shape of every slide generated is read through them)
 function nonVisual(el: Element): Element | undefined {
-  for (const c of children(el)) if (NV_NAMES.has(c.localName ?? '') && P_LIKE.has(c.namespaceURI ?? '')) return c;
+  for (let c = el.firstChild; c; c = c.nextSibling) if (isElement(c) && NV_NAMES.has(c.localName ?? '') && P_LIKE.has(c.namespaceURI ?? '')) return c;
   return undefined;
 }
 
 function childIn(parent: Element, nss: ReadonlySet<string>, local: string): Element | undefined {
-  for (const c of children(parent)) if (c.localName === local && nss.has(c.namespaceURI ?? '')) return c;
+  for (let c = parent.firstChild; c; c = c.nextSibling) if (isElement(c) && c.localName === local && nss.has(c.namespaceURI ?? '')) return c;
   return undefined;
 }
 
