@@ -584,12 +584,49 @@ function scanSerializedRelationshipIds(buf: Buffer, prefixes: Map<string, Set<st
       let end = nameStart;
       while (end < buf.length && isNameUnit(buf[end])) end++;
       if (end === nameStart || buf[end] !== EQUALS || buf[end + 1] !== QUOTE) continue;
+      // text content may hold ` r:id="…"` as words (`"` is not escaped in text)
+      if (!insideSerializedStartTag(buf, at)) continue;
       const close = buf.indexOf(QUOTE, end + 2);
       if (close === -1) break;
       const value = decodeEntities(buf.toString('utf8', end + 2, close));
       if (value !== '') found(`${prefix}:${buf.toString('latin1', nameStart, end)}`, value);
     }
   }
+}
+
+/**
+ * Whether byte `at` of serialized XML lies inside a start tag, not in text content: no `>`
+ * outside an attribute value since the last `<` (which neither text nor values hold raw;
+ * values may hold `>`, never a raw `"`).
+ */
+function insideSerializedStartTag(buf: Buffer, at: number): boolean {
+  const lt = buf.lastIndexOf(LT, at);
+  if (lt === -1) return false;
+  let inValue = false;
+  for (let i = lt + 1; i < at; i++) {
+    const c = buf[i];
+    if (c === QUOTE) inValue = !inValue;
+    else if (c === GT && !inValue) return false;
+  }
+  return true;
+}
+
+/**
+ * {@link insideSerializedStartTag} for XML written by anyone: values may be in either
+ * quote, and text may hold `>` raw (never `<`).
+ */
+function insideStartTag(text: string, at: number): boolean {
+  const lt = text.lastIndexOf('<', at);
+  if (lt === -1) return false;
+  let quote = '';
+  for (let i = lt + 1; i < at; i++) {
+    const c = text[i];
+    if (quote !== '') {
+      if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '>') return false;
+  }
+  return true;
 }
 
 /** Bytes of `\w`: a tag name followed by one is a longer name (`a:tcPr` is not `a:tc`). */
@@ -831,7 +868,12 @@ function scanRelationshipIds(part: string, text: string, prefixes: Map<string, S
   const rPrefixes = prefixes.get(NS.r);
   if (!rPrefixes) return;
   const re = new RegExp(`\\s(${[...rPrefixes].map(escapeRe).join('|')}):([\\w.-]+)\\s*=\\s*(?:"([^"]*)"|'([^']*)')`, 'g');
-  for (const m of text.matchAll(re)) {
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (!insideStartTag(text, m.index)) {
+      // text content: the words may hold what reads like an attribute; read on right after its start
+      re.lastIndex = m.index + 1;
+      continue;
+    }
     const value = decodeEntities(m[3] ?? m[4] ?? '');
     if (value === '') continue;
     const ids = typeof relIds === 'function' ? relIds() : relIds;

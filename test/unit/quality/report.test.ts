@@ -136,6 +136,22 @@ t.test('checked build: the slide owning a broken part fails with the reason, the
   t.match(r.report?.findings.find((f) => f.code === 'missing_alt_text'), { slide_index: 1 });
 });
 
+t.test('checked build: text that reads like a relationship attribute is text, not a broken reference', async (t) => {
+  // XML text may hold `"` and `=` as they are: ` r:id="rId999"` in a run is words, not an attribute
+  const words = 'Set the r:id="rId999" attribute and r:embed="x" too';
+  const r = await checkedBuild({ slides: [spec(TITLE_AND_CONTENT, { title: words, content: [{ blocks: [bullets(words, 'a > b, r:link="c"')] }] })], templates });
+  if (!r.ok) throw new Error(r.error.message);
+  t.same(r.errors, [], 'the slide is delivered');
+  t.equal(r.report?.summary.errors, 0);
+  const pkg = await OpcPackage.open(r.bytes!);
+  t.same(checkPackage(pkg), [], 'and the general package check agrees');
+  // a real attribute naming no relationship is still found, in the same slide's bytes
+  const doc = pkg.getXml('/ppt/slides/slide1.xml');
+  descendants(doc, NS.p, 'cNvPr')[1]!.setAttributeNS('http://schemas.openxmlformats.org/officeDocument/2006/relationships', 'r:id', 'rId999');
+  pkg.markDirty('/ppt/slides/slide1.xml');
+  t.match(checkPackage(await OpcPackage.open(await pkg.toBytes())), [{ part: '/ppt/slides/slide1.xml', check: 'rid', message: /r:id="rId999" names no relationship/ }]);
+});
+
 t.test('checked build: a broken part no slide owns fails the build', async (t) => {
   const build = async (input: BuildDeckInput) => {
     const r = await buildDeck(input);
