@@ -8,7 +8,7 @@ import { decodeDib } from './dib.js';
 import { IDENTITY, Player, compose, decodeText, stockObject, type GdiObject, type Xform } from './player.js';
 
 /** Most records played from one metafile. */
-export const MAX_RECORDS = 500_000;
+export const MAX_RECORDS = 250_000;
 /** Most object table entries (the header's handle count is capped to this). */
 export const MAX_OBJECTS = 65_536;
 
