@@ -17,6 +17,7 @@ import { hasEastAsian, hasNonLatinScript } from '../text/script.js';
 import type { FontShape } from '../text/font-class.js';
 import type { EvaluatedGeometry } from './geometry.js';
 import { decodeImage, MAX_IMAGE_PIXELS, type ImageRefusal } from './images.js';
+import { MetafilePicture } from './metafile/index.js';
 
 /** EMU per point. */
 export const EMU_PT = 12700;
@@ -81,7 +82,7 @@ export interface KeptShadow {
 }
 
 /** Decoded pictures of a package, by part name: a fact of the opened template, released with the package object. */
-const DECODED_PICTURES = new FactKind<Map<string, Promise<Image | ImageRefusal>>>('decoded pictures', () => new Map());
+const DECODED_PICTURES = new FactKind<Map<string, Promise<Image | MetafilePicture | ImageRefusal>>>('decoded pictures', () => new Map());
 
 /** Per-render state. */
 export class DrawContext {
@@ -94,7 +95,7 @@ export class DrawContext {
   linkPart: string | undefined;
   /** Families that draw characters a face lacks (PDF pages only; see {@link pdfFallbackFamilies}). */
   readonly fallbackFamilies: readonly string[];
-  private readonly images: Map<string, Promise<Image | ImageRefusal>>;
+  private readonly images: Map<string, Promise<Image | MetafilePicture | ImageRefusal>>;
   private fmt: { fill: Element[]; line: Element[]; bg: Element[]; effect: Element[] } | undefined;
 
   constructor(
@@ -138,7 +139,7 @@ export class DrawContext {
   }
 
   /** The image of a relationship from `sourcePart`, decoded once (or why not). */
-  image(sourcePart: string, rId: string | undefined): Promise<Image | ImageRefusal> | undefined {
+  image(sourcePart: string, rId: string | undefined): Promise<Image | MetafilePicture | ImageRefusal> | undefined {
     if (!rId) return undefined;
     const rel = this.pkg.rel(sourcePart, rId);
     if (!rel || rel.external || !rel.targetPartName || !this.pkg.hasPart(rel.targetPartName)) return undefined;
@@ -306,13 +307,15 @@ export async function paintFill(dc: DrawContext, f: ResolvedFill, path: SkPath2D
         ctx.fill(path, rule);
         return;
       }
-      const pic = recolor(img, blip, f.colors);
+      const recolored = recolor(img, blip, f.colors);
       ctx.save();
       ctx.clip(path, rule);
       const alphaMod = child(blip, NS.a, 'alphaModFix');
       if (alphaMod) ctx.globalAlpha = intAttr(alphaMod, 'amt', 100000) / 100000;
       const tile = child(el, NS.a, 'tile');
-      if (tile) {
+      // Tiles are pictures: a metafile tile is rasterized at its natural size.
+      const pic = tile && recolored instanceof MetafilePicture ? recolored.toCanvas() : recolored;
+      if (tile && !(pic instanceof MetafilePicture)) {
         const sx = intAttr(tile, 'sx', 100000) / 100000;
         const sy = intAttr(tile, 'sy', 100000) / 100000;
         // Tiles are at the picture's size at 96 dpi (0.75 pt per pixel), scaled.
@@ -365,19 +368,33 @@ const PDF_TILED_MAX_PX = 2048;
 /** Tiled fills composed for PDF pages, per picture (released with the picture). */
 const TILED = new WeakMap<Image | Canvas, Map<string, Canvas>>();
 
-const RECOLORED = new WeakMap<Image, Map<string, Canvas>>();
+const RECOLORED = new WeakMap<Image | Canvas, Map<string, Canvas>>();
+const RASTERS = new WeakMap<MetafilePicture, Canvas>();
+
+/** A metafile's pixels for colour effects, made once per picture. */
+function metafileRaster(m: MetafilePicture): Canvas {
+  let c = RASTERS.get(m);
+  if (!c) {
+    const k = Math.min(1, 1024 / Math.max(m.width, m.height));
+    c = m.toCanvas(m.width * k, m.height * k);
+    RASTERS.set(m, c);
+  }
+  return c;
+}
 
 /**
  * Applies a blip's colour effects (§20.1.8: `a:duotone` maps luminance onto two colours,
  * `a:grayscl`, `a:lum` bright/contrast) to a picture, on a copy at most 1024 px wide.
  * Pictures without these effects come back unchanged.
  */
-export function recolor(img: Image, blip: Element | undefined, colors: ColorContext): Image | Canvas {
-  if (!blip) return img;
+export function recolor(picture: Image | MetafilePicture, blip: Element | undefined, colors: ColorContext): Image | Canvas | MetafilePicture {
+  if (!blip) return picture;
   const duo = child(blip, NS.a, 'duotone');
   const gray = child(blip, NS.a, 'grayscl');
   const lum = child(blip, NS.a, 'lum');
-  if (!duo && !gray && !lum) return img;
+  if (!duo && !gray && !lum) return picture;
+  // A metafile with colour effects is recoloured as pixels (rasterized at its natural size, at most 1024 px wide).
+  const img = picture instanceof MetafilePicture ? metafileRaster(picture) : picture;
   const stops = duo ? children(duo, NS.a).slice(0, 2) : [];
   const c0 = stops[0] ? resolveStop(stops[0], colors) : undefined;
   const c1 = stops[1] ? resolveStop(stops[1], colors) : undefined;
@@ -424,8 +441,11 @@ function resolveStop(el: Element, colors: ColorContext): Rgba | undefined {
   return resolveRgba(el, colors);
 }
 
-/** Draws an image into `box` honouring `a:srcRect` crops (§20.1.8.55; negative values pad). */
-export function drawCropped(ctx: SKRSContext2D, img: Image | Canvas, srcRect: Element | undefined, box: RectPt): void {
+/**
+ * Draws an image into `box` honouring `a:srcRect` crops (§20.1.8.55; negative values pad).
+ * A metafile is played as vectors into the uncropped frame, clipped to `box`.
+ */
+export function drawCropped(ctx: SKRSContext2D, img: Image | Canvas | MetafilePicture, srcRect: Element | undefined, box: RectPt): void {
   const l = intAttr(srcRect, 'l', 0) / 100000;
   const t = intAttr(srcRect, 't', 0) / 100000;
   const r = intAttr(srcRect, 'r', 0) / 100000;
@@ -439,7 +459,8 @@ export function drawCropped(ctx: SKRSContext2D, img: Image | Canvas, srcRect: El
   ctx.beginPath();
   ctx.rect(box.x, box.y, box.w, box.h);
   ctx.clip();
-  ctx.drawImage(img, box.x - l * dw, box.y - t * dh, dw, dh);
+  if (img instanceof MetafilePicture) img.draw(ctx, { x: box.x - l * dw, y: box.y - t * dh, w: dw, h: dh });
+  else ctx.drawImage(img, box.x - l * dw, box.y - t * dh, dw, dh);
   ctx.restore();
 }
 

@@ -5,6 +5,7 @@
  */
 import { Image } from '@napi-rs/canvas';
 import { MAX_IMAGE_PIXELS } from '../ooxml/image-header.js';
+import { MetafilePicture } from './metafile/index.js';
 
 /** Largest picture decoded, in pixels: the project's one pixel limit (50 megapixels, core/src/ooxml/image-header.ts). */
 export { MAX_IMAGE_PIXELS };
@@ -63,10 +64,13 @@ export type ImageRefusal = 'too_large' | 'unsupported' | 'undecodable';
 
 /**
  * Decodes a raster picture (PNG, JPEG, GIF, BMP, WebP) after checking its header: refuses
- * anything over `maxPixels` or in a format we do not decode (EMF, WMF, TIFF, SVG).
+ * anything over `maxPixels` or in a format we do not decode (TIFF, SVG). WMF and EMF
+ * pictures come back as a {@link MetafilePicture}, drawn as vectors ('undecodable' when
+ * their header is not usable).
  */
-export async function decodeImage(bytes: Uint8Array, maxPixels = MAX_IMAGE_PIXELS): Promise<Image | ImageRefusal> {
+export async function decodeImage(bytes: Uint8Array, maxPixels = MAX_IMAGE_PIXELS): Promise<Image | MetafilePicture | ImageRefusal> {
   const h = readImageHeader(bytes);
+  if (h.format === 'emf' || h.format === 'wmf') return MetafilePicture.parse(bytes) ?? 'undecodable';
   if (!['png', 'jpeg', 'gif', 'bmp', 'webp'].includes(h.format)) return 'unsupported';
   if (h.width <= 0 || h.height <= 0) return 'undecodable';
   if (h.width * h.height > maxPixels) return 'too_large';

@@ -32,6 +32,7 @@ import { giveCanvas, takeCanvas } from './canvas-pool.js';
 import { ensureFonts } from './fonts.js';
 import { evaluateGeometry, presetGeometry, readAdjustValues, readCustomGeometry, type EvaluatedGeometry } from './geometry.js';
 import { MAX_IMAGE_PIXELS } from './images.js';
+import { legacyOlePreview } from './ole-preview.js';
 import { encodeOpaquePngAsync } from './png.js';
 import { drawTable } from './table.js';
 import { readTextBody, shapeTextSources } from '../ooxml/pml/text-style.js';
@@ -554,7 +555,9 @@ async function drawGraphicFrame(dc: DrawContext, shape: Shape, o: DrawOptions): 
       // OLE objects and others: their preview picture when there is one (p:oleObj/p:pic or mc fallback).
       const pic = shape.graphicData ? shape.graphicData.getElementsByTagNameNS(NS.p, 'pic')[0] : undefined;
       const blip = pic ? child(child(pic, NS.p, 'blipFill'), NS.a, 'blip') : undefined;
-      const pending = dc.image(shape.part.partName, attrNS(blip, NS.r, 'embed'));
+      // A legacy OLE object (no p:pic) keeps its preview in the slide's VML drawing.
+      const legacy = !blip && kind === 'ole' ? legacyOlePreview(dc.pkg, shape.part.partName, shape.graphicData?.getElementsByTagNameNS(NS.p, 'oleObj')[0]) : undefined;
+      const pending = legacy ? dc.image(legacy.part, legacy.rId) : dc.image(shape.part.partName, attrNS(blip, NS.r, 'embed'));
       const img = pending ? await pending : undefined;
       if (img && typeof img !== 'string') drawCropped(ctx, img, undefined, r);
     } else if (kind === 'diagram') {

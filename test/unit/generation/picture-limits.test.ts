@@ -131,7 +131,7 @@ t.test('what is made: downsampled copies within the limits keep the picture; sta
   const pixelsOf = async (bytes: Uint8Array): Promise<{ w: number; h: number; at: (x: number, y: number) => number[] }> => {
     const { createCanvas } = await import('@napi-rs/canvas');
     const img = await decodeImage(bytes);
-    if (typeof img === 'string') throw new Error(img);
+    if (typeof img === 'string' || !('src' in img)) throw new Error(`not a raster picture: ${String(img)}`);
     const c = createCanvas(img.width, img.height);
     const ctx = c.getContext('2d');
     ctx.drawImage(img, 0, 0);
