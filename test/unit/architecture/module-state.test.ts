@@ -75,6 +75,7 @@ const INVENTORY: Record<string, Kind> = {
   'core/src/quality/package.ts#factsOfRepeated': 'lives with its key',
   'core/src/quality/package.ts#slideNeedles': 'lives with its key',
   'core/src/render/draw-context.ts#TILED': 'lives with its key',
+  'core/src/render/draw-context.ts#RASTERS': 'lives with its key',
   'core/src/render/draw-context.ts#RECOLORED': 'lives with its key',
   'core/src/text/layout.ts#cjkFaces': 'lives with its key',
   'core/src/text/layout.ts#complexFaces': 'lives with its key',
@@ -90,6 +91,7 @@ const INVENTORY: Record<string, Kind> = {
   'core/src/matching/rank.ts#fontRatios': 'bounded',
   'core/src/text/shaping.ts#cache': 'bounded',
   'core/src/text/layout.ts#glyphCoverage': 'bounded',
+  'core/src/render/metafile/player.ts#DECODERS': 'bounded',
 
   'core/src/generation/charts/workbook.ts#excelJs': 'lazy handle',
   'core/src/generation/fit/table-fit.ts#boldLst': 'lazy handle',
