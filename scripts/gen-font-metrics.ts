@@ -26,7 +26,7 @@ interface OtFont {
   descender: number;
   tables: {
     hhea: { lineGap: number; ascender: number; descender: number };
-    os2: { usWinAscent: number; usWinDescent: number; sTypoAscender: number; sTypoDescender: number; sTypoLineGap: number; sxHeight?: number; sCapHeight?: number };
+    os2: { usWinAscent: number; usWinDescent: number; sTypoAscender: number; sTypoDescender: number; sTypoLineGap: number; sxHeight?: number; sCapHeight?: number; fsSelection?: number };
     post: { underlinePosition: number; underlineThickness: number };
   };
   charToGlyph(ch: string): OtGlyph;
@@ -103,6 +103,8 @@ for (const face of FACES) {
   lines.push(`    hheaAscender: ${hhea.ascender}, hheaDescender: ${hhea.descender}, hheaLineGap: ${hhea.lineGap},`);
   lines.push(`    winAscent: ${os2.usWinAscent}, winDescent: ${os2.usWinDescent},`);
   lines.push(`    typoAscender: ${os2.sTypoAscender}, typoDescender: ${os2.sTypoDescender}, typoLineGap: ${os2.sTypoLineGap},`);
+  // fsSelection bit 7: USE_TYPO_METRICS.
+  if ((os2.fsSelection ?? 0) & 0x80) lines.push('    useTypoMetrics: true,');
   lines.push(`    underlinePosition: ${font.tables.post.underlinePosition}, underlineThickness: ${font.tables.post.underlineThickness},`);
   lines.push(`    runs: [`);
   for (const r of kept) lines.push(`      [${r.join(',')}],`);

@@ -23,7 +23,10 @@ function lineGapFactor(family: string, bold: boolean, italic: boolean): number {
   const win = d.winAscent + d.winDescent;
   const hhea = d.hheaAscender - d.hheaDescender + d.hheaLineGap;
   const typo = d.typoAscender - d.typoDescender + d.typoLineGap;
-  return win > 0 ? Math.max(1, hhea / win, typo / win) : 1;
+  // Relative to what the layout engine sets the line by (typo for USE_TYPO_METRICS faces),
+  // and never below the win metrics: PowerPoint sets a line by them.
+  const used = d.useTypoMetrics ? d.typoAscender - d.typoDescender : win;
+  return used > 0 ? Math.max(1, win / used, hhea / used, typo / used) : 1;
 }
 
 /** Family that fontconfig (and so LibreOffice) draws a font with when the machine lacks it. */

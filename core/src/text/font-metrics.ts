@@ -84,7 +84,7 @@ export interface ResolvedFace {
 
 /** Vertical metrics of a font at a size, in points. */
 export interface VerticalMetrics {
-  /** Distance from the baseline up to the top of the line box (win ascent), pt. */
+  /** Distance from the baseline up to the top of the line box (win ascent; typo ascender for a USE_TYPO_METRICS face), pt. */
   ascent_pt: number;
   /** Distance from the baseline down to the bottom of the line box (win descent), pt. */
   descent_pt: number;
@@ -430,8 +430,10 @@ export class ShippedFontMetrics implements FontMetrics {
   vertical(font: FontSpec): VerticalMetrics {
     const d = this.styleFace(this.namedFace(font.name, font.shapeHint), font).data;
     const k = font.size_pt / d.unitsPerEm;
-    const ascent = d.winAscent * k;
-    const descent = d.winDescent * k;
+    // A face with USE_TYPO_METRICS (Caladea) is set by its typo ascender and descender, as
+    // LibreOffice sets it; the others by their win metrics.
+    const ascent = (d.useTypoMetrics ? d.typoAscender : d.winAscent) * k;
+    const descent = (d.useTypoMetrics ? -d.typoDescender : d.winDescent) * k;
     return {
       ascent_pt: ascent,
       descent_pt: descent,

@@ -19,6 +19,11 @@ export interface FaceMetricsData {
   typoAscender: number;
   typoDescender: number;
   typoLineGap: number;
+  /**
+   * `OS/2` fsSelection bit 7 (USE_TYPO_METRICS): the face asks for its line to be set by
+   * the typo ascender and descender rather than the win ones (Caladea does).
+   */
+  useTypoMetrics?: boolean;
   /** `post` underline position (negative: below the baseline) and thickness. */
   underlinePosition: number;
   underlineThickness: number;

@@ -96,6 +96,7 @@ export const FACE_DATA: Readonly<Record<string, FaceMetricsData>> = {
     hheaAscender: 900, hheaDescender: -250, hheaLineGap: 0,
     winAscent: 1050, winDescent: 250,
     typoAscender: 900, typoDescender: -250, typoLineGap: 0,
+    useTypoMetrics: true,
     underlinePosition: -75, underlineThickness: 50,
     runs: [
       [32,220,286,393,619,506,890,687,237,382,382,427,554,205,329,206,490,517,362,472,461,492,475,470,470,485,478,264,264,554,554,554,422,885,599,579,519,625,540,509,539,696,343,304,630,501,888,693,599,533,599,613,453,557,687,598,889,571,557,507,350,490,350,554,371,151,470,520,421,520,441,313,459,554,277,255,525,271,813,558,480,520,501,396,392,325,546,470,720,483,482,428,387,316,387,712],
@@ -112,6 +113,7 @@ export const FACE_DATA: Readonly<Record<string, FaceMetricsData>> = {
     hheaAscender: 900, hheaDescender: -250, hheaLineGap: 0,
     winAscent: 1050, winDescent: 250,
     typoAscender: 900, typoDescender: -250, typoLineGap: 0,
+    useTypoMetrics: true,
     underlinePosition: -75, underlineThickness: 50,
     runs: [
       [32,220,335,422,618,543,976,740,251,408,408,453,592,232,311,230,505,533,458,507,508,553,520,538,494,556,534,280,280,592,592,592,452,921,653,634,551,664,559,534,586,719,358,340,680,541,845,686,647,593,647,640,473,587,695,632,959,616,587,554,368,505,368,592,371,184,525,568,450,570,513,335,508,600,308,297,589,311,891,604,530,573,559,454,444,365,609,519,779,525,521,464,393,320,393,592],
@@ -128,6 +130,7 @@ export const FACE_DATA: Readonly<Record<string, FaceMetricsData>> = {
     hheaAscender: 900, hheaDescender: -250, hheaLineGap: 0,
     winAscent: 1050, winDescent: 250,
     typoAscender: 900, typoDescender: -250, typoLineGap: 0,
+    useTypoMetrics: true,
     underlinePosition: -75, underlineThickness: 50,
     runs: [
       [32,220,280,389,619,502,858,659,234,372,372,396,510,206,311,181,466,488,394,459,439,490,455,459,442,479,465,181,206,499,531,499,407,885,578,536,495,598,506,497,509,673,330,302,586,474,835,654,581,503,622,574,414,505,623,553,847,545,523,483,339,466,339,528,463,183,515,496,434,513,436,284,493,528,263,243,489,256,800,532,483,502,512,376,363,340,531,431,694,446,431,433,375,315,375,528],
@@ -144,6 +147,7 @@ export const FACE_DATA: Readonly<Record<string, FaceMetricsData>> = {
     hheaAscender: 900, hheaDescender: -250, hheaLineGap: 0,
     winAscent: 1050, winDescent: 250,
     typoAscender: 900, typoDescender: -250, typoLineGap: 0,
+    useTypoMetrics: true,
     underlinePosition: -75, underlineThickness: 50,
     runs: [
       [32,220,286,421,602,517,972,712,244,396,396,399,509,215,301,201,480,541,438,506,510,558,522,529,513,550,529,202,222,566,570,566,438,921,614,608,542,656,568,538,588,695,345,330,659,516,827,670,647,578,659,631,490,567,662,594,922,586,560,543,355,480,355,573,433,213,564,563,467,575,488,333,545,579,295,281,542,291,870,582,554,574,556,452,427,351,589,491,760,482,491,468,371,309,371,573],
