@@ -16,6 +16,7 @@ import { cjkFamilyFor, cssFont, drawFamily, pdfFallbackFamilies, scriptFallbackF
 import { hasEastAsian, hasNonLatinScript } from '../text/script.js';
 import type { FontShape } from '../text/font-class.js';
 import type { EvaluatedGeometry } from './geometry.js';
+import type { Affine } from './geometry-types.js';
 import { decodeImage, MAX_IMAGE_PIXELS, type ImageRefusal } from './images.js';
 import { MetafilePicture } from './metafile/index.js';
 
@@ -627,7 +628,7 @@ function drawSharpShadow(ctx: SKRSContext2D, sh: OuterShadow, casters: ShadowCas
  * @param box - the shadow's bounds, device pixels (`oversample` per point), before the margin
  */
 function drawKeptShadow(
-  ctx: SKRSContext2D, surface: DrawSurface, pictures: ShadowPictures, sh: OuterShadow, m: Matrix, q: number,
+  ctx: SKRSContext2D, surface: DrawSurface, pictures: ShadowPictures, sh: OuterShadow, m: Affine, q: number,
   dx: number, dy: number, blur: number, margin: number, casters: ShadowCaster[], box: { l: number; t: number; r: number; b: number },
 ): boolean {
   const os = surface.oversample;
@@ -684,22 +685,13 @@ function drawKeptShadow(
 }
 
 /** What makes a shadow picture what it is (for {@link DrawSurface.shadowPictures}): the casters (see {@link casterText}), the transform's turn and scale, the shadow. */
-function shadowKey(sh: OuterShadow, m: Matrix, q: number, casters: string[]): string {
+function shadowKey(sh: OuterShadow, m: Affine, q: number, casters: string[]): string {
   return `${css(sh.color)} ${sh.blurPt} ${sh.dxPt} ${sh.dyPt} ${m.a} ${m.b} ${m.c} ${m.d} ${q} ${casters.join('|')}`;
 }
 
-/** A 2D affine transform (the fields of DOMMatrix used here). */
-interface Matrix {
-  a: number;
-  b: number;
-  c: number;
-  d: number;
-  e: number;
-  f: number;
-}
 
 /** Draws the shadow the casters cast onto `off`, whose top left is device pixel (l, t), at `q` pixels per device pixel. */
-function drawShadowPicture(off: Canvas, sh: OuterShadow, m: Matrix, l: number, t: number, q: number, dx: number, dy: number, blur: number, casters: ShadowCaster[]): void {
+function drawShadowPicture(off: Canvas, sh: OuterShadow, m: Affine, l: number, t: number, q: number, dx: number, dy: number, blur: number, casters: ShadowCaster[]): void {
   const o = off.getContext('2d');
   const away = 1 << 14;
   o.setTransform(q * m.a, q * m.b, q * m.c, q * m.d, q * (m.e - l) + away, q * (m.f - t));

@@ -27,3 +27,13 @@ export interface GeometryDef {
 }
 
 export type PresetTable = Readonly<Record<string, GeometryDef>>;
+
+/** A 2D affine transform: x' = a·x + c·y + e, y' = b·x + d·y + f (the fields of DOMMatrix). */
+export interface Affine {
+  a: number;
+  b: number;
+  c: number;
+  d: number;
+  e: number;
+  f: number;
+}

@@ -296,7 +296,7 @@ function startsWith(loc: readonly (string | number)[], prefix: readonly (string 
  *   JSON body (no body, raw bytes) always return an empty list.
  */
 export function validateBody(rpc: string, body: unknown): Violation[] {
-  return checkBody(rpc, body).violations;
+  return validateAndNormalizeBody(rpc, body).violations;
 }
 
 /**
@@ -309,10 +309,6 @@ export function validateBody(rpc: string, body: unknown): Violation[] {
  *   {@link normalizeRequestBody}; the body itself when it is not an object)
  */
 export function validateAndNormalizeBody(rpc: string, body: unknown): { violations: Violation[]; value: unknown } {
-  return checkBody(rpc, body);
-}
-
-function checkBody(rpc: string, body: unknown): { violations: Violation[]; value: unknown } {
   const route = resolveRoute(rpc);
   const schema = bodySchema(route);
   if (!schema) return { violations: [], value: body };

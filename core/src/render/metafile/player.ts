@@ -8,16 +8,10 @@
 import { Path2D, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { TextDecoder } from 'node:util';
 import { cssFont, drawFamily } from '../fonts.js';
+import type { Affine } from '../geometry-types.js';
 
-/** Affine transform: x' = a·x + c·y + e, y' = b·x + d·y + f. */
-export interface Xform {
-  a: number;
-  b: number;
-  c: number;
-  d: number;
-  e: number;
-  f: number;
-}
+/** A metafile's transforms (world, page, device) are plain affine ones. */
+export type Xform = Affine;
 
 export const IDENTITY: Xform = { a: 1, b: 0, c: 0, d: 1, e: 0, f: 0 };
 
