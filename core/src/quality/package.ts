@@ -249,10 +249,18 @@ function escapeRe(s: string): string {
  * two-byte form. A slide with `mc:AlternateContent` or OLE objects (whose branches may share
  * shape ids) is read with the general patterns of {@link checkShapeTree}.
  *
+ * What is read from the bytes between repeated ranges is kept too, by those bytes with the
+ * plain ranges (`rows` marked plain, `plain`) left out: slides filled from one template
+ * slide differ there only in their paragraphs' text, so a deck's slides are mostly
+ * compared with what was read before rather than searched (bounded).
+ *
  * @param text - the slide's XML as written: UTF-8 bytes, or a string (encoded here)
  * @param relIds - the ids of the slide's relationships, as written to its `.rels` part
+ * @param repeated - ranges that repeat a template element's text (in order, not overlapping)
+ * @param rows - table rows written from row models (in order)
+ * @param plain - ranges (in order) holding nothing the rules look for: paragraphs written from models
  */
-export function checkSlideText(part: string, text: string | Uint8Array, relIds: ReadonlySet<string>, repeated: readonly RepeatedRange[] = [], rows: readonly ModelRows[] = []): PackageProblem[] {
+export function checkSlideText(part: string, text: string | Uint8Array, relIds: ReadonlySet<string>, repeated: readonly RepeatedRange[] = [], rows: readonly ModelRows[] = [], plain: readonly ByteRange[] = []): PackageProblem[] {
   const out: PackageProblem[] = [];
   const report: Report = (p, check, message) => {
     if (out.length < MAX_PER_CHECK) out.push({ part: p, check, message });
@@ -265,12 +273,14 @@ export function checkSlideText(part: string, text: string | Uint8Array, relIds: 
   }
   if (root.local !== 'sld') report(part, 'part', `the root element is ${root.local}, not sld as its content type requires`);
   // the text between repeated ranges is read now; each repeated range once per template element
+  const skips = skipRanges(rows, plain, buf.length);
+  // ranges not as the serializer writes them: the slide is read as one piece, every byte searched
+  if (!skips) return checkWhole(part, buf, root.prefixes, relIds, out, report, rows, NO_RANGES);
   const pieces: SlideTextFacts[] = [];
   let at = 0;
   for (const r of repeated) {
-    // ranges not as the serializer writes them: the slide is read as one piece
-    if (r.start < at || r.end > buf.length || r.end < r.start) return checkWhole(part, buf, root.prefixes, relIds, out, report, rows);
-    if (r.start > at) pieces.push(slideTextFacts(buf.subarray(at, r.start), root.prefixes, rowsWithin(rows, at, r.start)));
+    if (r.start < at || r.end > buf.length || r.end < r.start) return checkWhole(part, buf, root.prefixes, relIds, out, report, rows, skips);
+    if (r.start > at) pieces.push(pieceFacts(buf.subarray(at, r.start), root.prefixes, signature, rowsWithin(rows, at, r.start), rangesWithin(skips, at, r.start)));
     let kept = factsOfRepeated.get(r.source);
     if (!kept || kept.signature !== signature || kept.length !== r.end - r.start) {
       kept = { signature, length: r.end - r.start, facts: slideTextFacts(buf.subarray(r.start, r.end), root.prefixes) };
@@ -279,9 +289,9 @@ export function checkSlideText(part: string, text: string | Uint8Array, relIds: 
     pieces.push(kept.facts);
     at = r.end;
   }
-  if (at < buf.length) pieces.push(slideTextFacts(buf.subarray(at), root.prefixes, rowsWithin(rows, at, buf.length)));
+  if (at < buf.length) pieces.push(pieceFacts(buf.subarray(at), root.prefixes, signature, rowsWithin(rows, at, buf.length), rangesWithin(skips, at, buf.length)));
   // alternate content and OLE objects need the general reading
-  if (pieces.some((f) => f.special)) return checkWhole(part, buf, root.prefixes, relIds, out, report, rows);
+  if (pieces.some((f) => f.special)) return checkWhole(part, buf, root.prefixes, relIds, out, report, rows, skips);
   for (const f of pieces) for (const r of f.rids) if (!relIds.has(r.value)) report(part, 'rid', `${r.name}="${r.value}" names no relationship in ${relsPartName(part)}`);
   const ids = new Set<string>();
   for (const f of pieces) for (const s of f.shapes) checkShapeId(part, s.id, s.name, ids, report, s.valid);
@@ -322,6 +332,120 @@ function rowsWithin(rows: readonly ModelRows[], from: number, to: number): reado
   let inside: ModelRows[] | undefined;
   for (const r of rows) if (r.start >= from && r.end <= to && r.start <= r.end) (inside ??= []).push(from === 0 ? r : { start: r.start - from, end: r.end - from, cells: r.cells, plain: r.plain });
   return inside ?? NO_ROWS;
+}
+
+/** A range of a slide's bytes. */
+export interface ByteRange {
+  /** First byte, inclusive. */
+  start: number;
+  /** Last byte, exclusive. */
+  end: number;
+}
+
+const NO_RANGES: readonly ByteRange[] = [];
+
+/** A piece of a slide the rules pass over, and what it is: a paragraphs' text, or model rows with their cells. */
+interface SkippedRange extends ByteRange {
+  rows: ModelRows | undefined;
+}
+
+/**
+ * The ranges the slide-text rules pass over (plain model rows and plain ranges), merged in
+ * order; undefined when they are not as the serializer writes them (out of order,
+ * overlapping or past the end), and the slide is then read whole.
+ */
+function skipRanges(rows: readonly ModelRows[], plain: readonly ByteRange[], length: number): SkippedRange[] | undefined {
+  const out: SkippedRange[] = [];
+  let i = 0;
+  let j = 0;
+  let at = 0;
+  for (;;) {
+    while (i < rows.length && !rows[i]!.plain) i++;
+    const r = rows[i];
+    const p = plain[j];
+    if (!r && !p) return out;
+    const takeRow = r !== undefined && (p === undefined || r.start <= p.start);
+    const next: SkippedRange = takeRow ? { start: r.start, end: r.end, rows: r } : { start: p!.start, end: p!.end, rows: undefined };
+    if (takeRow) i++;
+    else j++;
+    if (next.start < at || next.end < next.start || next.end > length) return undefined;
+    out.push(next);
+    at = next.end;
+  }
+}
+
+/** The skipped ranges wholly inside bytes `from`–`to`, as offsets from `from`. */
+function rangesWithin(ranges: readonly SkippedRange[], from: number, to: number): readonly SkippedRange[] {
+  let inside: SkippedRange[] | undefined;
+  for (const r of ranges) if (r.start >= from && r.end <= to) (inside ??= []).push(from === 0 ? r : { start: r.start - from, end: r.end - from, rows: r.rows });
+  return inside ?? NO_SKIPS;
+}
+
+const NO_SKIPS: readonly SkippedRange[] = [];
+
+/** What was read from a piece of a slide, kept with the bytes it was read from. */
+interface KeptPiece {
+  signature: string;
+  /** The piece's skipped ranges as they stood among its bytes: per range, `p` or its rows' cells. */
+  shape: string;
+  /** The bytes around the skipped ranges (copies). */
+  gaps: Buffer[];
+  facts: SlideTextFacts;
+}
+
+/**
+ * Pieces read lately, by the number of bytes around their skipped ranges (bounded: at most
+ * {@link MAX_PIECE_LENGTHS} lengths, cleared past that, and the latest
+ * {@link MAX_PIECES_PER_LENGTH} pieces of each).
+ */
+const keptPieces = new Map<number, KeptPiece[]>();
+const MAX_PIECE_LENGTHS = 256;
+const MAX_PIECES_PER_LENGTH = 8;
+
+/**
+ * {@link slideTextFacts} of a piece of a slide between repeated ranges, kept by its bytes
+ * outside the skipped ranges, the skipped ranges' kinds and model rows' cells: the rules
+ * read nothing else, so equal bytes there give equal facts.
+ */
+function pieceFacts(buf: Buffer, prefixes: Map<string, Set<string>>, signature: string, rows: readonly ModelRows[], skips: readonly SkippedRange[]): SlideTextFacts {
+  const gaps = gapsAround(buf, skips);
+  let length = 0;
+  for (const g of gaps) length += g.length;
+  // where the skipped ranges and model rows stand among the searched bytes, and what they
+  // are, decide the table counts: offsets counted in the gaps' bytes
+  let shape = '';
+  let skipped = 0;
+  let k = 0;
+  for (const r of skips) {
+    shape += `${r.start - skipped}${r.rows ? `r${r.rows.cells.join(',')}` : 'p'};`;
+    skipped += r.end - r.start;
+  }
+  skipped = 0;
+  for (const r of rows) {
+    if (r.plain) continue;
+    while (k < skips.length && skips[k]!.end <= r.start) {
+      skipped += skips[k]!.end - skips[k]!.start;
+      k++;
+    }
+    shape += `${r.start - skipped}R${r.cells.join(',')};`;
+  }
+  let list = keptPieces.get(length);
+  if (list) {
+    for (const kept of list) {
+      if (kept.signature !== signature || kept.shape !== shape || kept.gaps.length !== gaps.length) continue;
+      let same = true;
+      for (let i = 0; same && i < gaps.length; i++) same = gaps[i]!.equals(kept.gaps[i]!);
+      if (same) return kept.facts;
+    }
+  }
+  const facts = slideTextFacts(buf, prefixes, rows, skips);
+  if (!list) {
+    if (keptPieces.size >= MAX_PIECE_LENGTHS) keptPieces.clear();
+    keptPieces.set(length, (list = []));
+  }
+  if (list.length >= MAX_PIECES_PER_LENGTH) list.shift();
+  list.push({ signature, shape, gaps: gaps.map((g) => Buffer.from(g)), facts });
+  return facts;
 }
 
 /** What a slide's prolog and root start tag give the slide-text rules. */
@@ -398,9 +522,9 @@ function prefixSignature(prefixes: Map<string, Set<string>>): string {
   return [NS.r, NS.p, NS.p14, NS.a].map((ns) => [...(prefixes.get(ns) ?? [])].join(',')).join('|');
 }
 
-function slideTextFacts(buf: Buffer, prefixes: Map<string, Set<string>>, rows: readonly ModelRows[] = NO_ROWS): SlideTextFacts {
-  // plain model rows hold nothing but their cells: the other rules read around them
-  const gaps = gapsAround(buf, rows);
+function slideTextFacts(buf: Buffer, prefixes: Map<string, Set<string>>, rows: readonly ModelRows[] = NO_ROWS, skips: readonly ByteRange[] = NO_RANGES): SlideTextFacts {
+  // skipped ranges hold nothing but their paragraphs or cells: the other rules read around them
+  const gaps = gapsAround(buf, skips);
   let special = false;
   for (const g of gaps) if (ALTERNATE_CONTENT.in(g) !== -1 || OLE_OBJECT.in(g) !== -1) special = true;
   const facts: SlideTextFacts = { rids: [], shapes: [], tableProblems: [], tablesWhole: true, special };
@@ -412,23 +536,22 @@ function slideTextFacts(buf: Buffer, prefixes: Map<string, Set<string>>, rows: r
   return facts;
 }
 
-/** The bytes of `buf` outside its plain model rows (`rows`, in order), as views. */
-function gapsAround(buf: Buffer, rows: readonly ModelRows[]): Buffer[] {
-  let gaps: Buffer[] | undefined;
+/** The bytes of `buf` outside `skips` (in order, inside `buf`), as views. */
+function gapsAround(buf: Buffer, skips: readonly ByteRange[]): Buffer[] {
+  if (skips.length === 0) return [buf];
+  const gaps: Buffer[] = [];
   let at = 0;
-  for (const r of rows) {
-    if (!r.plain || r.start < at || r.end > buf.length || r.end < r.start) continue;
-    (gaps ??= []).push(buf.subarray(at, r.start));
+  for (const r of skips) {
+    gaps.push(buf.subarray(at, r.start));
     at = r.end;
   }
-  if (!gaps) return [buf];
   gaps.push(buf.subarray(at));
   return gaps;
 }
 
 /** The slide's bytes read as one piece; `out` holds the root element's finding, if any. */
-function checkWhole(part: string, buf: Buffer, prefixes: Map<string, Set<string>>, relIds: ReadonlySet<string>, out: PackageProblem[], report: Report, rows: readonly ModelRows[] = NO_ROWS): PackageProblem[] {
-  const gaps = gapsAround(buf, rows);
+function checkWhole(part: string, buf: Buffer, prefixes: Map<string, Set<string>>, relIds: ReadonlySet<string>, out: PackageProblem[], report: Report, rows: readonly ModelRows[], skips: readonly ByteRange[]): PackageProblem[] {
+  const gaps = gapsAround(buf, skips);
   for (const g of gaps) {
     scanSerializedRelationshipIds(g, prefixes, (name, value) => {
       if (!relIds.has(value)) report(part, 'rid', `${name}="${value}" names no relationship in ${relsPartName(part)}`);

@@ -88,6 +88,7 @@ const INVENTORY: Record<string, Kind> = {
   'core/src/quality/package.ts#relationshipEntriesByText': 'bounded',
   'core/src/quality/package.ts#needles': 'bounded',
   'core/src/quality/package.ts#slideHeads': 'bounded',
+  'core/src/quality/package.ts#keptPieces': 'bounded',
   'core/src/matching/rank.ts#fontRatios': 'bounded',
   'core/src/text/shaping.ts#cache': 'bounded',
   'core/src/text/layout.ts#glyphCoverage': 'bounded',

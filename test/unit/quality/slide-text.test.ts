@@ -20,6 +20,7 @@ import { NS, child, children, descendants, type Document, type Element } from '.
 import { corpusFilesFor, corpusPath } from '../../helpers/corpus.js';
 import { corpusSlides, openCorpusOrPass } from '../../helpers/corpus-slides.js';
 import { cloneDocument } from '../../../core/src/generation/draft/clone.js';
+import { SlideDraft } from '../../../core/src/generation/draft/slide-draft.js';
 import { frameTable, replaceTableContent } from '../../../core/src/generation/slide/tables.js';
 import type { Table } from '../../../core/src/domain/content.js';
 import { needsCorpus } from '../../helpers/corpus.js';
@@ -252,4 +253,88 @@ t.test('table rows written from a model are checked by their cell counts, with w
   }
   t.ok(ranges > 50, `${ranges} ranges of model rows compared`);
   t.ok(plain > 30, `${plain} ranges of plain rows passed over`);
+});
+
+/*
+ * Paragraphs written from a paragraph model come with their byte ranges when they hold
+ * nothing the rules look for; the check passes over them and keeps what it read from the
+ * bytes around them, by those bytes. Over every corpus slide with text shapes, filled twice
+ * with texts of other lengths (as two deck slides from one template slide): each range is
+ * whole paragraphs holding nothing the rules look for, the problems found are those of
+ * reading the whole slide, and a fault planted around the paragraphs without changing any
+ * length (an id made `x`) is found although the bytes were read before with its id.
+ */
+/** The slide `src` with every top-level text shape copied and filled from a paragraph model of `lines`, the rest left to the template. */
+function filledSlide(src: Document, lines: string[][]): { doc: Document; stubs: Map<Element, Element> } {
+  const { doc, stubs } = cloneWithStubs(src, (s) => s.localName === 'sp');
+  for (const sp of descendants(doc, NS.p, 'sp')) {
+    const txBody = child(sp, NS.p, 'txBody');
+    if (!txBody) continue;
+    const firstRun = descendants(txBody, NS.a, 'rPr')[0];
+    const paraProps = descendants(txBody, NS.a, 'pPr')[0];
+    for (const p of children(txBody, NS.a, 'p')) txBody.removeChild(p);
+    SlideDraft.keepParagraphs(doc, txBody, { paraProps, runProps: firstRun, endProps: undefined, lines });
+  }
+  return { doc, stubs };
+}
+
+t.test('plain paragraphs are passed over and the bytes around them read once', needsCorpus(), async (t) => {
+  let ranges = 0;
+  let planted = 0;
+  for await (const { file, pkg, slidePart, doc: src } of corpusSlides()) {
+    if (!descendants(src, NS.p, 'sp').some((sp) => child(sp, NS.p, 'txBody'))) continue;
+    const relIds = new Set(pkg.rels(slidePart).map((x) => x.id));
+    const where = `${file} ${slidePart}`;
+    const texts = [[['Quarterly results'], ['Revenue grew 14 %', 'margin 2 points']], [['Another title, longer than the first one'], ['One line only']], [['see r:id="rId999" in the text']]];
+    let firstIds: Buffer | undefined;
+    for (const [i, lines] of texts.entries()) {
+      const { doc, stubs } = filledSlide(src, lines);
+      const { bytes, repeated, rows, paragraphs } = serializeDocumentBytes(doc, stubs);
+      const buf = Buffer.from(bytes);
+      for (const r of paragraphs) {
+        const text = buf.toString('utf8', r.start, r.end);
+        if (!/^<a:p>[\s\S]*<\/a:p>$/.test(text) || / [\w.-]+:[\w.-]*="|cNvPr|AlternateContent|oleObj|tbl|gridCol|<\/?[\w.-]+:t[rc](?!\w)/.test(text)) {
+          t.fail(`${where} text ${i}: bytes ${r.start}-${r.end} said plain paragraphs: ${text.slice(0, 200)}`);
+          return;
+        }
+      }
+      if (i === 2 && paragraphs.some((r) => buf.toString('utf8', r.start, r.end).includes('r:id='))) {
+        t.fail(`${where}: paragraphs whose text reads like a relationship attribute said plain`);
+        return;
+      }
+      ranges += paragraphs.length;
+      const whole = checkSlideText(slidePart, bytes, relIds).map(key);
+      const read = checkSlideText(slidePart, bytes, relIds, repeated, rows, paragraphs).map(key);
+      if (JSON.stringify(read) !== JSON.stringify(whole)) {
+        t.same(read, whole, `${where} text ${i}: the same problems as reading the whole slide`);
+        return;
+      }
+      if (i === 0) firstIds = buf;
+    }
+    // a written shape's id made `x` (same length) in bytes read before
+    if (!firstIds) continue;
+    const { doc, stubs } = filledSlide(src, texts[0]!);
+    const { bytes, repeated, rows, paragraphs } = serializeDocumentBytes(doc, stubs);
+    const buf = Buffer.from(bytes);
+    const inRange = (at: number): boolean => [...repeated, ...paragraphs].some((r) => at >= r.start && at < r.end);
+    const text = buf.toString('latin1');
+    let at = -1;
+    for (const m of text.matchAll(/<p:cNvPr id="(\d)"/g)) {
+      if (!inRange(m.index!)) {
+        at = m.index! + '<p:cNvPr id="'.length;
+        break;
+      }
+    }
+    if (at === -1) continue;
+    checkSlideText(slidePart, bytes, relIds, repeated, rows, paragraphs);
+    buf[at] = 0x78; // x
+    const found = checkSlideText(slidePart, buf, relIds, repeated, rows, paragraphs).map(key);
+    if (!found.some((k) => k.includes('not an unsignedInt'))) {
+      t.fail(`${where}: an id made "x" around kept bytes is not found (${found.join('; ')})`);
+      return;
+    }
+    planted++;
+  }
+  t.ok(ranges > 100, `${ranges} plain paragraph ranges written and passed over`);
+  t.ok(planted > 20, `${planted} slides with a fault planted around kept bytes, each found`);
 });

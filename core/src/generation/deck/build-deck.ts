@@ -479,11 +479,11 @@ class DeckWriter {
 
     // written at once: the tree is garbage while young, which keeps large decks cheap; and
     // compressed at once, so a deck's slides wait for the zip in their compressed size
-    const { bytes: xmlBytes, repeated, rows } = draft.serializeBytes();
+    const { bytes: xmlBytes, repeated, rows, paragraphs } = draft.serializeBytes();
     // the text as written is checked here (core/src/quality/package.ts), so the package check need not read it back
     let packageProblems: PackageProblem[] | undefined;
     try {
-      packageProblems = this.input.quality === false ? undefined : checkSlideText(outSlide, xmlBytes, new Set(rels.map((r) => r.id)), repeated, rows);
+      packageProblems = this.input.quality === false ? undefined : checkSlideText(outSlide, xmlBytes, new Set(rels.map((r) => r.id)), repeated, rows, paragraphs);
     } catch {
       packageProblems = undefined; // the package check then reads the slide from the deck
     }

@@ -233,11 +233,15 @@ export function slideQuality(input: SlideQualityInput): { findings: QualityFindi
         continue;
       }
       // a filled text shape: what is judged (colours, fonts, sizes) is its template's formatting
-      // and the fitted sizes, the same on every slide filled from that shape
-      src.lazy.filledQuality ??= new Map();
+      // and the fitted sizes, the same on every slide filled from that shape; kept by the
+      // template element it was filled from, then by the rest (short keys: a long key costs
+      // more to hash than the checks it saves)
+      src.lazy.filledQuality ??= new WeakMap();
+      const from: object = sourceOf?.get(el) ?? s.basePlaceholder?.element ?? src.lazy;
+      let byRest = src.lazy.filledQuality.get(from);
+      if (!byRest) src.lazy.filledQuality.set(from, (byRest = new Map()));
       const key =
-        objectId(sourceOf?.get(el) ?? s.basePlaceholder?.element) +
-        '|' +
+        // (a master placeholder serves several layouts, whose backgrounds differ)
         layoutPart +
         '|' +
         objectId(m.runProps) +
@@ -254,13 +258,13 @@ export function slideQuality(input: SlideQualityInput): { findings: QualityFindi
         '|' +
         // what lies behind the text depends on where the box is
         frameKey(w.frame);
-      let known = src.lazy.filledQuality.get(key);
+      let known = byRest.get(key);
       if (!known) {
         materializeParagraphs(doc, s.txBody);
         known = [...shapeAccessibility(s, options), ...shapeBrand(s, outCtx)];
-        // bounded: one entry per formatting and fitted sizes seen (cleared if a template somehow sees thousands)
-        if (src.lazy.filledQuality.size >= 4096) src.lazy.filledQuality.clear();
-        src.lazy.filledQuality.set(key, known);
+        // bounded: one entry per formatting and fitted sizes seen (cleared if a shape somehow sees thousands)
+        if (byRest.size >= 1024) byRest.clear();
+        byRest.set(key, known);
       }
       for (const f of known) findings.push({ ...f, shape_id: s.id, shape_name: s.name });
     }

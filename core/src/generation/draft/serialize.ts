@@ -92,11 +92,29 @@ export interface WrittenRows {
   plain: boolean;
 }
 
-/** A document written as UTF-8, with the ranges of repeated template text ({@link RepeatedText}) and of rows written from row models ({@link WrittenRows}). */
+/**
+ * Where a serialized document holds paragraphs written from a paragraph model
+ * (`deferred-paragraphs.ts`) that hold nothing the package check's slide-text rules look
+ * for (see {@link WrittenRows}`.plain`): a check can pass over their bytes, and the bytes
+ * around them are the same on every slide filled from one template shape.
+ */
+export interface PlainParagraphs {
+  /** First byte, inclusive. */
+  start: number;
+  /** Last byte, exclusive. */
+  end: number;
+}
+
+/**
+ * A document written as UTF-8, with the ranges of repeated template text
+ * ({@link RepeatedText}), of rows written from row models ({@link WrittenRows}) and of plain
+ * paragraphs written from paragraph models ({@link PlainParagraphs}), each in document order.
+ */
 export interface SerializedBytes {
   bytes: Uint8Array;
   repeated: RepeatedText[];
   rows: WrittenRows[];
+  paragraphs: PlainParagraphs[];
 }
 
 /**
@@ -113,17 +131,19 @@ export function serializeDocumentBytes(doc: Document, stubs?: ReadonlyMap<Elemen
   const bytes = new Uint8Array(pieces.reduce((n, b) => n + b.length, 0));
   const repeated: RepeatedText[] = [];
   const rows: WrittenRows[] = [];
+  const paragraphs: PlainParagraphs[] = [];
   let at = 0;
   out.chunks!.forEach((c, i) => {
     const b = pieces[i]!;
     bytes.set(b, at);
     if (typeof c !== 'string') {
       if ('bytes' in c) repeated.push({ start: at, end: at + b.length, source: c.source });
-      else rows.push({ start: at, end: at + b.length, cells: c.cells, plain: c.plain });
+      else if ('cells' in c) rows.push({ start: at, end: at + b.length, cells: c.cells, plain: c.plain });
+      else paragraphs.push({ start: at, end: at + b.length });
     }
     at += b.length;
   });
-  return { bytes, repeated, rows };
+  return { bytes, repeated, rows, paragraphs };
 }
 
 const utf8 = new TextEncoder();
@@ -187,7 +207,7 @@ function keptBytes(k: KeptText): Uint8Array {
  */
 interface Sink {
   s: string;
-  chunks?: Array<string | { bytes: Uint8Array; source: Element } | { text: string; cells: number[]; plain: boolean }>;
+  chunks?: Array<string | { bytes: Uint8Array; source: Element } | { text: string; cells: number[]; plain: boolean } | { text: string; paragraphs: true }>;
 }
 
 /** Appends a kept template text to `out`. */
@@ -230,7 +250,21 @@ function serializeElement(el: Element, parentScope: Scope, out: Sink, stubs: Rea
   }
   const model = paragraphMarkers.modelOf(el);
   if (model) {
-    serializeDeferred(model, parentScope, out);
+    if (!out.chunks) {
+      serializeDeferred(model, parentScope, out);
+      return;
+    }
+    // with bytes wanted, plain paragraphs are a chunk of their own (see PlainParagraphs)
+    const sink: Sink = { s: '' };
+    const audit: Audit = { plain: true };
+    serializeDeferred(model, parentScope, sink, audit);
+    if (!audit.plain || sink.s === '') {
+      out.s += sink.s;
+      return;
+    }
+    if (out.s) out.chunks.push(out.s);
+    out.s = '';
+    out.chunks.push({ text: sink.s, paragraphs: true });
     return;
   }
   const rows = rowMarkers.modelOf(el);
@@ -347,7 +381,7 @@ function serializeDeferred(m: DeferredParagraphs, scope: Scope, out: Sink, audit
       writeRunProps(localName, src, sz, at, sink);
       t = sink.s;
       cache.set(sz, t);
-      if (audit && !isPlainMarkup(t)) audit.plain = false;
+      if (audit && !isPlainParagraphMarkup(t)) audit.plain = false;
     }
     return t;
   };
@@ -366,7 +400,7 @@ function serializeDeferred(m: DeferredParagraphs, scope: Scope, out: Sink, audit
         const attrs = Array.from(pPr.attributes as unknown as ArrayLike<AttrLike>).filter((a) => a.name !== 'lvl');
         writeContent(pPr.nodeName, pPr, openTag(pPr.nodeName, pPr.namespaceURI, attrs, pScope, sink), sink);
         pPrText = sink.s;
-        if (audit && !isPlainMarkup(pPrText)) audit.plain = false;
+        if (audit && !isPlainParagraphMarkup(pPrText)) audit.plain = false;
       }
       out.s += pPrText;
     }
@@ -404,6 +438,17 @@ interface Audit {
 function isPlainMarkup(s: string): boolean {
   return !PREFIXED_ATTRIBUTE.test(s) && !s.includes('cNvPr') && !s.includes('AlternateContent') && !s.includes('oleObj') && !s.includes('tbl') && !s.includes('gridCol');
 }
+
+/**
+ * {@link isPlainMarkup} for a paragraph's properties: besides, no table row or cell tag
+ * (a cell's own frame holds those, and rows count them by their model; paragraphs do not).
+ */
+function isPlainParagraphMarkup(s: string): boolean {
+  return isPlainMarkup(s) && !ROW_OR_CELL_TAG.test(s);
+}
+
+/** A table row or cell tag under any prefix (`<a:tr`, `</a:tc>`; not `a:tcPr`). */
+const ROW_OR_CELL_TAG = /<\/?[\w.-]+:t[rc](?![\w])/;
 
 /** ` prefix:name="` in written markup. */
 const PREFIXED_ATTRIBUTE = /\s[^\s<>="/]*:[\w.-]*="/;
