@@ -875,11 +875,18 @@ export function checkPackage(pkg: OpcPackage, options: CheckPackageOptions = {})
   };
   const r = new Reader(pkg, options.writtenBytes);
   const names = pkg.partNames();
+  // each part's content type, looked up once (the rules below read it up to three times)
+  const types = names.map((n) => pkg.contentType(n));
+  const isRels = names.map((n) => n.toLowerCase().endsWith('.rels'));
 
-  checkNamesAndTypes(pkg, names, report);
-  for (const name of names) if (name.toLowerCase().endsWith('.rels')) checkRelsPart(r, name, report);
-  for (const name of names) {
-    if (name.toLowerCase().endsWith('.rels') || !isXmlPart(pkg, name)) continue;
+  checkNamesAndTypes(pkg, names, types, report);
+  names.forEach((name, i) => {
+    if (isRels[i]) checkRelsPart(r, name, report);
+  });
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    const ct = types[i] ?? '';
+    if (isRels[i] || !isXmlType(ct)) continue;
     const done = options.checkedText?.get(name);
     if (done) {
       for (const p of done) report(p.part, p.check, p.message);
@@ -891,7 +898,6 @@ export function checkPackage(pkg: OpcPackage, options: CheckPackageOptions = {})
       report(name, 'xml', 'the part has no root element');
       continue;
     }
-    const ct = pkg.contentType(name) ?? '';
     const want = ROOTS.get(ct);
     if (want && root.local !== want) report(name, 'part', `the root element is ${root.local}, not ${want} as its content type requires`);
     checkRelationshipIds(r, name, text, root.prefixes, report);
@@ -903,19 +909,19 @@ export function checkPackage(pkg: OpcPackage, options: CheckPackageOptions = {})
   return out;
 }
 
-function isXmlPart(pkg: OpcPackage, name: string): boolean {
-  const ct = pkg.contentType(name) ?? '';
+/** Whether a content type is an XML one (`…+xml`, `application/xml`, `text/xml`). */
+function isXmlType(ct: string): boolean {
   return ct.endsWith('+xml') || ct === 'application/xml' || ct === 'text/xml';
 }
 
-/** Part names (Part 2 §9.1.1.1) and content types (§10.1.2). */
-function checkNamesAndTypes(pkg: OpcPackage, names: string[], report: Report): void {
+/** Part names (Part 2 §9.1.1.1) and content types (§10.1.2); `types[i]` is the content type of `names[i]`. */
+function checkNamesAndTypes(pkg: OpcPackage, names: readonly string[], types: readonly (string | undefined)[], report: Report): void {
   const present = new Set(names.map((n) => n.toLowerCase()));
-  for (const name of names) {
+  names.forEach((name, i) => {
     const why = illegalPartName(name);
     if (why) report(name, 'part-name', `the part name is not legal: ${why}`);
-    if (!pkg.contentType(name)) report(name, 'content-types', 'the part has no content type (no Override and no Default for its extension)');
-  }
+    if (!types[i]) report(name, 'content-types', 'the part has no content type (no Override and no Default for its extension)');
+  });
   for (const lower of pkg.contentTypeOverrides().keys()) {
     if (!present.has(lower)) report(lower, 'content-types-orphan', `[Content_Types].xml has an Override for ${lower}, which is not in the package`);
   }
