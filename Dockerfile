@@ -1,9 +1,11 @@
 # One image for every Slidewright process. The command picks the role:
-#   node dist/main/embedded.js   embedded mode, everything in one process (default)
-#   node dist/main/core.js       core (gRPC) of a distributed deployment
-#   node dist/main/gateway.js    REST gateway (needs CORE_GRPC_ADDR)
-#   node dist/main/worker.js     job worker (run any number)
-# docker-compose.yml wires the distributed deployment.
+#   node --max-old-space-size=1024 dist/main/embedded.js   embedded mode, everything in one process (default)
+#   node --max-old-space-size=1024 dist/main/core.js       core (gRPC) of a distributed deployment
+#   node --max-old-space-size=1024 dist/main/gateway.js    REST gateway (needs CORE_GRPC_ADDR)
+#   node --max-old-space-size=1024 dist/main/worker.js     job worker (run any number)
+# docker-compose.yml wires the distributed deployment. The flag bounds the main thread's
+# V8 heap, so its garbage is collected before the heap grows to 4x what it keeps
+# (core/src/threads/heap-limits.ts SERVICE_NODE_FLAGS).
 FROM node:20-bookworm-slim
 
 # Open fonts the previews draw with and the text fitter measures against
@@ -27,4 +29,4 @@ ENV MALLOC_ARENA_MAX=2
 ENV MALLOC_MMAP_THRESHOLD_=1048576
 USER node
 EXPOSE 8080 50051
-CMD ["node", "dist/main/embedded.js"]
+CMD ["node", "--max-old-space-size=1024", "dist/main/embedded.js"]

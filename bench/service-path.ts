@@ -21,7 +21,7 @@ import autocannon from 'autocannon';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { withServiceProcessEnv } from '../core/src/threads/heap-limits.js';
+import { SERVICE_NODE_FLAGS, withServiceProcessEnv } from '../core/src/threads/heap-limits.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -114,11 +114,11 @@ export interface Service {
 /**
  * Starts the embedded service on `dataDir`; resolves once `/healthz` answers 200.
  * @param onLine - called with each line the service writes to its standard output (its log)
- * @param nodeFlags - flags for node before the script (e.g. `--cpu-prof`)
+ * @param nodeFlags - flags for node before the script (e.g. `--cpu-prof`), after the service's own ({@link SERVICE_NODE_FLAGS}, as its start scripts pass them)
  */
 export async function startService(script: string, dataDir: string, env: Record<string, string>, onLine?: (line: string) => void, nodeFlags: string[] = []): Promise<Service> {
   const t0 = performance.now();
-  const proc = spawn(process.execPath, [...nodeFlags, script], {
+  const proc = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeFlags, script], {
     env: { ...withServiceProcessEnv(process.env), PORT: '0', GRPC_PORT: '0', SLIDEWRIGHT_DATA_DIR: dataDir, SLIDEWRIGHT_API_KEYS: `${KEY}:bench`, SLIDEWRIGHT_DEV_MODE: '0', LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -27,15 +27,19 @@ import { GrpcInvoker, InProcessInvoker, type RpcInvoker } from '../gateway/src/i
 import { serveInProcess, type InProcessServer } from '../core/src/grpc/in-process-server.js';
 import type { EmbeddedGatewayData, GatewayThreadMessage, MetricJson } from './gateway.js';
 import { validatorSources } from '../core/src/validation/index.js';
-import { THREAD_YOUNG_GENERATION_MB } from '../core/src/threads/heap-limits.js';
+import { REQUEST_THREAD_OLD_GENERATION_MB, THREAD_YOUNG_GENERATION_MB } from '../core/src/threads/heap-limits.js';
 
 export interface EmbeddedService {
   /** REST base URL, e.g. `http://127.0.0.1:8080`. */
   url: string;
   grpcAddress: string;
   core: CoreRuntime;
-  /** The gateway's own thread (`SLIDEWRIGHT_GATEWAY_THREAD`), when it runs on one: how many request validators it took from core instead of compiling. */
-  gatewayThread?: { validatorsTaken: number };
+  /**
+   * The gateway's own thread (`SLIDEWRIGHT_GATEWAY_THREAD`), when it runs on one: how many
+   * request validators it took from core instead of compiling, and the bound of its V8 heap
+   * as the thread reads it (`heap_size_limit`), MiB.
+   */
+  gatewayThread?: { validatorsTaken: number; heapLimitMb: number };
   close(): Promise<void>;
 }
 
@@ -72,7 +76,7 @@ export async function startEmbedded(config: Readonly<Config>): Promise<EmbeddedS
       url: gateway.url,
       grpcAddress,
       core,
-      gatewayThread: { validatorsTaken: gateway.validatorsTaken },
+      gatewayThread: { validatorsTaken: gateway.validatorsTaken, heapLimitMb: gateway.heapLimitMb },
       async close() {
         await gateway.close();
         shutdown.abort();
@@ -117,6 +121,8 @@ interface GatewayThread {
   url: string;
   /** Request validators the thread took from core's (see {@link EmbeddedGatewayData.validators}); the rest it compiled. */
   validatorsTaken: number;
+  /** The bound of the thread's V8 heap, MiB (as the thread reads it). */
+  heapLimitMb: number;
   /** Readiness answers 200 from now on. */
   ready(): void;
   /** Stops the gateway (running requests finish) and waits for its thread to end. */
@@ -136,8 +142,10 @@ async function startGatewayThread(data: EmbeddedGatewayData, log: Logger): Promi
   const fromSources = import.meta.url.endsWith('.ts');
   const entry = new URL(fromSources ? './gateway.ts' : './gateway.js', import.meta.url);
   // the young generation the CPU threads get: V8 would grow the gateway's to 16 MiB
-  // semi-spaces on the request bodies it decodes, memory that mostly holds garbage
-  const resourceLimits = { maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB };
+  // semi-spaces on the request bodies it decodes, memory that mostly holds garbage; and the
+  // old generation of a thread serving requests (heap-limits.ts), so garbage is collected
+  // before the heap grows to 4× what it keeps
+  const resourceLimits = { maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: REQUEST_THREAD_OLD_GENERATION_MB };
   const transferList = data.corePort ? [data.corePort] : [];
   const worker = fromSources
     ? new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`, { eval: true, workerData: data, transferList, resourceLimits })
@@ -145,7 +153,7 @@ async function startGatewayThread(data: EmbeddedGatewayData, log: Logger): Promi
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   const send = (m: GatewayThreadMessage): void => worker.postMessage(m);
   let closed: () => void = () => undefined;
-  const { url, validatorsTaken } = await new Promise<{ url: string; validatorsTaken: number }>((resolve, reject) => {
+  const { url, validatorsTaken, heapLimitMb } = await new Promise<{ url: string; validatorsTaken: number; heapLimitMb: number }>((resolve, reject) => {
     worker.on('message', (m: GatewayThreadMessage) => {
       if (m.type === 'listening') resolve(m);
       else if (m.type === 'failed') reject(new Error(`the gateway did not start: ${m.message}`));
@@ -166,6 +174,7 @@ async function startGatewayThread(data: EmbeddedGatewayData, log: Logger): Promi
   return {
     url,
     validatorsTaken,
+    heapLimitMb,
     ready: () => send({ type: 'ready' }),
     async close() {
       const done = new Promise<void>((resolve) => (closed = resolve));

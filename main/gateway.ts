@@ -9,6 +9,7 @@
  * `SLIDEWRIGHT_GATEWAY_CHANNEL=grpc`), so the hop spans two cores.
  */
 import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { getHeapStatistics } from 'node:v8';
 import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import { createLogger } from '../core/src/observability/logger.js';
 import type { FastifyInstance } from 'fastify';
@@ -68,8 +69,8 @@ export type MetricJson = MetricObjectWithValues<MetricValue<string>>;
 
 /** Messages between embedded mode's main thread and its gateway thread. */
 export type GatewayThreadMessage =
-  /** gateway → main: listening at `url` (readiness still answers 503), having taken `validatorsTaken` of core's compiled request validators. */
-  | { type: 'listening'; url: string; validatorsTaken: number }
+  /** gateway → main: listening at `url` (readiness still answers 503), having taken `validatorsTaken` of core's compiled request validators; its heap's bound is `heapLimitMb` MiB. */
+  | { type: 'listening'; url: string; validatorsTaken: number; heapLimitMb: number }
   /** gateway → main: the start failed. */
   | { type: 'failed'; message: string }
   /** main → gateway: every part is up, readiness answers 200. */
@@ -138,7 +139,7 @@ async function runEmbeddedGateway(data: EmbeddedGatewayData, port: MessagePort):
     }
     app = await buildGateway({ invoker, logger: log, maxUploadBytes: config.maxUploadBytes, isReady: () => ready, connections: connectionLimitsOf(config), warmUp: config.warmUp, metrics });
     const address = await app.listen({ port: config.port, host: '127.0.0.1' });
-    port.postMessage({ type: 'listening', url: address.replace('[::1]', '127.0.0.1'), validatorsTaken: taken } satisfies GatewayThreadMessage);
+    port.postMessage({ type: 'listening', url: address.replace('[::1]', '127.0.0.1'), validatorsTaken: taken, heapLimitMb: getHeapStatistics().heap_size_limit / 2 ** 20 } satisfies GatewayThreadMessage);
   } catch (err) {
     invoker.close();
     port.postMessage({ type: 'failed', message: err instanceof Error ? err.message : String(err) } satisfies GatewayThreadMessage);

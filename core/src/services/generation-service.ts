@@ -270,16 +270,18 @@ export class GenerationService {
         errors.push({ slide_index: i, template_slide_id: slide.template_slide_id, code: 'template_slide_unavailable', message: (err as Error).message });
       }
     }
-    // one synced write marks the job under way: reading the request and templates takes a few ms
-    await this.patch(key, { status: 'processing', progress: 0.3, message: `building ${specs.length} slides` });
+    // one synced write marks the job under way; the build does not wait for the disk: it
+    // starts at once, and the write is awaited with it (so it lands before the final state)
+    const underWay = this.patch(key, { status: 'processing', progress: 0.3, message: `building ${specs.length} slides` });
     const t1 = performance.now();
 
     let bytes: Uint8Array | undefined;
     let pages = 0;
     let report: QualityReport | undefined;
     const warnings: GenerationErrorEntry[] = [];
-    if (specs.length > 0) {
-      const built = await cpu.build([...templates.values()], specs, this.deps.config.reportMinTextPt);
+    if (specs.length === 0) await underWay;
+    else {
+      const [built] = await Promise.all([cpu.build([...templates.values()], specs, this.deps.config.reportMinTextPt), underWay]);
       ctx.signal.throwIfAborted(); // shutting down: the queue keeps the job for the next start
       if (!built.ok) throw new PermanentJobError(`deck assembly failed: ${built.error.message}`, { cause: taskError(built) });
       if (built.bytes) void this.rememberTemplates(job.org, templateRecords);
@@ -312,7 +314,7 @@ export class GenerationService {
           ? `generated ${pages} slides; ${errors.length} of ${req.slides.length} requested slides failed`
           : 'no slide could be generated';
     await this.finish(job.org, job.subject, { status, message, progress: 1, total_pages_generated: pages, errors, warnings, output_key: outputKey, report_key: reportKey, report_summary: report?.summary });
-    // where the job's time went, ms: reading the request and the templates, the build in a CPU thread, storing the deck
+    // where the job's time went, ms: reading the request and the templates, the build in a CPU thread (with the record's write marking it under way), storing the deck
     const timing = { prepare_ms: Math.round(t1 - t0), build_ms: Math.round(t2 - t1), store_ms: Math.round(performance.now() - t2) };
     log.info({ job_id: job.id, generation_id: job.subject, status, pages, ...timing }, 'generation finished');
   }

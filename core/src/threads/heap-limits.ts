@@ -26,6 +26,31 @@ export const THREAD_OLD_GENERATION_MB = 2048;
 export const THREAD_YOUNG_GENERATION_MB = 12;
 
 /**
+ * Largest old-generation heap of the threads that serve requests, MiB: each service
+ * process's main thread (by {@link SERVICE_NODE_FLAGS}) and embedded mode's gateway thread
+ * (its `worker_threads` resource limits). V8 lets a heap whose bound is 2 GiB or more grow to
+ * 4× what the last full collection kept before it collects again, and node's default bound
+ * is about 4 GiB on a machine with 16 GiB of memory or more; under 2 GiB the factor is
+ * 1.3–2 (about 1.6 at 1,024). These threads keep little alive (the main thread of an
+ * embedded service ~44 MB after 100 decks: code, module sources, the request validators),
+ * but every deck and request leaves garbage old enough to be promoted, which the larger
+ * factor left in place: after 100 reference decks the main thread had 111 MB committed for
+ * 44 MB kept, and the process's RSS was 413–476 MiB; with 1,024 it was 360–362 MiB
+ * (512: 347–360; `npm run bench -- memory`, 100 decks). 1,024 leaves the threads 20× what
+ * they keep; uploads and deck files are buffers outside this heap.
+ */
+export const REQUEST_THREAD_OLD_GENERATION_MB = 1024;
+
+/**
+ * Node flags every service process starts with, before its script: the start scripts of
+ * package.json, the Dockerfile's command, docker-compose's commands and the service
+ * benchmarks pass them. They bound the main thread's heap as {@link REQUEST_THREAD_OLD_GENERATION_MB}
+ * says (V8 sets a heap's bounds when the thread starts, so they cannot be set from inside).
+ * Tests that run the service in their own process do without: only its memory differs.
+ */
+export const SERVICE_NODE_FLAGS: readonly string[] = [`--max-old-space-size=${REQUEST_THREAD_OLD_GENERATION_MB}`];
+
+/**
  * Default `nice(2)` increment of the CPU threads (`SLIDEWRIGHT_THREAD_NICE`): they run deck
  * builds, analyses and rendering flat out, and with as many busy CPU threads as cores the
  * REST gateway's and core's event loops waited for a time slice behind them. At +10 the

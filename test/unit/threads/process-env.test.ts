@@ -14,10 +14,10 @@ const vars = Object.entries(SERVICE_PROCESS_ENV);
 
 t.test('every start script of package.json sets the service environment, the operator’s value first', async (t) => {
   const scripts = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const starts = Object.entries(scripts).filter(([, cmd]) => /\bnode dist\/main\/\w+\.js\b/.test(cmd));
+  const starts = Object.entries(scripts).filter(([, cmd]) => /\bnode (?:--\S+ )*dist\/main\/\w+\.js\b/.test(cmd));
   t.ok(starts.length >= 4, `${starts.length} scripts start a service process (${starts.map(([n]) => n).join(', ')})`);
   for (const [name, cmd] of starts) {
-    const assignments = cmd.slice(cmd.lastIndexOf('&&') + 2, cmd.indexOf(' node dist/main/'));
+    const assignments = cmd.slice(cmd.lastIndexOf('&&') + 2, cmd.indexOf(' node '));
     for (const [k, v] of vars) t.ok(assignments.includes(`${k}=\${${k}:-${v}}`), `${name} sets ${k} (default ${v}) for the node process`);
   }
 });
