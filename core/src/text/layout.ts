@@ -207,7 +207,22 @@ export interface LayoutOptions {
    * previews leave it out; text fitting measures it, so that fitted text fits in both.
    */
   tallEastAsianLines?: boolean;
+  /**
+   * Takes paragraph spacing given as a percentage (`a:spcPct` in `a:spcBef` or `a:spcAft`,
+   * ECMA-376 Part 1 §21.1.2.2.10, §21.1.2.2.9, §21.1.2.3.11) as that share of the
+   * paragraph's font size, as LibreOffice sets it (20 % before 21.5 pt text: 4.3 pt).
+   * Without it the share is of a single line, 1.2 × the size (5.16 pt there), as PowerPoint
+   * counts it ("0.2 lines"): more space, so text fitting measures that and previews, drawn
+   * as LibreOffice draws the deck, set this ({@link PREVIEW_LAYOUT}).
+   */
+  percentSpacingOfSize?: boolean;
 }
+
+/**
+ * The layout options of previews and PDF pages, which follow LibreOffice's rendering of the
+ * deck: paragraph spacing as it sets it ({@link LayoutOptions.percentSpacingOfSize}).
+ */
+export const PREVIEW_LAYOUT = { percentSpacingOfSize: true } as const satisfies LayoutOptions;
 
 // Kinds of pieces (break opportunities): spaces may hang at the end of a line, words glue
 // together, CJK characters break anywhere, breaks end the line; units are the stretches
@@ -477,10 +492,14 @@ function runFont(run: TextRunInput, split: RunSplit, s: number, k: number): Font
 /** Font of a paragraph without runs or end-of-paragraph properties. */
 const DEFAULT_FONT: FontSpec = Object.freeze({ name: 'Calibri', size_pt: 18 });
 
-function spacingPts(s: Spacing | undefined, sizePt: number, k: number): number {
+/**
+ * Paragraph spacing in points: `a:spcPts` as written (times the body's scale), `a:spcPct`
+ * a share of the line, 1.2 × `sizePt` (PowerPoint), or of `sizePt` itself with `ofSize`
+ * (LibreOffice; {@link LayoutOptions.percentSpacingOfSize}).
+ */
+function spacingPts(s: Spacing | undefined, sizePt: number, k: number, ofSize: boolean): number {
   if (!s) return 0;
-  // spcPct of paragraph spacing is a share of the line (font size × 1.2, as PowerPoint and LibreOffice treat it).
-  return 'pts' in s ? s.pts * k : (s.pct / 100) * sizePt * 1.2;
+  return 'pts' in s ? s.pts * k : (s.pct / 100) * sizePt * (ofSize ? 1 : 1.2);
 }
 
 /** A typed array at least `need` long, keeping its contents. */
@@ -719,6 +738,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
   const k = (body.fontScale ?? 1) * (options.extraScale ?? 1);
   const s = options.sizeScale ?? 1;
   const measureOnly = !!options.measureOnly;
+  const ofSize = !!options.percentSpacingOfSize;
   const lnRed = (body.lnSpcReduction ?? 0) + (options.extraLnSpcReduction ?? 0);
   const lIns = (body.lIns_emu ?? 91440) / EMU_PER_PT;
   const rIns = (body.rIns_emu ?? 91440) / EMU_PER_PT;
@@ -793,7 +813,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
     const firstFont =
       first !== undefined ? (first.cap === 'small' ? sized(first.font, s, k) : S.fonts[firstRun]!) : p.endFont ? sized(p.endFont, s, k) : runs[0] ? sized(runs[0].font, s, k) : sized(DEFAULT_FONT, 1, k);
     const paraSize = firstFont.size_pt;
-    if (pi > 0 || lines.length > 0) y += spacingPts(p.spaceBefore, paraSize, k);
+    if (pi > 0 || lines.length > 0) y += spacingPts(p.spaceBefore, paraSize, k, ofSize);
     // group the pieces into lines
     S.placedLen = 0;
     S.stackLen = 0;
@@ -993,7 +1013,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
       if (rtl || frags.some((f) => !f.bullet && hasRightToLeft(f.text))) orderBidi(frags, rtl, 2 * lIns + innerW, m);
       lines.push({ paragraph: pi, baseline_pt: baseline, top_pt: top, height_pt: h, width_pt: textW, avail_pt: avail, fragments: frags });
     }
-    y += spacingPts(p.spaceAfter, paraSize, k);
+    y += spacingPts(p.spaceAfter, paraSize, k, ofSize);
   }
   // Space after the last paragraph does not count towards the text height.
   const lastLine = lines[lines.length - 1];
