@@ -195,8 +195,9 @@ export interface LayoutOptions {
   /**
    * Widens the text where East Asian text meets other text, as LibreOffice sets it
    * ({@link asianSpacing}); PowerPoint adds nothing there (DrawingML has no such paragraph
-   * property, ECMA-376 §21.1.2.2.7), so previews leave it out and text fitting measures it,
-   * so that fitted text fits in both.
+   * property, ECMA-376 §21.1.2.2.7). Text fitting measures it, so that fitted text fits in
+   * both; previews, drawn as LibreOffice draws the deck, draw it too: the text after each
+   * such space is placed past it, and the lines break where LibreOffice breaks them.
    */
   asianSpacing?: boolean;
   /**
@@ -220,9 +221,10 @@ export interface LayoutOptions {
 
 /**
  * The layout options of previews and PDF pages, which follow LibreOffice's rendering of the
- * deck: paragraph spacing as it sets it ({@link LayoutOptions.percentSpacingOfSize}).
+ * deck: paragraph spacing as it sets it ({@link LayoutOptions.percentSpacingOfSize}) and its
+ * space between East Asian and other text ({@link LayoutOptions.asianSpacing}).
  */
-export const PREVIEW_LAYOUT = { percentSpacingOfSize: true } as const satisfies LayoutOptions;
+export const PREVIEW_LAYOUT = { percentSpacingOfSize: true, asianSpacing: true } as const satisfies LayoutOptions;
 
 // Kinds of pieces (break opportunities): spaces may hang at the end of a line, words glue
 // together, CJK characters break anywhere, breaks end the line; units are the stretches
@@ -546,6 +548,11 @@ class Scratch {
   lineX = new Float64Array(16);
   lineAvail = new Float64Array(16);
   lines = 0;
+  /**
+   * The spaces {@link asianSpacing} added to the paragraph's pieces, for drawing: per piece,
+   * [offset in its text (UTF-16), width pt] in text order; undefined when none (or only measuring).
+   */
+  gaps: Map<number, Array<[number, number]>> | undefined = undefined;
   // the line metrics being gathered by take()
   asc = 0;
   desc = 0;
@@ -603,6 +610,11 @@ class Scratch {
     const f = this.fonts[this.run[i]!]!;
     const c = this.complex[i]!;
     return c ? complexFace(f, c === 2) : f;
+  }
+
+  /** The spaces recorded after the text of piece `i` ({@link gaps}), if any. */
+  gapsOf(i: number): Array<[number, number]> | undefined {
+    return this.gaps?.get(i);
   }
 
   text(i: number): string {
@@ -668,9 +680,11 @@ export const ASIAN_SPACING_EM = 0.25;
  * LibreOffice draws, taken here as {@link ASIAN_SPACING_EM}. Spaces take the script of the
  * text before them (the space goes after them); the change is found across runs. Fitting
  * measures it so that a line LibreOffice breaks is broken when fitting too (issue 24: a
- * Japanese bullet with a digit wrapped one line later in LibreOffice than fitting found).
+ * Japanese bullet with a digit wrapped one line later in LibreOffice than fitting found);
+ * with `record` (drawing) each space is noted in {@link Scratch.gaps}, so that the text
+ * after it is drawn past it.
  */
-function asianSpacing(S: Scratch, count: number): void {
+function asianSpacing(S: Scratch, count: number, record: boolean): void {
   // 1 East Asian, 2 other, 0 none yet (spaces only)
   let prev = 0;
   /** The piece holding the last character seen. */
@@ -696,7 +710,16 @@ function asianSpacing(S: Scratch, count: number): void {
       if (prev !== 0 && cls !== prev) {
         // the change falls before this character: the piece of the character before it is widened
         const at = start === 0 ? last : i;
-        if (at >= 0) S.width[at] = S.width[at]! + ASIAN_SPACING_EM * S.font(at).size_pt;
+        if (at >= 0) {
+          const gap = ASIAN_SPACING_EM * S.font(at).size_pt;
+          S.width[at] = S.width[at]! + gap;
+          if (record) {
+            S.gaps ??= new Map();
+            let list = S.gaps.get(at);
+            if (list === undefined) S.gaps.set(at, (list = []));
+            list.push([at === i ? start : S.text(at).length, gap]);
+          }
+        }
       }
       prev = cls;
       last = i;
@@ -808,7 +831,8 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
       }
     }
     const count = S.size;
-    if (options.asianSpacing && eastAsianPieces) asianSpacing(S, count);
+    S.gaps = undefined;
+    if (options.asianSpacing && eastAsianPieces) asianSpacing(S, count, !measureOnly);
     const first = firstRun >= 0 ? runs[firstRun]! : undefined;
     const firstFont =
       first !== undefined ? (first.cap === 'small' ? sized(first.font, s, k) : S.fonts[firstRun]!) : p.endFont ? sized(p.endFont, s, k) : runs[0] ? sized(runs[0].font, s, k) : sized(DEFAULT_FONT, 1, k);
@@ -980,20 +1004,16 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
         const bx = lIns + marL + indent + (align === 'l' ? 0 : off);
         frags.push({ text: p.bullet.text, x_pt: bx, width_pt: bulletW, font: bulletFont, color: p.bullet.color, rise_pt: 0, spacing_pt: 0, bullet: true });
       }
-      for (let j = begin; j <= last; j++) {
-        const i = S.placed[j]!;
-        const kind = S.kind[i]!;
-        if (kind === BREAK) continue;
-        const run = runs[S.run[i]!]!;
-        const font = S.font(i);
-        const w = S.width[i]! + (kind === SPACE ? extra : 0);
+      // after a space between East Asian and other text the next text starts a fragment of its own
+      let afterGap = false;
+      const emit = (text: string, w: number, run: TextRunInput, font: FontSpec, i: number): void => {
         const prev = frags[frags.length - 1];
-        if (prev && lastRun === run && prev.font === font) {
-          prev.text += S.text(i);
+        if (prev && lastRun === run && prev.font === font && !afterGap) {
+          prev.text += text;
           prev.width_pt += w;
         } else {
           frags.push({
-            text: S.text(i),
+            text,
             x_pt: x,
             width_pt: w,
             font,
@@ -1008,7 +1028,39 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
           });
           lastRun = run;
         }
+        afterGap = false;
         x += w;
+      };
+      for (let j = begin; j <= last; j++) {
+        const i = S.placed[j]!;
+        const kind = S.kind[i]!;
+        if (kind === BREAK) continue;
+        const run = runs[S.run[i]!]!;
+        const font = S.font(i);
+        const w = S.width[i]! + (kind === SPACE ? extra : 0);
+        const gaps = S.gapsOf(i);
+        if (gaps === undefined) {
+          emit(S.text(i), w, run, font, i);
+          continue;
+        }
+        // the piece's text is drawn in parts, each space between them left empty
+        const text = S.text(i);
+        const spc = (run.spacing_pt ?? 0) * k;
+        let used = 0;
+        let from = 0;
+        for (const [at, gap] of gaps) {
+          if (at > from) {
+            const part = text.slice(from, at);
+            const pw = m.measure(part, font) + spc * [...part].length;
+            emit(part, pw, run, font, i);
+            used += pw;
+          }
+          x += gap;
+          used += gap;
+          afterGap = true;
+          from = at;
+        }
+        if (from < text.length) emit(text.slice(from), Math.max(0, w - used), run, font, i);
       }
       if (rtl || frags.some((f) => !f.bullet && hasRightToLeft(f.text))) orderBidi(frags, rtl, 2 * lIns + innerW, m);
       lines.push({ paragraph: pi, baseline_pt: baseline, top_pt: top, height_pt: h, width_pt: textW, avail_pt: avail, fragments: frags });
