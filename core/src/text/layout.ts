@@ -77,6 +77,11 @@ export interface ParagraphInput {
    * the text against the right edge, as PowerPoint and LibreOffice draw it).
    */
   rtl?: boolean;
+  /**
+   * `hangingPunct` (§21.1.2.2.7): East Asian text may end its paragraph with punctuation
+   * past the line's end ({@link LayoutOptions.hangingPunctuation}); absent counts as on.
+   */
+  hangingPunct?: boolean;
 }
 
 /** A text body's paragraphs and frame properties (§21.1.2.1.1 `a:bodyPr`). */
@@ -217,6 +222,25 @@ export interface LayoutOptions {
    * as LibreOffice draws the deck, set this ({@link PREVIEW_LAYOUT}).
    */
   percentSpacingOfSize?: boolean;
+  /**
+   * Lets a paragraph of East Asian text end in punctuation past the line's end, as
+   * LibreOffice sets it where the paragraph allows hanging punctuation
+   * ({@link ParagraphInput.hangingPunct}): when the last piece of the paragraph does not fit
+   * but would without its last character — one of {@link HANGING_PUNCTUATION}, after an
+   * East Asian character or itself East Asian, in a run of an East Asian language — the
+   * character (and the space {@link asianSpacing} puts before it) hangs instead of taking
+   * the piece to a new line. LibreOffice's line breaking lets only the paragraph's last
+   * character hang. Hanging text counts toward no overflow.
+   */
+  hangingPunctuation?: boolean;
+  /**
+   * With {@link asianSpacing}: sets a space that follows East Asian text (between Korean
+   * words) {@link EAST_ASIAN_SPACE_EM} wide, as LibreOffice does: it takes such a space in the
+   * run's East Asian face, and the faces templates name there (맑은 고딕, ＭＳ Ｐゴシック, 宋体)
+   * are missing here and replaced by one with Liberation Sans's space (5.99 pt at 21.5 pt
+   * between Hangul words on its pages), wider than the Latin face's (Carlito 4.87 pt).
+   */
+  eastAsianSpaces?: boolean;
 }
 
 /**
@@ -224,7 +248,13 @@ export interface LayoutOptions {
  * deck: paragraph spacing as it sets it ({@link LayoutOptions.percentSpacingOfSize}) and its
  * space between East Asian and other text ({@link LayoutOptions.asianSpacing}).
  */
-export const PREVIEW_LAYOUT = { percentSpacingOfSize: true, asianSpacing: true } as const satisfies LayoutOptions;
+export const PREVIEW_LAYOUT = { percentSpacingOfSize: true, asianSpacing: true, hangingPunctuation: true, eastAsianSpaces: true } as const satisfies LayoutOptions;
+
+/** The width of a space after East Asian text in LibreOffice's rendering, em (Liberation Sans's: 569/2048; {@link LayoutOptions.eastAsianSpaces}). */
+export const EAST_ASIAN_SPACE_EM = 569 / 2048;
+
+/** The characters that may hang past a line's end in East Asian text (LibreOffice's Japanese, Chinese and Korean locale data). */
+export const HANGING_PUNCTUATION = '!,.:;?、。！，．：；？｡､';
 
 // Kinds of pieces (break opportunities): spaces may hang at the end of a line, words glue
 // together, CJK characters break anywhere, breaks end the line; units are the stretches
@@ -682,9 +712,18 @@ export const ASIAN_SPACING_EM = 0.25;
  * measures it so that a line LibreOffice breaks is broken when fitting too (issue 24: a
  * Japanese bullet with a digit wrapped one line later in LibreOffice than fitting found);
  * with `record` (drawing) each space is noted in {@link Scratch.gaps}, so that the text
- * after it is drawn past it.
+ * after it is drawn past it. With `spaces`, a space after East Asian text is widened to
+ * `spaces.em` ({@link LayoutOptions.eastAsianSpaces}) and noted so too.
  */
-function asianSpacing(S: Scratch, count: number, record: boolean): void {
+function asianSpacing(S: Scratch, count: number, record: boolean, spaces: { m: FontMetrics; em: number } | undefined): void {
+  const widen = (at: number, offset: number, gap: number): void => {
+    S.width[at] = S.width[at]! + gap;
+    if (!record) return;
+    S.gaps ??= new Map();
+    let list = S.gaps.get(at);
+    if (list === undefined) S.gaps.set(at, (list = []));
+    list.push([offset, gap]);
+  };
   // 1 East Asian, 2 other, 0 none yet (spaces only)
   let prev = 0;
   /** The piece holding the last character seen. */
@@ -703,6 +742,12 @@ function asianSpacing(S: Scratch, count: number, record: boolean): void {
         j++;
       }
       if (cp === 0x20 || cp === 0xa0 || cp === 0x09) {
+        // a space after East Asian text, as wide as in LibreOffice's face for it
+        if (spaces && prev === 1 && cp === 0x20) {
+          const font = S.font(i);
+          const gap = spaces.em * font.size_pt - spaces.m.measure(' ', font);
+          if (gap > 0) widen(i, j + 1, gap);
+        }
         last = i;
         continue;
       }
@@ -710,21 +755,33 @@ function asianSpacing(S: Scratch, count: number, record: boolean): void {
       if (prev !== 0 && cls !== prev) {
         // the change falls before this character: the piece of the character before it is widened
         const at = start === 0 ? last : i;
-        if (at >= 0) {
-          const gap = ASIAN_SPACING_EM * S.font(at).size_pt;
-          S.width[at] = S.width[at]! + gap;
-          if (record) {
-            S.gaps ??= new Map();
-            let list = S.gaps.get(at);
-            if (list === undefined) S.gaps.set(at, (list = []));
-            list.push([at === i ? start : S.text(at).length, gap]);
-          }
-        }
+        if (at >= 0) widen(at, at === i ? start : S.text(at).length, ASIAN_SPACING_EM * S.font(at).size_pt);
       }
       prev = cls;
       last = i;
     }
   }
+}
+
+/**
+ * The width of piece `i`'s end that may hang past the line ({@link LayoutOptions.hangingPunctuation}):
+ * its last character when that is hanging punctuation after East Asian text (or East Asian
+ * itself) in a run of an East Asian language, with the space {@link asianSpacing} puts
+ * before it when `spaced`, and the run's letter spacing `spc`; 0 when it may not hang.
+ */
+function hangingWidth(S: Scratch, i: number, m: FontMetrics, spaced: boolean, spc: number): number {
+  const kind = S.kind[i];
+  if (kind !== WORD && kind !== UNIT && kind !== CJK) return 0;
+  const font = S.font(i);
+  if (!S.fonts[S.run[i]!]!.eastAsianLang) return 0;
+  const chars = [...S.text(i)];
+  const last = chars[chars.length - 1]!;
+  if (!HANGING_PUNCTUATION.includes(last)) return 0;
+  const before = chars.length > 1 ? chars[chars.length - 2]! : i > 0 && S.kind[i - 1] !== SPACE && S.kind[i - 1] !== BREAK ? [...S.text(i - 1)].pop() : undefined;
+  const lastEastAsian = isEastAsian(last.codePointAt(0)!);
+  const beforeEastAsian = before !== undefined && isEastAsian(before.codePointAt(0)!);
+  if (!lastEastAsian && !beforeEastAsian) return 0;
+  return m.measure(last, font) + spc + (spaced && beforeEastAsian && !lastEastAsian ? ASIAN_SPACING_EM * font.size_pt : 0);
 }
 
 /** Storage free for the next layout (a layout started while another is under way makes its own). */
@@ -831,8 +888,10 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
       }
     }
     const count = S.size;
+    // how much of the paragraph's last piece may hang past the line's end (0: none)
+    const hang = options.hangingPunctuation && p.hangingPunct !== false && count > 0 ? hangingWidth(S, count - 1, m, !!options.asianSpacing, (runs[S.run[count - 1]!]!.spacing_pt ?? 0) * k) : 0;
     S.gaps = undefined;
-    if (options.asianSpacing && eastAsianPieces) asianSpacing(S, count, !measureOnly);
+    if (options.asianSpacing && eastAsianPieces) asianSpacing(S, count, !measureOnly, options.eastAsianSpaces ? { m, em: EAST_ASIAN_SPACE_EM } : undefined);
     const first = firstRun >= 0 ? runs[firstRun]! : undefined;
     const firstFont =
       first !== undefined ? (first.cap === 'small' ? sized(first.font, s, k) : S.fonts[firstRun]!) : p.endFont ? sized(p.endFont, s, k) : runs[0] ? sized(runs[0].font, s, k) : sized(DEFAULT_FONT, 1, k);
@@ -866,7 +925,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
       }
       const cur = S.lines - 1;
       const avail = S.lineAvail[cur]!;
-      if (!wrap || kind === SPACE || width + S.width[i]! <= avail + 1e-6) {
+      if (!wrap || kind === SPACE || width + S.width[i]! <= avail + 1e-6 || (hang > 0 && i === count - 1 && width + S.width[i]! - hang <= avail + 1e-6)) {
         S.place(i);
         width += S.width[i]!;
         continue;
@@ -976,7 +1035,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
         if (S.kind[i] !== BREAK) textW += S.width[i]!;
       }
       const avail = S.lineAvail[li]!;
-      overflowX = Math.max(overflowX, textW - avail);
+      overflowX = Math.max(overflowX, textW - (hang > 0 && last >= begin && S.placed[last] === count - 1 ? hang : 0) - avail);
       if (measureOnly) {
         lines.push({ paragraph: pi, baseline_pt: baseline, top_pt: top, height_pt: h, width_pt: textW, avail_pt: avail, fragments: [] });
         continue;
