@@ -245,8 +245,10 @@ export interface LayoutOptions {
 
 /**
  * The layout options of previews and PDF pages, which follow LibreOffice's rendering of the
- * deck: paragraph spacing as it sets it ({@link LayoutOptions.percentSpacingOfSize}) and its
- * space between East Asian and other text ({@link LayoutOptions.asianSpacing}).
+ * deck: paragraph spacing as it sets it ({@link LayoutOptions.percentSpacingOfSize}), its
+ * space between East Asian and other text ({@link LayoutOptions.asianSpacing}), its spaces
+ * after East Asian text ({@link LayoutOptions.eastAsianSpaces}) and its hanging punctuation
+ * ({@link LayoutOptions.hangingPunctuation}).
  */
 export const PREVIEW_LAYOUT = { percentSpacingOfSize: true, asianSpacing: true, hangingPunctuation: true, eastAsianSpaces: true } as const satisfies LayoutOptions;
 
@@ -1119,7 +1121,9 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
           afterGap = true;
           from = at;
         }
+        // the rest of the piece's width (a justified space's share past a space at its end) goes to its last part
         if (from < text.length) emit(text.slice(from), Math.max(0, w - used), run, font, i);
+        else x += Math.max(0, w - used);
       }
       if (rtl || frags.some((f) => !f.bullet && hasRightToLeft(f.text))) orderBidi(frags, rtl, 2 * lIns + innerW, m);
       lines.push({ paragraph: pi, baseline_pt: baseline, top_pt: top, height_pt: h, width_pt: textW, avail_pt: avail, fragments: frags });

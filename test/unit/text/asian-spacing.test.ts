@@ -74,3 +74,13 @@ t.test('punctuation ending a paragraph of East Asian text hangs past the line', 
   const narrower = { width_emu: (full - GAP - measure('.') - 1) * EMU_PER_PT, height_emu: 100 * EMU_PER_PT };
   t.equal(layoutText(para(font), narrower, PREVIEW_LAYOUT).lines.length, 2, 'only the punctuation hangs: when the word before it does not fit, it wraps');
 });
+
+t.test('a justified line of Korean words still reaches the end of the line', async (t) => {
+  const words = Array.from({ length: 12 }, () => '증가했습니다').join(' ');
+  const just = { paragraphs: [{ runs: [{ text: words, font }], align: 'just' as const }], lIns_emu: 0, rIns_emu: 0, tIns_emu: 0, bIns_emu: 0 };
+  const laid = layoutText(just, { width_emu: 300 * EMU_PER_PT, height_emu: 300 * EMU_PER_PT }, PREVIEW_LAYOUT);
+  t.ok(laid.lines.length > 1, `${laid.lines.length} lines`);
+  const frags = laid.lines[0]!.fragments.filter((f) => f.text.trim() !== '');
+  const end = frags[frags.length - 1]!.x_pt + frags[frags.length - 1]!.width_pt;
+  t.ok(Math.abs(end - 300) < 0.01, `the first line ends at ${end.toFixed(2)} pt of 300`);
+});
