@@ -10,7 +10,7 @@ import type { PmlModel } from '../ooxml/pml/parts.js';
 import { FactKind, openedTemplates } from '../ooxml/pml/opened-templates.js';
 import type { Theme } from '../ooxml/pml/theme.js';
 import { NS, attr, attrNS, child, children, intAttr, type Element } from '../ooxml/xml.js';
-import { isVerticalText, layoutText, type TextBodyInput, type TextBox, type TextLayout } from '../text/layout.js';
+import { PREVIEW_LAYOUT, isVerticalText, layoutText, type TextBodyInput, type TextBox, type TextLayout } from '../text/layout.js';
 import { colorIn, css, resolveRgba, type ColorContext, type Rgba } from '../ooxml/pml/color.js';
 import { cjkFamilyFor, cssFont, drawFamily, pdfFallbackFamilies, scriptFallbackFamilies } from './fonts.js';
 import { hasEastAsian, hasNonLatinScript } from '../text/script.js';
@@ -843,7 +843,7 @@ function autofitLayout(body: TextBodyInput, box: TextBox): TextLayout {
   while (paras.length > 1 && paras[paras.length - 1]!.runs.length === 0) paras.pop();
   const measured: TextBodyInput = { ...base, paragraphs: paras };
   const fits = (s: number): boolean => {
-    const l = layoutText(measured, box, { extraScale: s, measureOnly: true });
+    const l = layoutText(measured, box, { ...PREVIEW_LAYOUT, extraScale: s, measureOnly: true });
     return l.overflow_pt <= 0.5 && l.overflowX_pt <= 0.5;
   };
   let maxSize = 0;
@@ -858,7 +858,7 @@ function autofitLayout(body: TextBodyInput, box: TextBox): TextLayout {
     }
     scale = lo;
   }
-  return layoutText(base, box, { extraScale: scale });
+  return layoutText(base, box, { ...PREVIEW_LAYOUT, extraScale: scale });
 }
 
 /**
@@ -925,7 +925,7 @@ export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt
   if (!body0.paragraphs.some((p) => p.runs.some((r) => !r.lineBreak && r.text.trim() !== ''))) return false;
   const body = drawableText(dc, body0);
   const box = { width_emu: rect.w * EMU_PT, height_emu: rect.h * EMU_PT };
-  const layout = autofit ? autofitLayout(body, box) : layoutText(body, box);
+  const layout = autofit ? autofitLayout(body, box) : layoutText(body, box, PREVIEW_LAYOUT);
   const ctx = dc.ctx;
   ctx.save();
   ctx.textBaseline = 'alphabetic';

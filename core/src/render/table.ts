@@ -8,7 +8,7 @@
 import { RT } from '../ooxml/opc/constants.js';
 import type { Shape } from '../ooxml/pml/shapes.js';
 import { NS, attr, boolAttr, child, children, intAttr, parseXml, type Element } from '../ooxml/xml.js';
-import { layoutText } from '../text/layout.js';
+import { PREVIEW_LAYOUT, layoutText } from '../text/layout.js';
 import { colorIn, type Rgba } from '../ooxml/pml/color.js';
 import { DrawContext, EMU_PT, drawTurnedTextBody, fillOf, paintFill, resolveOutline, strokeOutline, styleFill, toPath2D, type RectPt, type ResolvedFill } from './draw-context.js';
 import { readTextBody, type TextStyleSources } from '../ooxml/pml/text-style.js';
@@ -146,7 +146,7 @@ export function drawTable(dc: DrawContext, tbl: Element, r: RectPt, shape: Shape
     const w = cols.slice(c.col, c.col + c.colSpan).reduce((s, x) => s + x, 0);
     const hasAny = t.body.paragraphs.some((p) => p.runs.some((x) => x.text !== ''));
     const emptyBody = hasAny ? t.body : { ...t.body, paragraphs: t.body.paragraphs.length ? t.body.paragraphs : [] };
-    const need = layoutText(emptyBody, { width_emu: w * EMU_PT, height_emu: 0 }).totalHeight_pt;
+    const need = layoutText(emptyBody, { width_emu: w * EMU_PT, height_emu: 0 }, PREVIEW_LAYOUT).totalHeight_pt;
     heights[c.row] = Math.max(heights[c.row] ?? 0, need);
   }
   const xs = [r.x];

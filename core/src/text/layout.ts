@@ -77,6 +77,11 @@ export interface ParagraphInput {
    * the text against the right edge, as PowerPoint and LibreOffice draw it).
    */
   rtl?: boolean;
+  /**
+   * `hangingPunct` (§21.1.2.2.7): East Asian text may end its paragraph with punctuation
+   * past the line's end ({@link LayoutOptions.hangingPunctuation}); absent counts as on.
+   */
+  hangingPunct?: boolean;
 }
 
 /** A text body's paragraphs and frame properties (§21.1.2.1.1 `a:bodyPr`). */
@@ -195,8 +200,9 @@ export interface LayoutOptions {
   /**
    * Widens the text where East Asian text meets other text, as LibreOffice sets it
    * ({@link asianSpacing}); PowerPoint adds nothing there (DrawingML has no such paragraph
-   * property, ECMA-376 §21.1.2.2.7), so previews leave it out and text fitting measures it,
-   * so that fitted text fits in both.
+   * property, ECMA-376 §21.1.2.2.7). Text fitting measures it, so that fitted text fits in
+   * both; previews, drawn as LibreOffice draws the deck, draw it too: the text after each
+   * such space is placed past it, and the lines break where LibreOffice breaks them.
    */
   asianSpacing?: boolean;
   /**
@@ -207,7 +213,50 @@ export interface LayoutOptions {
    * previews leave it out; text fitting measures it, so that fitted text fits in both.
    */
   tallEastAsianLines?: boolean;
+  /**
+   * Takes paragraph spacing given as a percentage (`a:spcPct` in `a:spcBef` or `a:spcAft`,
+   * ECMA-376 Part 1 §21.1.2.2.10, §21.1.2.2.9, §21.1.2.3.11) as that share of the
+   * paragraph's font size, as LibreOffice sets it (20 % before 21.5 pt text: 4.3 pt).
+   * Without it the share is of a single line, 1.2 × the size (5.16 pt there), as PowerPoint
+   * counts it ("0.2 lines"): more space, so text fitting measures that and previews, drawn
+   * as LibreOffice draws the deck, set this ({@link PREVIEW_LAYOUT}).
+   */
+  percentSpacingOfSize?: boolean;
+  /**
+   * Lets a paragraph of East Asian text end in punctuation past the line's end, as
+   * LibreOffice sets it where the paragraph allows hanging punctuation
+   * ({@link ParagraphInput.hangingPunct}): when the last piece of the paragraph does not fit
+   * but would without its last character — one of {@link HANGING_PUNCTUATION}, after an
+   * East Asian character or itself East Asian, in a run of an East Asian language — the
+   * character (and the space {@link asianSpacing} puts before it) hangs instead of taking
+   * the piece to a new line. LibreOffice's line breaking lets only the paragraph's last
+   * character hang. Hanging text counts toward no overflow.
+   */
+  hangingPunctuation?: boolean;
+  /**
+   * With {@link asianSpacing}: sets a space that follows East Asian text (between Korean
+   * words) {@link EAST_ASIAN_SPACE_EM} wide, as LibreOffice does: it takes such a space in the
+   * run's East Asian face, and the faces templates name there (맑은 고딕, ＭＳ Ｐゴシック, 宋体)
+   * are missing here and replaced by one with Liberation Sans's space (5.99 pt at 21.5 pt
+   * between Hangul words on its pages), wider than the Latin face's (Carlito 4.87 pt).
+   */
+  eastAsianSpaces?: boolean;
 }
+
+/**
+ * The layout options of previews and PDF pages, which follow LibreOffice's rendering of the
+ * deck: paragraph spacing as it sets it ({@link LayoutOptions.percentSpacingOfSize}), its
+ * space between East Asian and other text ({@link LayoutOptions.asianSpacing}), its spaces
+ * after East Asian text ({@link LayoutOptions.eastAsianSpaces}) and its hanging punctuation
+ * ({@link LayoutOptions.hangingPunctuation}).
+ */
+export const PREVIEW_LAYOUT = { percentSpacingOfSize: true, asianSpacing: true, hangingPunctuation: true, eastAsianSpaces: true } as const satisfies LayoutOptions;
+
+/** The width of a space after East Asian text in LibreOffice's rendering, em (Liberation Sans's: 569/2048; {@link LayoutOptions.eastAsianSpaces}). */
+export const EAST_ASIAN_SPACE_EM = 569 / 2048;
+
+/** The characters that may hang past a line's end in East Asian text (LibreOffice's Japanese, Chinese and Korean locale data). */
+export const HANGING_PUNCTUATION = '!,.:;?、。！，．：；？｡､';
 
 // Kinds of pieces (break opportunities): spaces may hang at the end of a line, words glue
 // together, CJK characters break anywhere, breaks end the line; units are the stretches
@@ -477,10 +526,14 @@ function runFont(run: TextRunInput, split: RunSplit, s: number, k: number): Font
 /** Font of a paragraph without runs or end-of-paragraph properties. */
 const DEFAULT_FONT: FontSpec = Object.freeze({ name: 'Calibri', size_pt: 18 });
 
-function spacingPts(s: Spacing | undefined, sizePt: number, k: number): number {
+/**
+ * Paragraph spacing in points: `a:spcPts` as written (times the body's scale), `a:spcPct`
+ * a share of the line, 1.2 × `sizePt` (PowerPoint), or of `sizePt` itself with `ofSize`
+ * (LibreOffice; {@link LayoutOptions.percentSpacingOfSize}).
+ */
+function spacingPts(s: Spacing | undefined, sizePt: number, k: number, ofSize: boolean): number {
   if (!s) return 0;
-  // spcPct of paragraph spacing is a share of the line (font size × 1.2, as PowerPoint and LibreOffice treat it).
-  return 'pts' in s ? s.pts * k : (s.pct / 100) * sizePt * 1.2;
+  return 'pts' in s ? s.pts * k : (s.pct / 100) * sizePt * (ofSize ? 1 : 1.2);
 }
 
 /** A typed array at least `need` long, keeping its contents. */
@@ -527,6 +580,11 @@ class Scratch {
   lineX = new Float64Array(16);
   lineAvail = new Float64Array(16);
   lines = 0;
+  /**
+   * The spaces {@link asianSpacing} added to the paragraph's pieces, for drawing: per piece,
+   * [offset in its text (UTF-16), width pt] in text order; undefined when none (or only measuring).
+   */
+  gaps: Map<number, Array<[number, number]>> | undefined = undefined;
   // the line metrics being gathered by take()
   asc = 0;
   desc = 0;
@@ -584,6 +642,11 @@ class Scratch {
     const f = this.fonts[this.run[i]!]!;
     const c = this.complex[i]!;
     return c ? complexFace(f, c === 2) : f;
+  }
+
+  /** The spaces recorded after the text of piece `i` ({@link gaps}), if any. */
+  gapsOf(i: number): Array<[number, number]> | undefined {
+    return this.gaps?.get(i);
   }
 
   text(i: number): string {
@@ -649,9 +712,20 @@ export const ASIAN_SPACING_EM = 0.25;
  * LibreOffice draws, taken here as {@link ASIAN_SPACING_EM}. Spaces take the script of the
  * text before them (the space goes after them); the change is found across runs. Fitting
  * measures it so that a line LibreOffice breaks is broken when fitting too (issue 24: a
- * Japanese bullet with a digit wrapped one line later in LibreOffice than fitting found).
+ * Japanese bullet with a digit wrapped one line later in LibreOffice than fitting found);
+ * with `record` (drawing) each space is noted in {@link Scratch.gaps}, so that the text
+ * after it is drawn past it. With `spaces`, a space after East Asian text is widened to
+ * `spaces.em` ({@link LayoutOptions.eastAsianSpaces}) and noted so too.
  */
-function asianSpacing(S: Scratch, count: number): void {
+function asianSpacing(S: Scratch, count: number, record: boolean, spaces: { m: FontMetrics; em: number } | undefined): void {
+  const widen = (at: number, offset: number, gap: number): void => {
+    S.width[at] = S.width[at]! + gap;
+    if (!record) return;
+    S.gaps ??= new Map();
+    let list = S.gaps.get(at);
+    if (list === undefined) S.gaps.set(at, (list = []));
+    list.push([offset, gap]);
+  };
   // 1 East Asian, 2 other, 0 none yet (spaces only)
   let prev = 0;
   /** The piece holding the last character seen. */
@@ -670,6 +744,12 @@ function asianSpacing(S: Scratch, count: number): void {
         j++;
       }
       if (cp === 0x20 || cp === 0xa0 || cp === 0x09) {
+        // a space after East Asian text, as wide as in LibreOffice's face for it
+        if (spaces && prev === 1 && cp === 0x20) {
+          const font = S.font(i);
+          const gap = spaces.em * font.size_pt - spaces.m.measure(' ', font);
+          if (gap > 0) widen(i, j + 1, gap);
+        }
         last = i;
         continue;
       }
@@ -677,12 +757,33 @@ function asianSpacing(S: Scratch, count: number): void {
       if (prev !== 0 && cls !== prev) {
         // the change falls before this character: the piece of the character before it is widened
         const at = start === 0 ? last : i;
-        if (at >= 0) S.width[at] = S.width[at]! + ASIAN_SPACING_EM * S.font(at).size_pt;
+        if (at >= 0) widen(at, at === i ? start : S.text(at).length, ASIAN_SPACING_EM * S.font(at).size_pt);
       }
       prev = cls;
       last = i;
     }
   }
+}
+
+/**
+ * The width of piece `i`'s end that may hang past the line ({@link LayoutOptions.hangingPunctuation}):
+ * its last character when that is hanging punctuation after East Asian text (or East Asian
+ * itself) in a run of an East Asian language, with the space {@link asianSpacing} puts
+ * before it when `spaced`, and the run's letter spacing `spc`; 0 when it may not hang.
+ */
+function hangingWidth(S: Scratch, i: number, m: FontMetrics, spaced: boolean, spc: number): number {
+  const kind = S.kind[i];
+  if (kind !== WORD && kind !== UNIT && kind !== CJK) return 0;
+  const font = S.font(i);
+  if (!S.fonts[S.run[i]!]!.eastAsianLang) return 0;
+  const chars = [...S.text(i)];
+  const last = chars[chars.length - 1]!;
+  if (!HANGING_PUNCTUATION.includes(last)) return 0;
+  const before = chars.length > 1 ? chars[chars.length - 2]! : i > 0 && S.kind[i - 1] !== SPACE && S.kind[i - 1] !== BREAK ? [...S.text(i - 1)].pop() : undefined;
+  const lastEastAsian = isEastAsian(last.codePointAt(0)!);
+  const beforeEastAsian = before !== undefined && isEastAsian(before.codePointAt(0)!);
+  if (!lastEastAsian && !beforeEastAsian) return 0;
+  return m.measure(last, font) + spc + (spaced && beforeEastAsian && !lastEastAsian ? ASIAN_SPACING_EM * font.size_pt : 0);
 }
 
 /** Storage free for the next layout (a layout started while another is under way makes its own). */
@@ -719,6 +820,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
   const k = (body.fontScale ?? 1) * (options.extraScale ?? 1);
   const s = options.sizeScale ?? 1;
   const measureOnly = !!options.measureOnly;
+  const ofSize = !!options.percentSpacingOfSize;
   const lnRed = (body.lnSpcReduction ?? 0) + (options.extraLnSpcReduction ?? 0);
   const lIns = (body.lIns_emu ?? 91440) / EMU_PER_PT;
   const rIns = (body.rIns_emu ?? 91440) / EMU_PER_PT;
@@ -788,12 +890,15 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
       }
     }
     const count = S.size;
-    if (options.asianSpacing && eastAsianPieces) asianSpacing(S, count);
+    // how much of the paragraph's last piece may hang past the line's end (0: none)
+    const hang = options.hangingPunctuation && p.hangingPunct !== false && count > 0 ? hangingWidth(S, count - 1, m, !!options.asianSpacing, (runs[S.run[count - 1]!]!.spacing_pt ?? 0) * k) : 0;
+    S.gaps = undefined;
+    if (options.asianSpacing && eastAsianPieces) asianSpacing(S, count, !measureOnly, options.eastAsianSpaces ? { m, em: EAST_ASIAN_SPACE_EM } : undefined);
     const first = firstRun >= 0 ? runs[firstRun]! : undefined;
     const firstFont =
       first !== undefined ? (first.cap === 'small' ? sized(first.font, s, k) : S.fonts[firstRun]!) : p.endFont ? sized(p.endFont, s, k) : runs[0] ? sized(runs[0].font, s, k) : sized(DEFAULT_FONT, 1, k);
     const paraSize = firstFont.size_pt;
-    if (pi > 0 || lines.length > 0) y += spacingPts(p.spaceBefore, paraSize, k);
+    if (pi > 0 || lines.length > 0) y += spacingPts(p.spaceBefore, paraSize, k, ofSize);
     // group the pieces into lines
     S.placedLen = 0;
     S.stackLen = 0;
@@ -822,7 +927,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
       }
       const cur = S.lines - 1;
       const avail = S.lineAvail[cur]!;
-      if (!wrap || kind === SPACE || width + S.width[i]! <= avail + 1e-6) {
+      if (!wrap || kind === SPACE || width + S.width[i]! <= avail + 1e-6 || (hang > 0 && i === count - 1 && width + S.width[i]! - hang <= avail + 1e-6)) {
         S.place(i);
         width += S.width[i]!;
         continue;
@@ -932,7 +1037,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
         if (S.kind[i] !== BREAK) textW += S.width[i]!;
       }
       const avail = S.lineAvail[li]!;
-      overflowX = Math.max(overflowX, textW - avail);
+      overflowX = Math.max(overflowX, textW - (hang > 0 && last >= begin && S.placed[last] === count - 1 ? hang : 0) - avail);
       if (measureOnly) {
         lines.push({ paragraph: pi, baseline_pt: baseline, top_pt: top, height_pt: h, width_pt: textW, avail_pt: avail, fragments: [] });
         continue;
@@ -960,20 +1065,16 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
         const bx = lIns + marL + indent + (align === 'l' ? 0 : off);
         frags.push({ text: p.bullet.text, x_pt: bx, width_pt: bulletW, font: bulletFont, color: p.bullet.color, rise_pt: 0, spacing_pt: 0, bullet: true });
       }
-      for (let j = begin; j <= last; j++) {
-        const i = S.placed[j]!;
-        const kind = S.kind[i]!;
-        if (kind === BREAK) continue;
-        const run = runs[S.run[i]!]!;
-        const font = S.font(i);
-        const w = S.width[i]! + (kind === SPACE ? extra : 0);
+      // after a space between East Asian and other text the next text starts a fragment of its own
+      let afterGap = false;
+      const emit = (text: string, w: number, run: TextRunInput, font: FontSpec, i: number): void => {
         const prev = frags[frags.length - 1];
-        if (prev && lastRun === run && prev.font === font) {
-          prev.text += S.text(i);
+        if (prev && lastRun === run && prev.font === font && !afterGap) {
+          prev.text += text;
           prev.width_pt += w;
         } else {
           frags.push({
-            text: S.text(i),
+            text,
             x_pt: x,
             width_pt: w,
             font,
@@ -988,12 +1089,46 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
           });
           lastRun = run;
         }
+        afterGap = false;
         x += w;
+      };
+      for (let j = begin; j <= last; j++) {
+        const i = S.placed[j]!;
+        const kind = S.kind[i]!;
+        if (kind === BREAK) continue;
+        const run = runs[S.run[i]!]!;
+        const font = S.font(i);
+        const w = S.width[i]! + (kind === SPACE ? extra : 0);
+        const gaps = S.gapsOf(i);
+        if (gaps === undefined) {
+          emit(S.text(i), w, run, font, i);
+          continue;
+        }
+        // the piece's text is drawn in parts, each space between them left empty
+        const text = S.text(i);
+        const spc = (run.spacing_pt ?? 0) * k;
+        let used = 0;
+        let from = 0;
+        for (const [at, gap] of gaps) {
+          if (at > from) {
+            const part = text.slice(from, at);
+            const pw = m.measure(part, font) + spc * [...part].length;
+            emit(part, pw, run, font, i);
+            used += pw;
+          }
+          x += gap;
+          used += gap;
+          afterGap = true;
+          from = at;
+        }
+        // the rest of the piece's width (a justified space's share past a space at its end) goes to its last part
+        if (from < text.length) emit(text.slice(from), Math.max(0, w - used), run, font, i);
+        else x += Math.max(0, w - used);
       }
       if (rtl || frags.some((f) => !f.bullet && hasRightToLeft(f.text))) orderBidi(frags, rtl, 2 * lIns + innerW, m);
       lines.push({ paragraph: pi, baseline_pt: baseline, top_pt: top, height_pt: h, width_pt: textW, avail_pt: avail, fragments: frags });
     }
-    y += spacingPts(p.spaceAfter, paraSize, k);
+    y += spacingPts(p.spaceAfter, paraSize, k, ofSize);
   }
   // Space after the last paragraph does not count towards the text height.
   const lastLine = lines[lines.length - 1];

@@ -499,6 +499,8 @@ export interface ParagraphFacts {
   spaceAfter: Spacing | undefined;
   /** The paragraph shows a bullet or number (`a:buChar`, `a:buAutoNum`, `a:buBlip`; `a:buNone` or nothing: none). */
   bullet: boolean;
+  /** `hangingPunct` (xsd:boolean); absent counts as true. */
+  hangingPunct: boolean;
 }
 
 /**
@@ -625,6 +627,7 @@ export class ParagraphStyle {
       spaceBefore: this.spacing(SPC_BEF),
       spaceAfter: this.spacing(SPC_AFT),
       bullet: kind !== undefined && kind.localName !== 'buNone',
+      hangingPunct: onOff(this.pAttr('hangingPunct') ?? '1'),
     };
     return this.paragraphFacts;
   }
@@ -665,6 +668,7 @@ export class ParagraphStyle {
         spaceBefore: facts.spaceBefore,
         spaceAfter: facts.spaceAfter,
         rtl: facts.rtl,
+        hangingPunct: facts.hangingPunct,
       };
     }
     const f = this.fields;
@@ -679,6 +683,7 @@ export class ParagraphStyle {
       spaceAfter: f.spaceAfter,
       endFont,
       rtl: f.rtl,
+      hangingPunct: f.hangingPunct,
     };
     const hasText = runs.some((r) => !r.lineBreak && r.text.trim() !== '');
     const bu = this.bullet();
