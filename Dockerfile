@@ -13,7 +13,7 @@ FROM node:20-bookworm-slim
 # DejaVu Sans and Serif for other fonts, by class, and for Hebrew and Arabic; Noto Sans CJK
 # for Chinese, Japanese and Korean). .ci/run installs the same five.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends fonts-crosextra-carlito fonts-crosextra-caladea fonts-liberation2 fonts-dejavu-core fonts-urw-base35 fonts-noto-cjk \
+ && apt-get install -y --no-install-recommends fonts-crosextra-carlito fonts-crosextra-caladea fonts-liberation2 fonts-dejavu-core fonts-noto-cjk \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app

@@ -1,13 +1,12 @@
 /**
  * Generates `core/src/text/metrics-data/fonts.ts`: advance widths and vertical metrics of
  * the metric-compatible open fonts (Carlito = Calibri, Caladea = Cambria, Liberation Sans
- * = Arial/Helvetica, Liberation Serif = Times New Roman, Liberation Mono = Courier New,
- * P052 = Palatino / Book Antiqua, C059 = Century Schoolbook, URW Bookman = Bookman) and
+ * = Arial/Helvetica, Liberation Serif = Times New Roman, Liberation Mono = Courier New) and
  * DejaVu Sans/Serif (the last-resort faces), read from the installed font files.
  *
  * The output is committed, so measuring text never depends on the fonts of the machine
  * that runs the service. Run after installing fonts-crosextra-carlito,
- * fonts-crosextra-caladea, fonts-liberation2, fonts-dejavu-core and fonts-urw-base35:
+ * fonts-crosextra-caladea, fonts-liberation2 and fonts-dejavu-core:
  *
  *   npx tsx scripts/gen-font-metrics.ts
  *
@@ -56,8 +55,8 @@ const RANGES: Array<[number, number]> = [
 ];
 
 const FACES: Array<{ key: string; family: string; file: string }> = [];
-function add(family: string, dir: string, base: string, styles: Record<string, string>, extension = '.ttf'): void {
-  for (const [style, suffix] of Object.entries(styles)) FACES.push({ key: `${family}|${style}`, family, file: `${dir}/${base}${suffix}${extension}` });
+function add(family: string, dir: string, base: string, styles: Record<string, string>): void {
+  for (const [style, suffix] of Object.entries(styles)) FACES.push({ key: `${family}|${style}`, family, file: `${dir}/${base}${suffix}.ttf` });
 }
 const RBIBI = { regular: '-Regular', bold: '-Bold', italic: '-Italic', bolditalic: '-BoldItalic' };
 add('Carlito', '/usr/share/fonts/truetype/crosextra', 'Carlito', RBIBI);
@@ -67,12 +66,6 @@ add('Liberation Serif', '/usr/share/fonts/truetype/liberation2', 'LiberationSeri
 add('Liberation Mono', '/usr/share/fonts/truetype/liberation2', 'LiberationMono', RBIBI);
 add('DejaVu Sans', '/usr/share/fonts/truetype/dejavu', 'DejaVuSans', { regular: '', bold: '-Bold', italic: '-Oblique', bolditalic: '-BoldOblique' });
 add('DejaVu Serif', '/usr/share/fonts/truetype/dejavu', 'DejaVuSerif', { regular: '', bold: '-Bold', italic: '-Italic', bolditalic: '-BoldItalic' });
-// URW's metric clones (fonts-urw-base35), as fontconfig aliases them: P052 = Palatino,
-// C059 = New Century Schoolbook, URW Bookman = ITC Bookman (regular is its Light weight)
-const URW = '/usr/share/fonts/opentype/urw-base35';
-add('P052', URW, 'P052', { regular: '-Roman', bold: '-Bold', italic: '-Italic', bolditalic: '-BoldItalic' }, '.otf');
-add('C059', URW, 'C059', { regular: '-Roman', bold: '-Bold', italic: '-Italic', bolditalic: '-BdIta' }, '.otf');
-add('URW Bookman', URW, 'URWBookman', { regular: '-Light', bold: '-Demi', italic: '-LightItalic', bolditalic: '-DemiItalic' }, '.otf');
 
 const lines: string[] = [];
 lines.push('/* eslint-disable */');

@@ -3,9 +3,7 @@
  * with Skia (`GlobalFonts`) once per process, and every template font name is drawn with
  * the face its metrics come from (`text/font-metrics.ts` {@link resolveFace}, the same rule
  * text fitting measures with): Carlito for Calibri, Caladea for Cambria and Constantia,
- * Liberation Sans/Serif/Mono for Arial/Helvetica, Times New Roman and Courier New, URW's
- * P052, C059 and URW Bookman for Palatino (and Book Antiqua), Century Schoolbook and
- * Bookman, and for
+ * Liberation Sans/Serif/Mono for Arial/Helvetica, Times New Roman and Courier New, and for
  * any other font a stand-in of its class (serif, sans serif, monospace: by name, else by
  * the template's `panose` / `pitchFamily`, see `text/font-class.ts`). When a family's
  * files are missing, another face of the same class draws instead
@@ -14,7 +12,7 @@
  *
  * Font directories searched: `SLIDEWRIGHT_FONT_DIRS` (colon-separated), then the Debian
  * locations of fonts-crosextra-carlito, fonts-crosextra-caladea, fonts-liberation2,
- * fonts-liberation, fonts-dejavu-core and fonts-urw-base35. The regional faces of Noto Sans CJK
+ * fonts-liberation and fonts-dejavu-core. The regional faces of Noto Sans CJK
  * (fonts-noto-cjk) are registered one by one when text of their language is first drawn
  * ({@link cjkFamilyFor}).
  */
@@ -36,9 +34,6 @@ const FAMILY_FILES: Readonly<Record<string, RegExp>> = {
   'DejaVu Serif': /^DejaVuSerif(-Bold|-Italic|-BoldItalic)?\.ttf$/,
   'DejaVu Sans Mono': /^DejaVuSansMono(-Bold|-Oblique|-BoldOblique)?\.ttf$/,
   OpenSymbol: /^opens___\.ttf$/,
-  P052: /^P052-(Roman|Bold|Italic|BoldItalic)\.otf$/,
-  C059: /^C059-(Roman|Bold|Italic|BdIta)\.otf$/,
-  'URW Bookman': /^URWBookman-(Light|Demi|LightItalic|DemiItalic)\.otf$/,
 };
 
 const DEFAULT_DIRS = [
@@ -47,7 +42,6 @@ const DEFAULT_DIRS = [
   '/usr/share/fonts/truetype/liberation',
   '/usr/share/fonts/truetype/dejavu',
   '/usr/share/fonts/truetype/libreoffice',
-  '/usr/share/fonts/opentype/urw-base35',
   '/usr/share/fonts/TTF',
   '/usr/share/fonts/dejavu',
   '/usr/share/fonts/liberation',

@@ -8,15 +8,12 @@
  * 1. Exact metric-compatible faces (identical advance widths by design):
  *    Calibri → Carlito, Cambria → Caladea, Arial / Helvetica / Arimo → Liberation Sans,
  *    Times New Roman / Times / Tinos → Liberation Serif, Courier New / Courier / Cousine →
- *    Liberation Mono; Palatino Linotype / Palatino / Book Antiqua → P052, Century Schoolbook →
- *    C059, Bookman Old Style → URW Bookman (URW's clones, fonts-urw-base35, which fontconfig
- *    and so LibreOffice also draw them with); the open families themselves (Carlito,
- *    Liberation *, DejaVu *, P052, C059, URW Bookman).
+ *    Liberation Mono; the open families themselves (Carlito, Liberation *, DejaVu *).
  * 2. Known fonts without an open twin, mapped to the nearest metric face (documented in
  *    {@link NEAREST_CLASS}): e.g. Calibri Light / Candara / Corbel → Carlito;
  *    Segoe UI / Helvetica Neue / Franklin Gothic → Liberation Sans; Verdana / Tahoma /
  *    Century Gothic / Trebuchet MS → DejaVu Sans (wide humanist sans); Georgia → DejaVu
- *    Serif; Constantia → Caladea; Garamond → Liberation Serif;
+ *    Serif; Constantia → Caladea; Garamond / Book Antiqua / Palatino → Liberation Serif;
  *    Consolas / Lucida Console → Liberation Mono; Arial Narrow → Liberation Sans at 82 %.
  * 3. Any other font falls back within its class (`font-class.ts`): the class of a
  *    well-known family by name, else the one the template's `panose` / `pitchFamily`
@@ -121,10 +118,6 @@ const EXACT: Readonly<Record<string, string>> = {
   'times new roman': 'Liberation Serif', times: 'Liberation Serif', tinos: 'Liberation Serif', 'liberation serif': 'Liberation Serif',
   'courier new': 'Liberation Mono', courier: 'Liberation Mono', cousine: 'Liberation Mono', 'liberation mono': 'Liberation Mono',
   'dejavu sans': 'DejaVu Sans', 'dejavu serif': 'DejaVu Serif', 'bitstream vera sans': 'DejaVu Sans',
-  // Book Antiqua was drawn to Palatino's widths; URW's clones share the originals' widths
-  'palatino linotype': 'P052', palatino: 'P052', 'book antiqua': 'P052', p052: 'P052', 'tex gyre pagella': 'P052', 'urw palladio l': 'P052',
-  'century schoolbook': 'C059', 'new century schoolbook': 'C059', c059: 'C059', 'tex gyre schola': 'C059', 'century schoolbook l': 'C059',
-  'bookman old style': 'URW Bookman', bookman: 'URW Bookman', 'itc bookman': 'URW Bookman', 'urw bookman': 'URW Bookman', 'urw bookman l': 'URW Bookman', 'tex gyre bonum': 'URW Bookman',
   'noto sans cjk': CJK_FALLBACK_FAMILY_KEY, 'noto sans cjk jp': CJK_FALLBACK_FAMILY_KEY, 'noto sans cjk sc': CJK_FALLBACK_FAMILY_KEY,
   'noto sans cjk tc': CJK_FALLBACK_FAMILY_KEY, 'noto sans cjk kr': CJK_FALLBACK_FAMILY_KEY, 'noto sans cjk hk': CJK_FALLBACK_FAMILY_KEY,
   'source han sans': CJK_FALLBACK_FAMILY_KEY,
@@ -155,6 +148,9 @@ export const NEAREST_CLASS: Readonly<Record<string, { family: string; widthScale
   'arial narrow': { family: 'Liberation Sans', widthScale: 0.82 },
   georgia: { family: 'DejaVu Serif', widthScale: 1 },
   garamond: { family: 'Liberation Serif', widthScale: 1 },
+  'book antiqua': { family: 'Liberation Serif', widthScale: 1 },
+  'palatino linotype': { family: 'Liberation Serif', widthScale: 1 },
+  palatino: { family: 'Liberation Serif', widthScale: 1 },
   consolas: { family: 'Liberation Mono', widthScale: 1 },
   'lucida console': { family: 'Liberation Mono', widthScale: 1 },
 };
@@ -212,7 +208,7 @@ export const CLASS_STAND_IN: Readonly<Record<FontShape, string>> = { serif: 'Dej
 /** The shape of each shipped family. */
 export const FAMILY_SHAPE: Readonly<Record<string, FontShape>> = {
   Carlito: 'sans', 'Liberation Sans': 'sans', 'DejaVu Sans': 'sans',
-  Caladea: 'serif', 'Liberation Serif': 'serif', 'DejaVu Serif': 'serif', P052: 'serif', C059: 'serif', 'URW Bookman': 'serif',
+  Caladea: 'serif', 'Liberation Serif': 'serif', 'DejaVu Serif': 'serif',
   'Liberation Mono': 'mono',
   'Noto Sans CJK': 'sans',
 };
