@@ -56,6 +56,8 @@ export interface DiagramLayout {
 
 interface Pt {
   id: string;
+  /** `dgm:prSet` of the point (a presentation point's presAssocID, presName, presStyleIdx, presStyleCnt). */
+  prSet?: Element;
   type: string;
   t?: Element;
   spPr?: Element;
@@ -71,7 +73,7 @@ interface LNode {
   name: string;
   styleLbl?: string;
   alg?: { type: string; params: Map<string, string> };
-  shape?: { type?: string; rot: number; hide: boolean };
+  shape?: { type?: string; rot: number; hide: boolean; zOrderOff: number };
   texts?: { pts: Pt[]; axis: string };
   pt: Pt;
   constrs: Element[];
@@ -87,9 +89,15 @@ interface LNode {
 
 class LimitError extends Error {}
 
+/** State of one layout pass: warnings, and the latest constraint values of nodes by name (for `for`/`refFor` `des`). */
+interface Ctx {
+  warn: Set<string>;
+  named: Map<string, Map<string, number>>;
+}
+
 const isNode = (p: Pt): boolean => p.type === 'node' || p.type === 'asst';
 
-function readModel(data: Document): { root: Pt; points: Pt[] } {
+function readModel(data: Document): { root: Pt; points: Pt[]; pres: Map<string, Pt> } {
   const model = data.documentElement;
   const ptLst = child(model ?? undefined, NS.dgm, 'ptLst');
   const byId = new Map<string, Pt>();
@@ -97,7 +105,7 @@ function readModel(data: Document): { root: Pt; points: Pt[] } {
   for (const el of children(ptLst ?? (model as Element), NS.dgm, 'pt')) {
     if (points.length >= MAX_POINTS) break;
     const id = attr(el, 'modelId') ?? '';
-    const p: Pt = { id, type: attr(el, 'type') ?? 'node', t: child(el, NS.dgm, 't'), spPr: child(el, NS.dgm, 'spPr'), children: [] };
+    const p: Pt = { id, type: attr(el, 'type') ?? 'node', prSet: child(el, NS.dgm, 'prSet'), t: child(el, NS.dgm, 't'), spPr: child(el, NS.dgm, 'spPr'), children: [] };
     if (!byId.has(id)) byId.set(id, p);
     points.push(p);
   }
@@ -118,7 +126,10 @@ function readModel(data: Document): { root: Pt; points: Pt[] } {
     c.src.children.push(c.dest);
   }
   const root = points.find((p) => p.type === 'doc') ?? { id: '', type: 'doc', children: points.filter((p) => isNode(p) && !p.parent) };
-  return { root, points };
+  // presentation points: the shape a layout node (presName) made for a data point (presAssocID)
+  const pres = new Map<string, Pt>();
+  for (const p of points) if (p.type === 'pres' && p.prSet) pres.set(`${attr(p.prSet, 'presAssocID') ?? ''}|${attr(p.prSet, 'presName') ?? ''}`, p);
+  return { root, points, pres };
 }
 
 function textOf(p: Pt): string {
@@ -287,7 +298,7 @@ class Builder {
           if (!node.alg) node.alg = { type: attr(c, 'type') ?? 'sp', params: new Map(children(c, NS.dgm, 'param').map((x) => [attr(x, 'type') ?? '', attr(x, 'val') ?? ''] as const)) };
           break;
         case 'shape':
-          if (!node.shape) node.shape = { type: attr(c, 'type'), rot: Number(attr(c, 'rot') ?? 0) || 0, hide: attr(c, 'hideGeom') === '1' || attr(c, 'hideGeom') === 'true' };
+          if (!node.shape) node.shape = { type: attr(c, 'type'), rot: Number(attr(c, 'rot') ?? 0) || 0, hide: attr(c, 'hideGeom') === '1' || attr(c, 'hideGeom') === 'true', zOrderOff: Math.max(-1000, Math.min(1000, Math.trunc(Number(attr(c, 'zOrderOff') ?? 0)) || 0)) };
           break;
         case 'presOf':
           if (!node.texts) node.texts = { pts: this.select(p, c), axis: attr(c, 'axis') ?? '' };
@@ -307,12 +318,10 @@ class Builder {
           break;
         }
         case 'choose': {
-          let taken = false;
           for (const br of children(c, NS.dgm)) {
-            if (br.localName === 'if' && this.cond(p, br)) { this.fill(br, p, node, depth + 1); taken = true; break; }
-            if (br.localName === 'else') { this.fill(br, p, node, depth + 1); taken = true; break; }
+            if (br.localName === 'if' && this.cond(p, br)) { this.fill(br, p, node, depth + 1); break; }
+            if (br.localName === 'else') { this.fill(br, p, node, depth + 1); break; }
           }
-          void taken;
           break;
         }
         default:
@@ -333,7 +342,7 @@ const GEOMETRY = /^(w|h|l|t|r|b|ctrX|ctrY|wOff|hOff|lOff|tOff|rOff|bOff|ctrXOff|
  * value set so far instead of replacing it. References to other children are resolved in
  * up to three passes.
  */
-function childValues(node: LNode, rect: Rect): void {
+function childValues(node: LNode, rect: Rect, cx: Ctx): void {
   const own = new Map<string, number>([['w', rect.w], ['h', rect.h], ['l', 0], ['t', 0], ['r', rect.w], ['b', rect.h], ['ctrX', rect.w / 2], ['ctrY', rect.h / 2]]);
   let prev = new Map<LNode, Map<string, number>>();
   for (let pass = 0; pass < 3; pass++) {
@@ -358,6 +367,7 @@ function childValues(node: LNode, rect: Rect): void {
         let base: number | undefined;
         if (refFor === 'self') base = (selfRect ?? own).get(refType);
         else if (refFor === 'ch' && !selfRect) { base = lookup(refForName, refType); cross = (type === 'h' && refType === 'w') || (type === 'w' && refType === 'h'); }
+        else if (refFor === 'des' && refForName) base = cx.named.get(refForName)?.get(refType);
         if (base === undefined) return;
         // a size from a font size: points read as millimetres, as the definitions are written
         v = base * (Number.isFinite(fact) ? fact : 1) * (FONT.test(refType) && !font ? MM : 1);
@@ -376,7 +386,9 @@ function childValues(node: LNode, rect: Rect): void {
         if (cross) c.crossRef!.add(type);
       }
     };
-    // the child's own value constraints first (no reference: the child is not yet sized)
+    // values set for the child's name by an ancestor (for="des"), then the child's own value
+    // constraints (no reference: the child is not yet sized), then this node's for="ch"
+    for (const c of node.children) for (const [k, v] of cx.named.get(c.name) ?? []) if (!cur.get(c)!.has(k)) cur.get(c)!.set(k, v);
     for (const c of node.children) for (const k of c.constrs) if ((attr(k, 'for') ?? 'self') === 'self' && !attr(k, 'refType')) apply(k, [c], new Map());
     for (const k of node.constrs) {
       if (attr(k, 'for') !== 'ch') continue;
@@ -385,10 +397,52 @@ function childValues(node: LNode, rect: Rect): void {
     }
     prev = cur;
   }
-  for (const c of node.children) c.vals = prev.get(c)!;
+  for (const c of node.children) {
+    c.vals = prev.get(c)!;
+    if (c.name && cx.named.size < MAX_LAYOUT_NODES) cx.named.set(c.name, new Map([...(cx.named.get(c.name) ?? []), ...c.vals]));
+  }
 }
 
-function placeComposite(node: LNode, r: Rect, warn: Set<string>): void {
+/**
+ * Values a node's `for="des"` constraints give its descendants of a name (§21.4.2.8), kept
+ * in `cx.named` for {@link childValues}: values, factors of the node's own size, or of
+ * other named descendants' values (two passes).
+ */
+function descendantValues(node: LNode, rect: Rect, cx: Ctx): void {
+  const des = node.constrs.filter((k) => attr(k, 'for') === 'des' && attr(k, 'forName'));
+  if (!des.length) return;
+  const own = new Map<string, number>([['w', rect.w], ['h', rect.h]]);
+  for (let pass = 0; pass < 2; pass++) {
+    for (const k of des) {
+      const type = attr(k, 'type') ?? '';
+      const font = FONT.test(type);
+      if (!GEOMETRY.test(type) && !font) continue;
+      const name = attr(k, 'forName')!;
+      const refType = attr(k, 'refType');
+      const refFor = attr(k, 'refFor') ?? 'self';
+      const fact = Number(attr(k, 'fact') ?? 1);
+      let v: number | undefined;
+      if (refType && refType !== 'none') {
+        const base = refFor === 'self' ? own.get(refType) : cx.named.get(attr(k, 'refForName') ?? '')?.get(refType);
+        if (base === undefined) continue;
+        v = base * (Number.isFinite(fact) ? fact : 1) * (FONT.test(refType) && !font ? MM : 1);
+      } else {
+        const val = Number(attr(k, 'val') ?? NaN);
+        if (!Number.isFinite(val)) continue;
+        v = font ? val : val * MM;
+      }
+      let m = cx.named.get(name);
+      if (!m) { if (cx.named.size >= MAX_LAYOUT_NODES) continue; m = new Map(); cx.named.set(name, m); }
+      const op = attr(k, 'op') ?? 'none';
+      const had = m.get(type);
+      if (op === 'lte') { if (had === undefined || v < had) m.set(type, v); }
+      else if (op === 'gte') { if (had === undefined || v > had) m.set(type, v); }
+      else m.set(type, v);
+    }
+  }
+}
+
+function placeComposite(node: LNode, r: Rect, cx: Ctx): void {
   const boxes: Array<{ c: LNode; b: Rect }> = [];
   for (const c of node.children) {
     const v = c.vals!;
@@ -411,10 +465,10 @@ function placeComposite(node: LNode, r: Rect, warn: Set<string>): void {
   const s = Math.min(1, r.w / Math.max(1, maxX - minX), r.h / Math.max(1, maxY - minY));
   const ox = r.x + (r.w - (maxX - minX) * s) / 2;
   const oy = r.y + (r.h - (maxY - minY) * s) / 2;
-  for (const { c, b } of boxes) layout(c, { x: ox + (b.x - minX) * s, y: oy + (b.y - minY) * s, w: b.w * s, h: b.h * s }, warn);
+  for (const { c, b } of boxes) layout(c, { x: ox + (b.x - minX) * s, y: oy + (b.y - minY) * s, w: b.w * s, h: b.h * s }, cx);
 }
 
-function placeLinear(node: LNode, r: Rect, dir: string, warn: Set<string>): void {
+function placeLinear(node: LNode, r: Rect, dir: string, cx: Ctx): void {
   const horz = dir === 'fromL' || dir === 'fromR';
   const kids = dir === 'fromR' || dir === 'fromB' ? node.children.slice().reverse() : node.children;
   if (!kids.length) return;
@@ -423,27 +477,42 @@ function placeLinear(node: LNode, r: Rect, dir: string, warn: Set<string>): void
   const parentP = horz ? r.w : r.h;
   const parentS = horz ? r.h : r.w;
   const content = kids.filter((c) => c.alg?.type !== 'sp').length || 1;
-  const prim = kids.map((c) => c.vals!.get(P) ?? (c.alg?.type === 'sp' ? 0 : parentP / content));
-  const sec = kids.map((c) => c.vals!.get(S) ?? parentS);
+  const prim = kids.map((c) => c.vals!.get(P) ?? natural(c, P, cx) ?? (c.alg?.type === 'sp' ? 0 : parentP / content));
+  const sec = kids.map((c) => c.vals!.get(S) ?? natural(c, S, cx) ?? parentS);
   const sum = prim.reduce((a, b) => a + b, 0) || 1;
   let s = Math.min(1, parentP / sum);
   const secS = kids.map((c, i) => (c.crossRef!.has(S) ? sec[i]! * s : sec[i]!));
   const maxSec = Math.max(...secS, 1);
   let t = 1;
   if (maxSec > parentS) t = parentS / maxSec;
-  s *= t;
+  // a row too tall (or column too wide) is squeezed across, not along: sizes along come from the row's own constraints
   const align = node.alg?.params.get(horz ? 'nodeVertAlign' : 'nodeHorzAlign') ?? 'ctr';
-  let pos = (parentP - sum * s) / 2;
+  // the row or column as a whole: horzAlign / vertAlign (l, r, t, b; centred by default)
+  const whole = node.alg?.params.get(horz ? 'horzAlign' : 'vertAlign') ?? 'ctr';
+  let pos = whole === 'l' || whole === 't' ? 0 : whole === 'r' || whole === 'b' ? parentP - sum * s : (parentP - sum * s) / 2;
   for (const [i, c] of kids.entries()) {
     const p = prim[i]! * s;
     const q = Math.min(parentS, secS[i]! * t);
     const off = align === 'l' || align === 't' ? 0 : align === 'r' || align === 'b' ? parentS - q : (parentS - q) / 2;
-    layout(c, horz ? { x: r.x + pos, y: r.y + off, w: p, h: q } : { x: r.x + off, y: r.y + pos, w: q, h: p }, warn);
+    layout(c, horz ? { x: r.x + pos, y: r.y + off, w: p, h: q } : { x: r.x + off, y: r.y + pos, w: q, h: p }, cx);
     pos += p;
   }
 }
 
-function placeSnake(node: LNode, r: Rect, warn: Set<string>): void {
+/**
+ * The size along `dim` a node without a constraint for it takes from its children's named
+ * values (an unbounded size, `val="INF"`, is sized to the content): their sum when the node
+ * stacks them along `dim`, else the largest.
+ */
+function natural(node: LNode, dim: 'w' | 'h', cx: Ctx): number | undefined {
+  const vals = node.children.map((g) => cx.named.get(g.name)?.get(dim)).filter((v): v is number => v !== undefined);
+  if (!vals.length) return undefined;
+  const dir = node.alg?.type === 'lin' ? node.alg.params.get('linDir') ?? 'fromL' : undefined;
+  const along = dir !== undefined && (dim === 'w') === (dir === 'fromL' || dir === 'fromR');
+  return along ? vals.reduce((x, y) => x + y, 0) : Math.max(...vals);
+}
+
+function placeSnake(node: LNode, r: Rect, cx: Ctx): void {
   const items = node.children.filter((c) => c.alg?.type !== 'sp');
   if (!items.length) return;
   const sp = node.children.find((c) => c.alg?.type === 'sp');
@@ -470,27 +539,27 @@ function placeSnake(node: LNode, r: Rect, warn: Set<string>): void {
   for (const [i, c] of items.entries()) {
     const col = i % cols;
     const row = Math.floor(i / cols);
-    layout(c, { x: x0 + col * cw * (1 + gap), y: y0 + row * (chh + gap * cw), w: cw, h: chh }, warn);
+    layout(c, { x: x0 + col * cw * (1 + gap), y: y0 + row * (chh + gap * cw), w: cw, h: chh }, cx);
   }
 }
 
-function placeCycle(node: LNode, r: Rect, warn: Set<string>): void {
+function placeCycle(node: LNode, r: Rect, cx: Ctx): void {
   const items = node.children.filter((c) => c.alg?.type !== 'sp');
   if (!items.length) return;
   const centre = node.alg?.params.get('ctrShpMap') === 'fNode' ? items[0] : undefined;
   const ring = centre ? items.slice(1) : items;
   const d = Math.min(r.w, r.h);
-  const cx = r.x + r.w / 2;
+  const mx = r.x + r.w / 2;
   const cy = r.y + r.h / 2;
   const n = Math.max(1, ring.length);
   const size = Math.min(d / 3, n > 1 ? (Math.PI * d * 0.7) / n / 1.3 : d / 3);
   const rad = (d - size) / 2;
   const start = Number(node.alg?.params.get('stAng') ?? 0);
   const span = Number(node.alg?.params.get('spanAng') ?? 360);
-  if (centre) layout(centre, { x: cx - size * 0.7, y: cy - size * 0.7, w: size * 1.4, h: size * 1.4 }, warn);
+  if (centre) layout(centre, { x: mx - size * 0.7, y: cy - size * 0.7, w: size * 1.4, h: size * 1.4 }, cx);
   for (const [i, c] of ring.entries()) {
     const a = ((start + (span * i) / (span >= 360 ? n : Math.max(1, n - 1))) - 90) * (Math.PI / 180);
-    layout(c, { x: cx + rad * Math.cos(a) - size / 2, y: cy + rad * Math.sin(a) - size / 2, w: size, h: size }, warn);
+    layout(c, { x: mx + rad * Math.cos(a) - size / 2, y: cy + rad * Math.sin(a) - size / 2, w: size, h: size }, cx);
   }
 }
 
@@ -498,22 +567,23 @@ function placeCycle(node: LNode, r: Rect, warn: Set<string>): void {
  * Places `node` in `r` (EMU, frame coordinates) and its children by its algorithm; an
  * algorithm not implemented stacks the children top to bottom and is named in `warn`.
  */
-function layout(node: LNode, r: Rect, warn: Set<string>): void {
+function layout(node: LNode, r: Rect, cx: Ctx): void {
   node.rect = r;
   if (!node.children.length) return;
-  childValues(node, r);
+  descendantValues(node, r, cx);
+  childValues(node, r, cx);
   const type = node.alg?.type ?? 'composite';
-  if (type === 'composite') placeComposite(node, r, warn);
-  else if (type === 'lin') placeLinear(node, r, node.alg!.params.get('linDir') ?? 'fromL', warn);
-  else if (type === 'snake') placeSnake(node, r, warn);
-  else if (type === 'cycle') placeCycle(node, r, warn);
+  if (type === 'composite') placeComposite(node, r, cx);
+  else if (type === 'lin') placeLinear(node, r, node.alg!.params.get('linDir') ?? 'fromL', cx);
+  else if (type === 'snake') placeSnake(node, r, cx);
+  else if (type === 'cycle') placeCycle(node, r, cx);
   else {
-    if (type !== 'tx' && type !== 'sp') warn.add(`SmartArt algorithm "${type}" approximated as a vertical stack`);
-    placeLinear(node, r, 'fromT', warn);
+    if (type !== 'tx' && type !== 'sp') cx.warn.add(`SmartArt algorithm "${type}" approximated as a vertical stack`);
+    placeLinear(node, r, 'fromT', cx);
   }
 }
 
-interface Styling { colors?: Document; style?: Document }
+interface Styling { colors?: Document; style?: Document; pres?: Map<string, Pt> }
 
 function styleLabel(doc: Document | undefined, name: string): Element | undefined {
   if (!doc?.documentElement) return undefined;
@@ -537,10 +607,11 @@ function pickColor(lbl: Element | undefined, list: string, index: number, count:
 }
 
 /** The `dsp:sp` of one laid-out node. */
-function emitShape(doc: Document, tree: Element, node: LNode, st: Styling, id: number, paras: Element[] | undefined, bodyPr: Element | undefined, spPrOwn: Element | undefined): void {
+function emitShape(doc: Document, node: LNode, st: Styling, id: number, paras: Element[] | undefined, spPrOwn0: Element | undefined): Element | undefined {
+  let spPrOwn = spPrOwn0;
   const r = node.rect!;
   const geomType = node.shape && !node.shape.hide && node.shape.type && node.shape.type !== 'none' && node.shape.type !== 'conn' ? node.shape.type : undefined;
-  if (!geomType && !paras?.length) return;
+  if (!geomType && !paras?.length) return undefined;
   const sp = createElement(doc, DSP, 'dsp:sp', { modelId: `{sw-${id}}` });
   const nv = createElement(doc, DSP, 'dsp:nvSpPr');
   nv.appendChild(createElement(doc, DSP, 'dsp:cNvPr', { id: 0, name: '' }));
@@ -558,8 +629,15 @@ function emitShape(doc: Document, tree: Element, node: LNode, st: Styling, id: n
   const prst = createElement(doc, NS.a, 'a:prstGeom', { prst: geomType ?? 'rect' });
   prst.appendChild(createElement(doc, NS.a, 'a:avLst'));
   spPr.appendChild(prst);
-  const lbl = node.styleLbl ?? (node.pt.type === 'sibTrans' ? 'sibTrans2D1' : 'node1');
+  const presPt = st.pres?.get(`${node.pt.id}|${node.name}`);
+  const lbl = node.styleLbl ?? (presPt?.prSet ? attr(presPt.prSet, 'presStyleLbl') : undefined) ?? (node.pt.type === 'sibTrans' ? 'sibTrans2D1' : 'node1');
   const cl = styleLabel(st.colors, lbl);
+  // the index and count PowerPoint recorded for this shape, else the node's among its name
+  const pIdx = Number(attr(presPt?.prSet, 'presStyleIdx') ?? NaN);
+  const pCnt = Number(attr(presPt?.prSet, 'presStyleCnt') ?? NaN);
+  if (Number.isInteger(pIdx) && pIdx >= 0 && Number.isInteger(pCnt) && pCnt > pIdx) { node.index = pIdx; node.count = pCnt; }
+  // the presentation point's own shape properties come before the data point's
+  if (presPt?.spPr && children(presPt.spPr, NS.a).some((e) => /Fill$|^ln$/.test(e.localName ?? ''))) spPrOwn = presPt.spPr;
   const fillC = pickColor(cl, 'fillClrLst', node.index, node.count ?? 1) ?? createElement(doc, NS.a, 'a:schemeClr', { val: 'accent1' });
   const lineC = pickColor(cl, 'linClrLst', node.index, node.count ?? 1) ?? createElement(doc, NS.a, 'a:schemeClr', { val: 'lt1' });
   const textC = pickColor(cl, 'txFillClrLst', node.index, node.count ?? 1);
@@ -601,7 +679,6 @@ function emitShape(doc: Document, tree: Element, node: LNode, st: Styling, id: n
   if (paras?.length) {
     const tx = createElement(doc, DSP, 'dsp:txBody');
     const bp = createElement(doc, NS.a, 'a:bodyPr', { spcFirstLastPara: 0, vert: 'horz', wrap: 'square', lIns: Math.round(Math.min(r.w, r.h) * 0.04), tIns: Math.round(Math.min(r.w, r.h) * 0.03), rIns: Math.round(Math.min(r.w, r.h) * 0.04), bIns: Math.round(Math.min(r.w, r.h) * 0.03), numCol: 1, spcCol: 1270, anchor: 'ctr', anchorCtr: 0 });
-    void bodyPr;
     bp.appendChild(createElement(doc, NS.a, 'a:normAutofit'));
     tx.appendChild(bp);
     tx.appendChild(createElement(doc, NS.a, 'a:lstStyle'));
@@ -612,7 +689,7 @@ function emitShape(doc: Document, tree: Element, node: LNode, st: Styling, id: n
     tx2.appendChild(createElement(doc, NS.a, 'a:ext', { cx: Math.round(r.w), cy: Math.round(r.h) }));
     sp.appendChild(tx2);
   }
-  tree.appendChild(sp);
+  return sp;
 }
 
 /**
@@ -669,9 +746,12 @@ const ALIGN: Record<string, string> = { l: 'l', r: 'r', ctr: 'ctr', just: 'just'
 
 function emitTree(doc: Document, tree: Element, root: LNode, st: Styling, shown: Set<Pt>): void {
   let id = 1;
+  // shapes in layout order, moved by their zOrderOff (a shape with -2 goes below the two before it)
+  const out: Array<{ z: number; sp: Element }> = [];
   const walk = (n: LNode, anc: LNode[], depth: number): void => {
     if (depth > MAX_LAYOUT_DEPTH) return;
-    if (n.rect && n.rect.w > 0 && n.rect.h > 0) {
+    // a space node (alg sp) draws nothing
+    if (n.rect && n.rect.w > 0 && n.rect.h > 0 && n.alg?.type !== 'sp') {
       const pts = n.texts?.pts ?? [];
       const des = n.texts?.axis.includes('des') || pts.length > 1;
       const prm = n.alg?.params;
@@ -681,11 +761,40 @@ function emitTree(doc: Document, tree: Element, root: LNode, st: Styling, shown:
       const paras = pts.length ? paragraphsOf(doc, pts, !!des, des ? n.pt : undefined, fontSizeFor(n, anc, des ? 'secFontSz' : 'primFontSz'), align) : undefined;
       if (paras?.length) for (const p of pts) shown.add(p);
       const spPrOwn = pts.length === 1 ? pts[0]!.spPr : n.pt.type !== 'doc' && n.texts?.axis === 'self' ? n.pt.spPr : undefined;
-      emitShape(doc, tree, n, st, id++, paras, undefined, spPrOwn);
+      const seq = id++;
+      const sp = emitShape(doc, n, st, seq, paras, spPrOwn);
+      if (sp) out.push({ z: seq + (n.shape?.zOrderOff ? n.shape.zOrderOff - 0.5 : 0), sp });
     }
     for (const c of n.children) walk(c, [...anc, n], depth + 1);
   };
   walk(root, [], 0);
+  out.sort((a, b) => a.z - b.z);
+  for (const o of out) tree.appendChild(o.sp);
+}
+
+/**
+ * The diagram's background (`dgm:bg`, §21.4.3.1) and outline (`dgm:whole`, §21.4.3.12) as a
+ * rectangle over the whole frame, first in the tree; nothing when neither is set.
+ */
+function background(doc: Document, tree: Element, data: Document, wEmu: number, hEmu: number): void {
+  const model = data.documentElement ?? undefined;
+  const fill = children(child(model, NS.dgm, 'bg') ?? (undefined as unknown as Element), NS.a).find((e) => /Fill$/.test(e.localName ?? ''));
+  const ln = child(child(model, NS.dgm, 'whole'), NS.a, 'ln');
+  if (!fill && !ln) return;
+  const sp = createElement(doc, DSP, 'dsp:sp', { modelId: '{sw-bg}' });
+  const spPr = createElement(doc, DSP, 'dsp:spPr');
+  const xfrm = createElement(doc, NS.a, 'a:xfrm');
+  xfrm.appendChild(createElement(doc, NS.a, 'a:off', { x: 0, y: 0 }));
+  xfrm.appendChild(createElement(doc, NS.a, 'a:ext', { cx: Math.round(wEmu), cy: Math.round(hEmu) }));
+  spPr.appendChild(xfrm);
+  const prst = createElement(doc, NS.a, 'a:prstGeom', { prst: 'rect' });
+  prst.appendChild(createElement(doc, NS.a, 'a:avLst'));
+  spPr.appendChild(prst);
+  spPr.appendChild(fill ? doc.importNode(fill, true) : createElement(doc, NS.a, 'a:noFill'));
+  if (ln) spPr.appendChild(doc.importNode(ln, true));
+  else { const l = createElement(doc, NS.a, 'a:ln'); l.appendChild(createElement(doc, NS.a, 'a:noFill')); spPr.appendChild(l); }
+  sp.appendChild(spPr);
+  tree.insertBefore(sp, tree.firstChild);
 }
 
 function newTree(): { doc: Document; tree: Element } {
@@ -703,12 +812,13 @@ function fallback(root: Pt, wEmu: number, hEmu: number, st: Styling): Element {
   const gap = 0.12;
   const h = hEmu / (n + (n - 1) * gap);
   for (const [i, p] of tops.entries()) {
-    const node: LNode = { name: 'fallback', styleLbl: 'node1', pt: p, constrs: [], children: [], index: i, shape: { type: 'roundRect', rot: 0, hide: false }, rect: { x: 0, y: i * h * (1 + gap), w: wEmu, h } };
+    const node: LNode = { name: 'fallback', styleLbl: 'node1', pt: p, constrs: [], children: [], index: i, shape: { type: 'roundRect', rot: 0, hide: false, zOrderOff: 0 }, rect: { x: 0, y: i * h * (1 + gap), w: wEmu, h } };
     const des: Pt[] = [];
     const walk = (q: Pt, d: number): void => { if (d > MAX_LAYOUT_DEPTH || des.length > MAX_POINTS) return; for (const c of q.children) { if (isNode(c)) des.push(c); walk(c, d + 1); } };
     walk(p, 0);
     const paras = [...paragraphsOf(doc, [p], false, undefined, 28), ...paragraphsOf(doc, des, true, p, 20)];
-    emitShape(doc, tree, node, st, i + 1, paras, undefined, p.spPr);
+    const sp = emitShape(doc, node, st, i + 1, paras, p.spPr);
+    if (sp) tree.appendChild(sp);
   }
   return tree;
 }
@@ -723,25 +833,27 @@ function fallback(root: Pt, wEmu: number, hEmu: number, st: Styling): Element {
  *   for a malformed or hostile definition (it falls back to stacked boxes)
  */
 export function layoutDiagram(def: DiagramDefinition, wEmu: number, hEmu: number): DiagramLayout {
-  const { root, points } = readModel(def.data);
-  const st: Styling = { colors: def.colors, style: def.style };
+  const { root, points, pres } = readModel(def.data);
+  const st: Styling = { colors: def.colors, style: def.style, pres };
   const warnings: string[] = [];
   const layoutDef = def.layout?.documentElement ?? undefined;
   const topNode = layoutDef ? child(layoutDef, NS.dgm, 'layoutNode') : undefined;
   const withText = points.filter((p) => isNode(p) && textOf(p));
   if (layoutDef && topNode) {
     const warn = new Set<string>();
+    const cx: Ctx = { warn, named: new Map() };
     try {
       const b = new Builder(root, layoutDef);
       const tree0 = b.build(topNode, root, 0);
       const setCount = (n: LNode, d: number): void => { n.count = b.counts.get(n.name) ?? 1; if (d < MAX_LAYOUT_DEPTH) for (const c of n.children) setCount(c, d + 1); };
       setCount(tree0, 0);
-      layout(tree0, { x: 0, y: 0, w: wEmu, h: hEmu }, warn);
+      layout(tree0, { x: 0, y: 0, w: wEmu, h: hEmu }, cx);
       const { doc, tree } = newTree();
       const shown = new Set<Pt>();
       emitTree(doc, tree, tree0, st, shown);
       const lost = withText.filter((p) => !shown.has(p));
       if (!lost.length) {
+        background(doc, tree, def.data, wEmu, hEmu);
         warnings.push(...warn);
         return { spTree: tree, warnings };
       }
@@ -753,5 +865,7 @@ export function layoutDiagram(def: DiagramDefinition, wEmu: number, hEmu: number
   } else {
     warnings.push('SmartArt has no layout definition; drawn as stacked boxes');
   }
-  return { spTree: fallback(root, wEmu, hEmu, st), warnings };
+  const tree = fallback(root, wEmu, hEmu, st);
+  if (tree.ownerDocument) background(tree.ownerDocument, tree, def.data, wEmu, hEmu);
+  return { spTree: tree, warnings };
 }
