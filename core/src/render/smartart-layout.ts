@@ -746,13 +746,13 @@ const ALIGN: Record<string, string> = { l: 'l', r: 'r', ctr: 'ctr', just: 'just'
 
 function emitTree(doc: Document, tree: Element, root: LNode, st: Styling, shown: Set<Pt>): void {
   let id = 1;
-  // shapes in layout order, moved by their zOrderOff (a shape with -2 goes below the two before it)
+  // shapes in layout order, moved by their zOrderOff (-2: below the two shapes before it, 1: above the next)
   const out: Array<{ z: number; sp: Element }> = [];
   const walk = (n: LNode, anc: LNode[], depth: number): void => {
     if (depth > MAX_LAYOUT_DEPTH) return;
-    // a space node (alg sp) draws nothing
-    if (n.rect && n.rect.w > 0 && n.rect.h > 0 && n.alg?.type !== 'sp') {
-      const pts = n.texts?.pts ?? [];
+    if (n.rect && n.rect.w > 0 && n.rect.h > 0) {
+      // a space node (alg sp) draws its shape, if it has one, never text
+      const pts = n.alg?.type === 'sp' ? [] : n.texts?.pts ?? [];
       const des = n.texts?.axis.includes('des') || pts.length > 1;
       const prm = n.alg?.params;
       const align = des
@@ -763,7 +763,8 @@ function emitTree(doc: Document, tree: Element, root: LNode, st: Styling, shown:
       const spPrOwn = pts.length === 1 ? pts[0]!.spPr : n.pt.type !== 'doc' && n.texts?.axis === 'self' ? n.pt.spPr : undefined;
       const seq = id++;
       const sp = emitShape(doc, n, st, seq, paras, spPrOwn);
-      if (sp) out.push({ z: seq + (n.shape?.zOrderOff ? n.shape.zOrderOff - 0.5 : 0), sp });
+      const off = n.shape?.zOrderOff ?? 0;
+      if (sp) out.push({ z: seq + (off < 0 ? off - 0.5 : off > 0 ? off + 0.5 : 0), sp });
     }
     for (const c of n.children) walk(c, [...anc, n], depth + 1);
   };
