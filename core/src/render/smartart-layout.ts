@@ -395,11 +395,27 @@ function childValues(node: LNode, rect: Rect, cx: Ctx): void {
       const forName = attr(k, 'forName');
       apply(k, node.children.filter((c) => !forName || c.name === forName), undefined);
     }
+    for (const m of cur.values()) complete(m);
     prev = cur;
   }
   for (const c of node.children) {
     c.vals = prev.get(c)!;
     if (c.name && cx.named.size < MAX_LAYOUT_NODES) cx.named.set(c.name, new Map([...(cx.named.get(c.name) ?? []), ...c.vals]));
+  }
+}
+
+/** Fills the edges, size and centre of a box that follow from the ones set (l + w = r, l + w / 2 = ctrX; same vertically). */
+function complete(m: Map<string, number>): void {
+  for (const [l, w, r, c] of [['l', 'w', 'r', 'ctrX'], ['t', 'h', 'b', 'ctrY']] as const) {
+    const L = m.get(l), W = m.get(w), R = m.get(r), C = m.get(c);
+    if (W === undefined && L !== undefined && R !== undefined) m.set(w, R - L);
+    else if (L === undefined && W !== undefined && R !== undefined) m.set(l, R - W);
+    else if (L === undefined && W !== undefined && C !== undefined) m.set(l, C - W / 2);
+    const L2 = m.get(l), W2 = m.get(w);
+    if (L2 !== undefined && W2 !== undefined) {
+      if (R === undefined) m.set(r, L2 + W2);
+      if (C === undefined) m.set(c, L2 + W2 / 2);
+    }
   }
 }
 
