@@ -33,6 +33,8 @@ export const MAX_LAYOUT_NODES = 2000;
 export const MAX_FOREACH_STEPS = 20000;
 /** Most data-model points read. */
 export const MAX_POINTS = 5000;
+/** Most paragraphs copied into the shapes of one diagram (nodes presenting many points each). */
+export const MAX_PARAGRAPHS = 20000;
 
 /** The parsed parts of one diagram; only the data model is required. */
 export interface DiagramDefinition {
@@ -712,13 +714,15 @@ function emitShape(doc: Document, node: LNode, st: Styling, id: number, paras: E
  * Paragraphs for the points a node presents: a point's own paragraphs centred; for several
  * points or descendants, bulleted and indented by level below `base`.
  */
-function paragraphsOf(doc: Document, pts: Pt[], bulleted: boolean, base: Pt | undefined, fontPt: number, align: { ltr: string; rtl: string } = { ltr: 'ctr', rtl: 'ctr' }): Element[] {
+function paragraphsOf(doc: Document, pts: Pt[], bulleted: boolean, base: Pt | undefined, fontPt: number, align: { ltr: string; rtl: string } = { ltr: 'ctr', rtl: 'ctr' }, budget = { left: MAX_PARAGRAPHS }): Element[] {
   const out: Element[] = [];
   for (const p of pts) {
+    if (budget.left <= 0) break;
     if (!p.t || !textOf(p)) continue;
     let lvl = 0;
     for (let q = p.parent; base && q && q !== base && lvl < 8; q = q.parent) lvl++;
     for (const src of children(p.t, NS.a, 'p')) {
+      if (budget.left-- <= 0) break;
       const para = doc.importNode(src, true) as Element;
       let pPr = child(para, NS.a, 'pPr');
       if (!pPr) { pPr = createElement(doc, NS.a, 'a:pPr'); para.insertBefore(pPr, para.firstChild); }
@@ -764,6 +768,7 @@ function emitTree(doc: Document, tree: Element, root: LNode, st: Styling, shown:
   let id = 1;
   // shapes in layout order, moved by their zOrderOff (-2: below the two shapes before it, 1: above the next)
   const out: Array<{ z: number; sp: Element }> = [];
+  const budget = { left: MAX_PARAGRAPHS };
   const walk = (n: LNode, anc: LNode[], depth: number): void => {
     if (depth > MAX_LAYOUT_DEPTH) return;
     if (n.rect && n.rect.w > 0 && n.rect.h > 0) {
@@ -774,7 +779,7 @@ function emitTree(doc: Document, tree: Element, root: LNode, st: Styling, shown:
       const align = des
         ? { ltr: ALIGN[prm?.get('parTxLTRAlign') ?? ''] ?? 'l', rtl: ALIGN[prm?.get('parTxRTLAlign') ?? ''] ?? 'r' }
         : { ltr: ALIGN[prm?.get('parTxLTRAlign') ?? ''] ?? 'ctr', rtl: ALIGN[prm?.get('parTxRTLAlign') ?? ''] ?? 'ctr' };
-      const paras = pts.length ? paragraphsOf(doc, pts, !!des, des ? n.pt : undefined, fontSizeFor(n, anc, des ? 'secFontSz' : 'primFontSz'), align) : undefined;
+      const paras = pts.length ? paragraphsOf(doc, pts, !!des, des ? n.pt : undefined, fontSizeFor(n, anc, des ? 'secFontSz' : 'primFontSz'), align, budget) : undefined;
       if (paras?.length) for (const p of pts) shown.add(p);
       const spPrOwn = pts.length === 1 ? pts[0]!.spPr : n.pt.type !== 'doc' && n.texts?.axis === 'self' ? n.pt.spPr : undefined;
       const seq = id++;
@@ -827,13 +832,14 @@ function fallback(root: Pt, wEmu: number, hEmu: number, st: Styling): Element {
   const n = tops.length;
   if (!n) return tree;
   const gap = 0.12;
+  const budget = { left: MAX_PARAGRAPHS };
   const h = hEmu / (n + (n - 1) * gap);
   for (const [i, p] of tops.entries()) {
     const node: LNode = { name: 'fallback', styleLbl: 'node1', pt: p, constrs: [], children: [], index: i, shape: { type: 'roundRect', rot: 0, hide: false, zOrderOff: 0 }, rect: { x: 0, y: i * h * (1 + gap), w: wEmu, h } };
     const des: Pt[] = [];
     const walk = (q: Pt, d: number): void => { if (d > MAX_LAYOUT_DEPTH || des.length > MAX_POINTS) return; for (const c of q.children) { if (isNode(c)) des.push(c); walk(c, d + 1); } };
     walk(p, 0);
-    const paras = [...paragraphsOf(doc, [p], false, undefined, 28), ...paragraphsOf(doc, des, true, p, 20)];
+    const paras = [...paragraphsOf(doc, [p], false, undefined, 28, undefined, budget), ...paragraphsOf(doc, des, true, p, 20, undefined, budget)];
     const sp = emitShape(doc, node, st, i + 1, paras, p.spPr);
     if (sp) tree.appendChild(sp);
   }
