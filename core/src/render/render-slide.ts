@@ -21,7 +21,8 @@ import { graphicKind } from '../ooxml/pml/graphic.js';
 import type { PmlModel, ShapeTreePart } from '../ooxml/pml/parts.js';
 import { openedTemplates } from '../ooxml/pml/opened-templates.js';
 import { effective, type Frame, type Shape } from '../ooxml/pml/shapes.js';
-import { NS, attr, attrNS, child, children, type Element } from '../ooxml/xml.js';
+import { NS, attr, attrNS, child, children, type Document, type Element } from '../ooxml/xml.js';
+import { layoutDiagram } from './smartart-layout.js';
 import { colorIn, type ColorContext } from '../ooxml/pml/color.js';
 import { drawChart } from './chart.js';
 import {
@@ -589,11 +590,26 @@ async function drawDiagram(dc: DrawContext, shape: Shape, r: RectPt, o: DrawOpti
     const number = /(\d+)\.xml$/.exec(dataPart ?? '')?.[1];
     drawingPart = drawings.find((d) => number !== undefined && new RegExp(`\\D${number}\\.xml$`).test(d)) ?? (drawings.length === 1 ? drawings[0] : undefined);
   }
-  if (!drawingPart || !dc.pkg.hasPart(drawingPart)) return;
-  const root = dc.pkg.getXml(drawingPart).documentElement;
+  const root = drawingPart && dc.pkg.hasPart(drawingPart) ? dc.pkg.getXml(drawingPart).documentElement : undefined;
   const spTree = child(root ?? undefined, DSP_NS, 'spTree');
-  if (!spTree) return;
-  await drawDspTree(dc, spTree, drawingPart, r, shape, o);
+  if (spTree && drawingPart && children(spTree, DSP_NS).some((e) => e.localName === 'sp' || e.localName === 'grpSp')) {
+    await drawDspTree(dc, spTree, drawingPart, r, shape, o);
+    return;
+  }
+  // No drawing, or an empty one (WPS Office): laid out from the data model and the layout definition.
+  if (!dataPart || !dc.pkg.hasPart(dataPart)) return;
+  const part = (id: string): Document | undefined => {
+    const name = id ? dc.pkg.rel(shape.part.partName, id)?.targetPartName : undefined;
+    return name && dc.pkg.hasPart(name) ? dc.pkg.getXml(name) : undefined;
+  };
+  const laid = layoutDiagram({
+    data: dc.pkg.getXml(dataPart),
+    layout: part(attrNS(relIds, NS.r, 'lo') ?? ''),
+    colors: part(attrNS(relIds, NS.r, 'cs') ?? ''),
+    style: part(attrNS(relIds, NS.r, 'qs') ?? ''),
+  }, r.w * EMU_PT, r.h * EMU_PT);
+  dc.warnings.push(`diagram ${shape.name}: drawing part ${drawingPart ? 'has no shapes' : 'missing'}; laid out from its data model and layout definition`, ...laid.warnings.map((w) => `diagram ${shape.name}: ${w}`));
+  await drawDspTree(dc, laid.spTree, dataPart, r, shape, o);
 }
 
 const DSP_NS = 'http://schemas.microsoft.com/office/drawing/2008/diagram';
