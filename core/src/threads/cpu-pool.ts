@@ -6,13 +6,14 @@
 import { taskError } from './task-failure.js';
 import { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
-import type { AnalyzeResult, BuildResult, BuildTemplateRef, ChartInventoryResult, CpuTask, InspectResult, PdfResult, RenderResult, RenderTarget, TemplatesMissing, UpdateChartsResult, WarmUpTaskResult } from './cpu-task.js';
+import type { AnalyzeResult, BuildResult, BuildTemplateRef, ChartInventoryResult, CpuTask, InspectResult, PdfResult, PdfShareResult, RenderResult, RenderTarget, TemplatesMissing, UpdateChartsResult, WarmUpTaskResult } from './cpu-task.js';
 import { createHash } from 'node:crypto';
 import type { ChartUpdateSpec } from '../generation/charts/deck-update.js';
 import type { AnalysisOptions } from '../analysis/analyze.js';
 import type { DeckSlideSpec } from '../generation/deck/build-deck.js';
 import { THREAD_OLD_GENERATION_MB, THREAD_YOUNG_GENERATION_MB } from './heap-limits.js';
 import { WARM_UP_ROUNDS } from './warm-up.js';
+import { mergePdfs } from '../render/pdf-merge.js';
 
 /**
  * A template of a deck build ({@link CpuPool.build}): its id in the request, the SHA-256 of
@@ -180,12 +181,32 @@ export class CpuPool {
   }
 
   /**
-   * Renders the visible slides of a package to one PDF (issue 22).
+   * Renders the visible slides of a package to one PDF (issue 22). With more than one
+   * thread the pages are shared out, one task per thread (each opens the package and draws
+   * every n-th page into a PDF of its own), and the parts are joined into one document here
+   * ({@link mergePdfs}: pictures, fonts and page contents copied as drawn).
    * @param cacheKey - identifies the bytes (their hash), so a thread can reuse an opened package
    * @param pdfa - declare PDF/A-2b conformance
    */
-  pdf(bytes: Uint8Array, cacheKey: string, pdfa: boolean): Promise<PdfResult> {
-    return this.run<PdfResult>({ op: 'pdf', bytes, cacheKey, pdfa });
+  async pdf(bytes: Uint8Array, cacheKey: string, pdfa: boolean): Promise<PdfResult> {
+    if (this.threads < 2) return this.run<PdfResult>({ op: 'pdf', bytes, cacheKey, pdfa });
+    const of = this.threads;
+    const shares = await Promise.all(Array.from({ length: of }, (_, index) => this.run<PdfShareResult>({ op: 'pdf', bytes, cacheKey, pdfa, share: { index, of } })));
+    const parts: Array<{ pdf: Uint8Array; pages: number[] }> = [];
+    const fontSubstitutions: Record<string, string> = {};
+    for (const r of shares) {
+      if (!r.ok) return r;
+      if (r.page_indices.length > 0) parts.push({ pdf: r.pdf, pages: r.page_indices });
+      Object.assign(fontSubstitutions, r.font_substitutions);
+    }
+    let pdf: Uint8Array;
+    try {
+      pdf = mergePdfs(parts);
+    } catch {
+      // parts the joiner cannot read (not expected of Skia's files): the document drawn on one thread
+      return this.run<PdfResult>({ op: 'pdf', bytes, cacheKey, pdfa });
+    }
+    return { ok: true, pdf, pages: parts.reduce((n, p) => n + p.pages.length, 0), font_substitutions: fontSubstitutions };
   }
 
   /** Lists the charts of each slide of a deck (update-charts validates its references with it). */

@@ -43,7 +43,7 @@ export type CpuTask =
   | { op: 'updateCharts'; bytes: Uint8Array; charts: ChartUpdateSpec[] }
   | { op: 'build'; templates: BuildTemplateRef[]; slides: DeckSlideSpec[]; minTextPt?: number }
   | { op: 'render'; bytes: Uint8Array; cacheKey: string; slides: RenderTarget[]; widthPx: number }
-  | { op: 'pdf'; bytes: Uint8Array; cacheKey: string; pdfa: boolean }
+  | { op: 'pdf'; bytes: Uint8Array; cacheKey: string; pdfa: boolean; share?: PdfShare }
   | { op: 'warmUp'; rounds: number; templates: Array<[string, Uint8Array]> };
 
 /**
@@ -87,6 +87,20 @@ export type AnalyzeResult = { ok: true; results: StoredAnalysisResults } | TaskF
 export type RenderResult = { ok: true; images: RenderedImage[] } | TaskFailure;
 /** A presentation's visible slides as one PDF (pages: how many). */
 export type PdfResult = { ok: true; pdf: Uint8Array; pages: number; font_substitutions: Record<string, string> } | TaskFailure;
+/**
+ * The share of a PDF export one thread draws when the pages are shared out: of the visible
+ * slides in deck order, those whose index i has i mod `of` = `index` (one page in `of`
+ * each, so slides heavy to draw that stand together are shared too).
+ */
+export interface PdfShare {
+  index: number;
+  of: number;
+}
+/**
+ * A share's pages as a PDF of their own (`pdf` empty when the share has none) and where each
+ * of them stands among the document's pages (0-based, in the share's page order).
+ */
+export type PdfShareResult = { ok: true; pdf: Uint8Array; page_indices: number[]; font_substitutions: Record<string, string> } | TaskFailure;
 /** The charts of a generated deck, per slide (update-charts checks its references against it). */
 export type ChartInventoryResult = ({ ok: true } & DeckChartInventory) | TaskFailure;
 /** A deck with chart updates applied (`bytes` undefined when none could be). */
@@ -119,7 +133,7 @@ function failure(err: unknown): TaskFailure {
   return { ok: false, error: { code: 'internal', message: err instanceof Error ? err.message : String(err) } };
 }
 
-export default async function run(task: CpuTask): Promise<InspectResult | AnalyzeResult | BuildResult | TemplatesMissing | RenderResult | PdfResult | ChartInventoryResult | UpdateChartsResult | WarmUpTaskResult> {
+export default async function run(task: CpuTask): Promise<InspectResult | AnalyzeResult | BuildResult | TemplatesMissing | RenderResult | PdfResult | PdfShareResult | ChartInventoryResult | UpdateChartsResult | WarmUpTaskResult> {
   try {
     switch (task.op) {
       case 'inspect': {
@@ -165,6 +179,13 @@ export default async function run(task: CpuTask): Promise<InspectResult | Analyz
         const pkg = await openedTemplates.readPackage(task.cacheKey, task.bytes);
         const parts = visibleSlideParts(pkg);
         if (parts.length === 0) return { ok: false, error: { code: 'no_slides', message: 'the presentation has no visible slide to put on a PDF page' } };
+        const share = task.share;
+        if (share) {
+          const indices = parts.map((_, i) => i).filter((i) => i % share.of === share.index);
+          if (indices.length === 0) return { ok: true, pdf: new Uint8Array(0), page_indices: [], font_substitutions: {} } satisfies PdfShareResult;
+          const r = await renderPdf(pkg, { pdfa: task.pdfa, slidePartNames: indices.map((i) => parts[i]!) });
+          return { ok: true, pdf: r.pdf, page_indices: indices, font_substitutions: r.font_substitutions } satisfies PdfShareResult;
+        }
         const r = await renderPdf(pkg, { pdfa: task.pdfa, slidePartNames: parts });
         return { ok: true, pdf: r.pdf, pages: r.slide_part_names.length, font_substitutions: r.font_substitutions };
       }
