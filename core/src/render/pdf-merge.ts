@@ -53,8 +53,11 @@ interface PartObject {
   tail: Uint8Array;
 }
 
-const WHITE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20].map((c) => String.fromCharCode(c)));
-const DELIM = new Set(['(', ')', '<', '>', '[', ']', '{', '}', '/', '%']);
+/** Character classes (§7.2.2): 1 white-space, 2 delimiter, 0 regular. */
+const CLASS = new Uint8Array(256);
+for (const c of [0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]) CLASS[c] = 1;
+for (const c of '()<>[]{}/%') CLASS[c.charCodeAt(0)] = 2;
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 
 /** Reads PDF values from text (Latin-1, one character per byte). */
 class Lexer {
@@ -66,17 +69,23 @@ class Lexer {
   private skip(): void {
     const s = this.s;
     for (;;) {
-      while (this.pos < s.length && WHITE.has(s[this.pos]!)) this.pos++;
-      if (s[this.pos] !== '%') return;
-      while (this.pos < s.length && s[this.pos] !== '\n' && s[this.pos] !== '\r') this.pos++;
+      while (this.pos < s.length && CLASS[s.charCodeAt(this.pos)] === 1) this.pos++;
+      if (s.charCodeAt(this.pos) !== 0x25) return;
+      while (this.pos < s.length && s.charCodeAt(this.pos) !== 0x0a && s.charCodeAt(this.pos) !== 0x0d) this.pos++;
     }
+  }
+
+  /** Moves past a run of regular characters. */
+  private regular(): void {
+    const s = this.s;
+    while (this.pos < s.length && CLASS[s.charCodeAt(this.pos) & 0xff] === 0) this.pos++;
   }
 
   /** The next regular token (number, keyword) without its delimiters. */
   word(): string {
     this.skip();
     const start = this.pos;
-    while (this.pos < this.s.length && !WHITE.has(this.s[this.pos]!) && !DELIM.has(this.s[this.pos]!)) this.pos++;
+    this.regular();
     if (this.pos === start) throw new PdfMergeError(`a token expected at byte ${start}`);
     return this.s.slice(start, this.pos);
   }
@@ -84,14 +93,14 @@ class Lexer {
   value(): Value {
     this.skip();
     const s = this.s;
-    const c = s[this.pos];
-    if (c === undefined) throw new PdfMergeError('the file ends inside an object');
-    if (c === '<' && s[this.pos + 1] === '<') {
+    const c = s.charCodeAt(this.pos);
+    if (Number.isNaN(c)) throw new PdfMergeError('the file ends inside an object');
+    if (c === 0x3c && s.charCodeAt(this.pos + 1) === 0x3c) {
       this.pos += 2;
       const d: Dict = new Map();
       for (;;) {
         this.skip();
-        if (s.startsWith('>>', this.pos)) {
+        if (s.charCodeAt(this.pos) === 0x3e && s.charCodeAt(this.pos + 1) === 0x3e) {
           this.pos += 2;
           return d;
         }
@@ -100,52 +109,55 @@ class Lexer {
         d.set(key.text.slice(1), this.value());
       }
     }
-    if (c === '[') {
+    if (c === 0x5b) {
       this.pos++;
       const a: Value[] = [];
       for (;;) {
         this.skip();
-        if (s[this.pos] === ']') {
+        if (s.charCodeAt(this.pos) === 0x5d) {
           this.pos++;
           return a;
         }
         a.push(this.value());
       }
     }
-    if (c === '(') {
+    if (c === 0x28) {
       const start = this.pos++;
       let depth = 1;
       while (depth > 0) {
-        const ch = s[this.pos++];
-        if (ch === undefined) throw new PdfMergeError('a string runs past the end of the file');
-        if (ch === '\\') this.pos++;
-        else if (ch === '(') depth++;
-        else if (ch === ')') depth--;
+        if (this.pos >= s.length) throw new PdfMergeError('a string runs past the end of the file');
+        const ch = s.charCodeAt(this.pos++);
+        if (ch === 0x5c) this.pos++;
+        else if (ch === 0x28) depth++;
+        else if (ch === 0x29) depth--;
       }
       return new Raw(s.slice(start, this.pos));
     }
-    if (c === '<') {
+    if (c === 0x3c) {
       const end = s.indexOf('>', this.pos);
       if (end < 0) throw new PdfMergeError('a hex string runs past the end of the file');
       const text = s.slice(this.pos, end + 1);
       this.pos = end + 1;
       return new Raw(text);
     }
-    if (c === '/') {
+    if (c === 0x2f) {
       const start = this.pos++;
-      while (this.pos < s.length && !WHITE.has(s[this.pos]!) && !DELIM.has(s[this.pos]!)) this.pos++;
+      this.regular();
       return new Raw(s.slice(start, this.pos));
     }
-    const w = this.word();
-    if (/^\d+$/.test(w)) {
+    const start = this.pos;
+    this.regular();
+    if (this.pos === start) throw new PdfMergeError(`a value expected at byte ${start}`);
+    const w = s.slice(start, this.pos);
+    if (isDigit(c) && /^\d+$/.test(w)) {
       // `n g R` is a reference; otherwise the integer alone
       const save = this.pos;
       this.skip();
-      const g = /^\d+/.exec(s.slice(this.pos, this.pos + 12));
-      if (g) {
-        this.pos += g[0].length;
+      const g = this.pos;
+      while (isDigit(s.charCodeAt(this.pos))) this.pos++;
+      if (this.pos > g) {
         this.skip();
-        if (s[this.pos] === 'R' && (this.pos + 1 >= s.length || WHITE.has(s[this.pos + 1]!) || DELIM.has(s[this.pos + 1]!))) {
+        if (s.charCodeAt(this.pos) === 0x52 && (this.pos + 1 >= s.length || CLASS[s.charCodeAt(this.pos + 1) & 0xff] !== 0)) {
           this.pos++;
           return new Ref(Number(w));
         }

@@ -3,7 +3,7 @@
  * sources (tests, development) each thread starts at cpu-task.dev.mjs, which registers tsx
  * in the thread itself; from the compiled build it runs cpu-task.js.
  */
-import { taskError } from './task-failure.js';
+import { NO_VISIBLE_SLIDE_MESSAGE, taskError } from './task-failure.js';
 import { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
 import type { AnalyzeResult, BuildResult, BuildTemplateRef, ChartInventoryResult, CpuTask, InspectResult, PdfResult, PdfShareResult, RenderResult, RenderTarget, TemplatesMissing, UpdateChartsResult, WarmUpTaskResult } from './cpu-task.js';
@@ -192,13 +192,16 @@ export class CpuPool {
     if (this.threads < 2) return this.run<PdfResult>({ op: 'pdf', bytes, cacheKey, pdfa });
     const of = this.threads;
     const shares = await Promise.all(Array.from({ length: of }, (_, index) => this.run<PdfShareResult>({ op: 'pdf', bytes, cacheKey, pdfa, share: { index, of } })));
-    const parts: Array<{ pdf: Uint8Array; pages: number[] }> = [];
     const fontSubstitutions: Record<string, string> = {};
     for (const r of shares) {
       if (!r.ok) return r;
-      if (r.page_indices.length > 0) parts.push({ pdf: r.pdf, pages: r.page_indices });
       Object.assign(fontSubstitutions, r.font_substitutions);
     }
+    // A page's place: its slide's rank among the slides drawn (every visible one, in deck order).
+    const drawn = shares.flatMap((r) => (r.ok ? r.slide_indices : [])).sort((a, b) => a - b);
+    if (drawn.length === 0) return { ok: false, error: { code: 'no_slides', message: NO_VISIBLE_SLIDE_MESSAGE } };
+    const page = new Map(drawn.map((slide, i) => [slide, i]));
+    const parts = shares.flatMap((r) => (r.ok && r.slide_indices.length > 0 ? [{ pdf: r.pdf, pages: r.slide_indices.map((i) => page.get(i)!) }] : []));
     let pdf: Uint8Array;
     try {
       pdf = mergePdfs(parts);
@@ -206,7 +209,7 @@ export class CpuPool {
       // parts the joiner cannot read (not expected of Skia's files): the document drawn on one thread
       return this.run<PdfResult>({ op: 'pdf', bytes, cacheKey, pdfa });
     }
-    return { ok: true, pdf, pages: parts.reduce((n, p) => n + p.pages.length, 0), font_substitutions: fontSubstitutions };
+    return { ok: true, pdf, pages: drawn.length, font_substitutions: fontSubstitutions };
   }
 
   /** Lists the charts of each slide of a deck (update-charts validates its references with it). */

@@ -16,6 +16,7 @@ import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 import { havePoppler, pageTexts, pdfFonts, pdfInfo, rasterizePage } from '../../helpers/pdf-tools.js';
 import { PdfFile, PdfName, PdfRef, pdfaProblems } from '../../helpers/pdfa-check.js';
 import { strictTests } from '../../helpers/corpus.js';
+import { miniDeck, sp } from '../ooxml/pml/mini-deck.js';
 
 t.setTimeout(600_000);
 
@@ -105,6 +106,28 @@ t.test('the worker pool shares an export out over its threads and answers one do
     t.equal(r.pages, 48);
     t.same(pageTexts(r.pdf), pageTexts(whole), 'the same pages in the same order');
     t.same(rasterizePage(r.pdf, 2, 240, 180), rasterizePage(whole, 2, 240, 180), 'a page of the second share looks the same');
+  } finally {
+    await pool.close();
+  }
+});
+
+t.test('hidden slides are left out wherever they fall among the shares; no visible slide is refused', { skip: skipPoppler }, async (t) => {
+  const word = (w: string, hidden = false): { tree: string; attrs?: string } => ({
+    tree: sp(2, 't', { xfrm: [914400, 914400, 4572000, 914400], body: `<a:p><a:r><a:rPr lang="en-US" sz="2400"/><a:t>${w}</a:t></a:r></a:p>` }),
+    ...(hidden ? { attrs: 'show="0"' } : {}),
+  });
+  const deck = async (slides: Array<{ tree: string; attrs?: string }>): Promise<Uint8Array> => (await miniDeck({ slides })).toBytes();
+  const pool = new CpuPool(2);
+  try {
+    // shares of two: slides 1, 3, 5 and 2, 4; the first and third hidden
+    const r = await pool.pdf(await deck([word('Alpha', true), word('Bravo'), word('Charlie', true), word('Delta'), word('Echo')]), 'hidden-shares', false);
+    if (!r.ok) throw new Error(r.error.message);
+    t.equal(r.pages, 3);
+    t.same(pageTexts(r.pdf).map((x) => x.trim()), ['Bravo', 'Delta', 'Echo'], 'the visible slides in deck order');
+    const one = await pool.pdf(await deck([word('Alpha', true), word('Bravo')]), 'one-visible', false);
+    t.ok(one.ok && one.pages === 1 && pageTexts(one.pdf)[0]!.trim() === 'Bravo', 'one share without a page: the other share is the document');
+    const none = await pool.pdf(await deck([word('Alpha', true), word('Bravo', true), word('Charlie', true)]), 'none-visible', false);
+    t.ok(!none.ok && none.error.code === 'no_slides', 'every slide hidden: no_slides');
   } finally {
     await pool.close();
   }
