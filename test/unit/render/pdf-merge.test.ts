@@ -106,6 +106,9 @@ t.test('the worker pool shares an export out over its threads and answers one do
     t.equal(r.pages, 48);
     t.same(pageTexts(r.pdf), pageTexts(whole), 'the same pages in the same order');
     t.same(rasterizePage(r.pdf, 2, 240, 180), rasterizePage(whole, 2, 240, 180), 'a page of the second share looks the same');
+    // two exports at once (the second finds the pool busy and is drawn on one thread): both whole
+    const both = await Promise.all([pool.pdf(bytes, 'pdf-merge-test-a', false), pool.pdf(bytes, 'pdf-merge-test-b', false)]);
+    for (const x of both) t.ok(x.ok && x.pages === 48 && JSON.stringify(pageTexts(x.pdf)) === JSON.stringify(pageTexts(whole)), 'concurrent exports: every page, in order');
   } finally {
     await pool.close();
   }
