@@ -3,9 +3,10 @@
  * poi-customgeo-48slides.pptx → one PDF of all its visible slides, Slidewright vs
  * LibreOffice (`soffice --headless --convert-to pdf`), side by side in one run.
  *
- * Slidewright is measured on the service's path: a task on the worker-thread pool
- * (`CpuPool.pdf`, what an export job runs), a new cache key each run so the thread opens
- * and parses the package afresh; Slidewright warm threads (one untimed export).
+ * Slidewright is measured on the service's path: the worker-thread pool's export
+ * (`CpuPool.pdf`, what an export job runs) with the service's two threads (which share the
+ * pages out and join the parts), and with one thread for comparison; a new cache key each
+ * run so the threads open and parse the package afresh; warm threads (one untimed export).
  * LibreOffice three ways: cold (`soffice --convert-to pdf` with a new user profile: what a
  * first conversion costs), warm profile (a new soffice process per file, the profile made
  * by one untimed conversion) and warm listener (one soffice kept running with
@@ -121,19 +122,30 @@ const bytes = readFileSync(file);
 const pages = visibleSlideParts(await OpcPackage.open(bytes)).length;
 console.log(`template ${basename(file)}: ${pages} visible slides → one PDF (load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores)`);
 
-const pool = new CpuPool(1);
+/** Worker threads of the service's pool (its default, `SLIDEWRIGHT_WORKER_THREADS`). */
+const THREADS = Number(process.env.BENCH_THREADS ?? 2);
+const pool = new CpuPool(THREADS);
+const single = new CpuPool(1);
 await throughPool(pool, bytes);
+await throughPool(single, bytes);
 await inProcess(bytes);
 const ours: Timing[] = [];
+const oneThread: Timing[] = [];
 const local: Timing[] = [];
-for (let i = 0; i < RUNS; i++) ours.push(await throughPool(pool, bytes));
+// alternated, so a change of load on the machine weighs on both alike
+for (let i = 0; i < RUNS; i++) {
+  ours.push(await throughPool(pool, bytes));
+  oneThread.push(await throughPool(single, bytes));
+}
 for (let i = 0; i < RUNS; i++) local.push(await inProcess(bytes));
 await pool.close();
+await single.close();
 
 const best = (xs: Timing[]): Timing => xs.reduce((a, b) => (b.wallMs < a.wallMs ? b : a));
-const row = (name: string, t: Timing): string => `${name.padEnd(36)} ${t.wallMs.toFixed(0).padStart(7)} ms wall ${t.cpuMs.toFixed(0).padStart(7)} ms cpu  ${(t.bytes / 1024).toFixed(0).padStart(6)} KiB`;
+const row = (name: string, t: Timing): string => `${name.padEnd(40)} ${t.wallMs.toFixed(0).padStart(7)} ms wall ${t.cpuMs.toFixed(0).padStart(7)} ms cpu  ${(t.bytes / 1024).toFixed(0).padStart(6)} KiB`;
 const o = best(ours);
-console.log(row('Slidewright, worker thread (service)', o));
+console.log(row(`Slidewright, ${THREADS} worker threads (service)`, o));
+console.log(row('Slidewright, one worker thread', best(oneThread)));
 console.log(row('Slidewright, in process', best(local)));
 if (!have('soffice')) {
   console.log('LibreOffice (soffice) not installed: no comparison');

@@ -89,10 +89,13 @@ const PRODUCER = 'Slidewright';
 export function visibleSlideParts(pkg: OpcPackage): string[] {
   return readPresentation(pkg)
     .slides.map((s) => s.partName)
-    .filter((part) => {
-      const show = pkg.getXml(part).documentElement?.getAttribute('show');
-      return show !== '0' && show !== 'false';
-    });
+    .filter((part) => slideShown(pkg, part));
+}
+
+/** Whether a slide is shown (`p:sld/@show` not `0` or `false`, §19.3.1.38): a PDF has a page for it. */
+export function slideShown(pkg: OpcPackage, slidePart: string): boolean {
+  const show = pkg.getXml(slidePart).documentElement?.getAttribute('show');
+  return show !== '0' && show !== 'false';
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { OpcPackage } from '../ooxml/opc/package.js';
 import { EngineError, PackageError } from '../ooxml/errors.js';
-import type { TaskFailure } from './task-failure.js';
+import { NO_VISIBLE_SLIDE_MESSAGE, type TaskFailure } from './task-failure.js';
 import { CT } from '../ooxml/opc/constants.js';
 import { checkPresentationPackage } from '../ooxml/pml/presentation.js';
 import { analyzePresentation, type AnalysisOptions } from '../analysis/analyze.js';
@@ -19,7 +19,7 @@ import { checkPresentationIntegrity, DEFAULT_TEMPLATE_LIMITS } from '../ooxml/in
 import { repairTemplate } from '../ooxml/repair.js';
 import type { SlideError, SlideWarning } from '../domain/content.js';
 import { renderSlide, type RenderedSlide } from '../render/render-slide.js';
-import { renderPdf, visibleSlideParts } from '../render/pdf.js';
+import { renderPdf, slideShown, visibleSlideParts } from '../render/pdf.js';
 import { diagnose, type TemplateDoctorReport } from '../doctor/index.js';
 import { chartInventory, updateDeckCharts, type ChartUpdateSpec, type DeckChartInventory, type DeckChartsResult } from '../generation/charts/deck-update.js';
 import { readPresentation } from '../ooxml/pml/presentation.js';
@@ -43,7 +43,7 @@ export type CpuTask =
   | { op: 'updateCharts'; bytes: Uint8Array; charts: ChartUpdateSpec[] }
   | { op: 'build'; templates: BuildTemplateRef[]; slides: DeckSlideSpec[]; minTextPt?: number }
   | { op: 'render'; bytes: Uint8Array; cacheKey: string; slides: RenderTarget[]; widthPx: number }
-  | { op: 'pdf'; bytes: Uint8Array; cacheKey: string; pdfa: boolean }
+  | { op: 'pdf'; bytes: Uint8Array; cacheKey: string; pdfa: boolean; share?: PdfShare }
   | { op: 'warmUp'; rounds: number; templates: Array<[string, Uint8Array]> };
 
 /**
@@ -87,6 +87,20 @@ export type AnalyzeResult = { ok: true; results: StoredAnalysisResults } | TaskF
 export type RenderResult = { ok: true; images: RenderedImage[] } | TaskFailure;
 /** A presentation's visible slides as one PDF (pages: how many). */
 export type PdfResult = { ok: true; pdf: Uint8Array; pages: number; font_substitutions: Record<string, string> } | TaskFailure;
+/**
+ * The share of a PDF export one thread draws when the pages are shared out: of the slides
+ * in deck order, those whose index i has i mod `of` = `index` (one slide in `of` each, so
+ * slides heavy to draw that stand together are shared too), hidden ones left out.
+ */
+export interface PdfShare {
+  index: number;
+  of: number;
+}
+/**
+ * A share's pages as a PDF of their own (`pdf` empty when the share has none) and, for each
+ * page in order, its slide's index in deck order (0-based, hidden slides counted).
+ */
+export type PdfShareResult = { ok: true; pdf: Uint8Array; slide_indices: number[]; font_substitutions: Record<string, string> } | TaskFailure;
 /** The charts of a generated deck, per slide (update-charts checks its references against it). */
 export type ChartInventoryResult = ({ ok: true } & DeckChartInventory) | TaskFailure;
 /** A deck with chart updates applied (`bytes` undefined when none could be). */
@@ -119,7 +133,7 @@ function failure(err: unknown): TaskFailure {
   return { ok: false, error: { code: 'internal', message: err instanceof Error ? err.message : String(err) } };
 }
 
-export default async function run(task: CpuTask): Promise<InspectResult | AnalyzeResult | BuildResult | TemplatesMissing | RenderResult | PdfResult | ChartInventoryResult | UpdateChartsResult | WarmUpTaskResult> {
+export default async function run(task: CpuTask): Promise<InspectResult | AnalyzeResult | BuildResult | TemplatesMissing | RenderResult | PdfResult | PdfShareResult | ChartInventoryResult | UpdateChartsResult | WarmUpTaskResult> {
   try {
     switch (task.op) {
       case 'inspect': {
@@ -163,8 +177,17 @@ export default async function run(task: CpuTask): Promise<InspectResult | Analyz
       case 'pdf': {
         // Opened through the same per-thread cache as previews: the package is often just previewed.
         const pkg = await openedTemplates.readPackage(task.cacheKey, task.bytes);
+        const share = task.share;
+        if (share) {
+          // Only this share's slides are read (each thread parses the slides it draws, no others).
+          const slides = readPresentation(pkg).slides.map((s) => s.partName);
+          const mine = slides.map((_, i) => i).filter((i) => i % share.of === share.index && slideShown(pkg, slides[i]!));
+          if (mine.length === 0) return { ok: true, pdf: new Uint8Array(0), slide_indices: [], font_substitutions: {} } satisfies PdfShareResult;
+          const r = await renderPdf(pkg, { pdfa: task.pdfa, slidePartNames: mine.map((i) => slides[i]!) });
+          return { ok: true, pdf: r.pdf, slide_indices: mine, font_substitutions: r.font_substitutions } satisfies PdfShareResult;
+        }
         const parts = visibleSlideParts(pkg);
-        if (parts.length === 0) return { ok: false, error: { code: 'no_slides', message: 'the presentation has no visible slide to put on a PDF page' } };
+        if (parts.length === 0) return { ok: false, error: { code: 'no_slides', message: NO_VISIBLE_SLIDE_MESSAGE } };
         const r = await renderPdf(pkg, { pdfa: task.pdfa, slidePartNames: parts });
         return { ok: true, pdf: r.pdf, pages: r.slide_part_names.length, font_substitutions: r.font_substitutions };
       }

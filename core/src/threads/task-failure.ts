@@ -4,6 +4,9 @@
  */
 import { EngineError, PackageError, isPackageErrorCode } from '../ooxml/errors.js';
 
+/** A PDF export's failure `no_slides`: what it says. */
+export const NO_VISIBLE_SLIDE_MESSAGE = 'the presentation has no visible slide to put on a PDF page';
+
 /**
  * An engine error as it crosses from a CPU thread to the main thread: a plain value, since
  * structured cloning keeps neither an error's class nor its `code`. {@link taskError} makes
