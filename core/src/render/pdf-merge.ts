@@ -215,7 +215,7 @@ function readPart(pdf: Uint8Array, which: number): ReadPart {
 }
 
 /** Subset tags (`ABCDEF+`, §9.6.4) in the names a font object carries. */
-const TAG_KEYS = new Set(['BaseFont', 'FontName']);
+const TAG_KEYS: ReadonlySet<string> = new Set(['BaseFont', 'FontName']);
 
 /**
  * Joins parts into one PDF: every page of every part, at the index its part gives it.

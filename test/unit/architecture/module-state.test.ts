@@ -59,6 +59,7 @@ const INVENTORY: Record<string, Kind> = {
   'core/src/validation/index.ts#ajv': 'process-wide',
   'core/src/validation/index.ts#validators': 'process-wide',
   'core/src/validation/index.ts#routeIndex': 'process-wide',
+  'core/src/render/pdf-merge.ts#CLASS': 'process-wide',
 
   'core/src/generation/deck/slide-quality.ts#objectIds': 'lives with its key',
   'core/src/generation/deck/slide-quality.ts#inheritedFrames': 'lives with its key',
