@@ -36,6 +36,23 @@ export const MAX_POINTS = 5000;
 /** Most paragraphs copied into the shapes of one diagram (nodes presenting many points each). */
 export const MAX_PARAGRAPHS = 20000;
 
+/**
+ * A constraint's value (ECMA-376 Part 1 §21.4.2.2): `fact` × the referenced value `base`
+ * when it names one (a font size, in points, read as millimetres where a geometry refers to
+ * it, as the definitions are written), else its own `val` (millimetres for geometry, points
+ * for font sizes); undefined when neither is known. Geometry comes out in EMU.
+ */
+function constraintValue(k: Element, font: boolean, refType: string | undefined, base: number | undefined): number | undefined {
+  if (refType && refType !== 'none') {
+    if (base === undefined) return undefined;
+    const fact = Number(attr(k, 'fact') ?? 1);
+    return base * (Number.isFinite(fact) ? fact : 1) * (FONT.test(refType) && !font ? MM : 1);
+  }
+  const val = Number(attr(k, 'val') ?? NaN);
+  if (!Number.isFinite(val)) return undefined;
+  return font ? val : val * MM;
+}
+
 /** The parsed parts of one diagram; only the data model is required. */
 export interface DiagramDefinition {
   /** `dgm:dataModel` (diagramData part). */
@@ -361,24 +378,17 @@ function childValues(node: LNode, rect: Rect, cx: Ctx): void {
       const refType = attr(k, 'refType');
       const refFor = attr(k, 'refFor') ?? 'self';
       const refForName = attr(k, 'refForName');
-      const fact = Number(attr(k, 'fact') ?? 1);
       const op = attr(k, 'op') ?? 'none';
-      let v: number | undefined;
+      let base: number | undefined;
       let cross = false;
       if (refType && refType !== 'none') {
-        let base: number | undefined;
         if (refFor === 'self') base = (selfRect ?? own).get(refType);
         else if (refFor === 'ch' && !selfRect) { base = lookup(refForName, refType); cross = (type === 'h' && refType === 'w') || (type === 'w' && refType === 'h'); }
         else if (refFor === 'des' && refForName) base = cx.named.get(refForName)?.get(refType);
-        if (base === undefined) return;
-        // a size from a font size: points read as millimetres, as the definitions are written
-        v = base * (Number.isFinite(fact) ? fact : 1) * (FONT.test(refType) && !font ? MM : 1);
-      } else {
-        // without a value the constraint only groups equal values (op="equ")
-        const val = Number(attr(k, 'val') ?? NaN);
-        if (!Number.isFinite(val)) return;
-        v = font ? val : val * MM;
       }
+      // (without a value the constraint only groups equal values, op="equ")
+      const v = constraintValue(k, font, refType, base);
+      if (v === undefined) return;
       for (const c of targets) {
         const m = cur.get(c)!;
         const had = m.get(type);
@@ -438,17 +448,9 @@ function descendantValues(node: LNode, rect: Rect, cx: Ctx): void {
       const name = attr(k, 'forName')!;
       const refType = attr(k, 'refType');
       const refFor = attr(k, 'refFor') ?? 'self';
-      const fact = Number(attr(k, 'fact') ?? 1);
-      let v: number | undefined;
-      if (refType && refType !== 'none') {
-        const base = refFor === 'self' ? own.get(refType) : cx.named.get(attr(k, 'refForName') ?? '')?.get(refType);
-        if (base === undefined) continue;
-        v = base * (Number.isFinite(fact) ? fact : 1) * (FONT.test(refType) && !font ? MM : 1);
-      } else {
-        const val = Number(attr(k, 'val') ?? NaN);
-        if (!Number.isFinite(val)) continue;
-        v = font ? val : val * MM;
-      }
+      const base = !refType || refType === 'none' ? undefined : refFor === 'self' ? own.get(refType) : cx.named.get(attr(k, 'refForName') ?? '')?.get(refType);
+      const v = constraintValue(k, font, refType, base);
+      if (v === undefined) continue;
       let m = cx.named.get(name);
       if (!m) { if (cx.named.size >= MAX_LAYOUT_NODES) continue; m = new Map(); cx.named.set(name, m); }
       const op = attr(k, 'op') ?? 'none';

@@ -12,18 +12,11 @@ import { renderSlide } from '../../../core/src/render/render-slide.js';
 import { renderPdf } from '../../../core/src/render/pdf.js';
 import { decodeImage } from '../../../core/src/render/images.js';
 import { MetafilePicture } from '../../../core/src/render/metafile/index.js';
+import { pngPixels, type Rgb } from '../../helpers/png-pixels.js';
 import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 import { havePoppler, pageTexts } from '../../helpers/pdf-tools.js';
 
-type Rgb = [number, number, number];
-
-async function pixels(png: Uint8Array): Promise<{ w: number; h: number; at: (x: number, y: number) => Rgb }> {
-  const img = await loadImage(Buffer.from(png));
-  const c = createCanvas(img.width, img.height);
-  c.getContext('2d').drawImage(img, 0, 0);
-  const d = c.getContext('2d').getImageData(0, 0, img.width, img.height).data;
-  return { w: img.width, h: img.height, at: (x, y) => { const i = (Math.round(y) * img.width + Math.round(x)) * 4; return [d[i]!, d[i + 1]!, d[i + 2]!]; } };
-}
+const pixels = pngPixels;
 
 /** Share of pixels in a rectangle (fractions of the image) matching `test`. */
 function share(p: Awaited<ReturnType<typeof pixels>>, r: [number, number, number, number], test: (c: Rgb) => boolean): number {

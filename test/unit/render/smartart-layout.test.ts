@@ -9,21 +9,13 @@
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { renderSlide } from '../../../core/src/render/render-slide.js';
 import { miniDeck } from '../ooxml/pml/mini-deck.js';
+import { pngPixels, type Rgb } from '../../helpers/png-pixels.js';
 import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 
-type Rgb = [number, number, number];
-
-async function image(png: Uint8Array): Promise<{ w: number; h: number; px: (x: number, y: number) => Rgb }> {
-  const img = await loadImage(Buffer.from(png));
-  const c = createCanvas(img.width, img.height);
-  c.getContext('2d').drawImage(img, 0, 0);
-  const d = c.getContext('2d').getImageData(0, 0, img.width, img.height).data;
-  return { w: img.width, h: img.height, px: (x, y) => { const i = (Math.round(y) * img.width + Math.round(x)) * 4; return [d[i]!, d[i + 1]!, d[i + 2]!]; } };
-}
+const image = pngPixels;
 
 /** Accent 2 of the mini deck's theme, ED7D31. */
 const isOrange = (p: Rgb): boolean => Math.abs(p[0] - 0xed) < 20 && Math.abs(p[1] - 0x7d) < 25 && Math.abs(p[2] - 0x31) < 25;
@@ -112,7 +104,7 @@ const render = async (pkg: OpcPackage) => image((await renderSlide(pkg, '/ppt/sl
 /** Pixels of a region that differ between two renderings. */
 function differing(a: Awaited<ReturnType<typeof image>>, b: Awaited<ReturnType<typeof image>>, x0: number, y0: number, x1: number, y1: number): number {
   let n = 0;
-  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) { const p = a.px(x, y); const q = b.px(x, y); if (Math.abs(p[0] - q[0]) + Math.abs(p[1] - q[1]) + Math.abs(p[2] - q[2]) > 30) n++; }
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) { const p = a.at(x, y); const q = b.at(x, y); if (Math.abs(p[0] - q[0]) + Math.abs(p[1] - q[1]) + Math.abs(p[2] - q[2]) > 30) n++; }
   return n;
 }
 
@@ -121,13 +113,13 @@ t.test('an empty drawing part: the list is laid out from its layout definition',
   // three items in 288 pt with gaps of a tenth of an item: item 90 pt, gap 9 pt → rows at 72, 171, 270 pt
   for (const [k, top] of [72, 171, 270].entries()) {
         // just inside the top of each box, above its text
-    t.ok(isOrange(img.px(72 + 115, top + 5)), `item ${k + 1}: its text box is filled with accent 2 (${JSON.stringify(img.px(72 + 115, top + 5))})`);
-    t.ok(isOrange(img.px(72 + 500, top + 5)), `item ${k + 1}: its detail box too, on the right`);
-    t.ok(isWhite(img.px(72 + 288, top + 90 + 4)) || k === 2, `item ${k + 1}: a gap below it`);
+    t.ok(isOrange(img.at(72 + 115, top + 5)), `item ${k + 1}: its text box is filled with accent 2 (${JSON.stringify(img.at(72 + 115, top + 5))})`);
+    t.ok(isOrange(img.at(72 + 500, top + 5)), `item ${k + 1}: its detail box too, on the right`);
+    t.ok(isWhite(img.at(72 + 288, top + 90 + 4)) || k === 2, `item ${k + 1}: a gap below it`);
   }
   // nothing outside the frame
   let outside = 0;
-  for (let y = 0; y < 540; y += 3) for (let x = 0; x < 720; x += 3) if ((x < 70 || x > 650 || y < 70 || y > 362) && !isWhite(img.px(x, y))) outside++;
+  for (let y = 0; y < 540; y += 3) for (let x = 0; x < 720; x += 3) if ((x < 70 || x > 650 || y < 70 || y > 362) && !isWhite(img.at(x, y))) outside++;
   t.equal(outside, 0, 'nothing is drawn outside the frame');
   // the text: the same diagram with empty texts differs inside both boxes of every item
   const blank = await render(await deck({ layout: LIST_LAYOUT, drawing: 'empty', texts: false }));
@@ -151,7 +143,7 @@ for (const [name, layout] of [['no layout nodes in the layout definition', undef
     const h = 288 / (3 + 2 * 0.12);
     for (let k = 0; k < 3; k++) {
       const top = 72 + k * h * 1.12;
-      t.ok(isOrange(img.px(72 + 10, top + h / 2)), `box ${k + 1} is filled with accent 2 (${JSON.stringify(img.px(82, top + h / 2))})`);
+      t.ok(isOrange(img.at(72 + 10, top + h / 2)), `box ${k + 1} is filled with accent 2 (${JSON.stringify(img.at(82, top + h / 2))})`);
       t.ok(differing(img, blank, 72, top, 648, top + h) > 60, `box ${k + 1} holds its item's and child's text`);
     }
   });
