@@ -917,7 +917,23 @@ function drawableText(dc: DrawContext, body: TextBodyInput): TextBodyInput {
 }
 
 /**
+ * How many device pixels one unit of the current transform spans (the square root of its
+ * determinant: the mean of the two axes' scales, for a group that stretches its children).
+ */
+export function deviceScale(m: Pick<Affine, 'a' | 'b' | 'c' | 'd'>): number {
+  return Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)) || 1;
+}
+
+/**
  * Draws laid-out text in a text rectangle (points, in the current transform).
+ *
+ * Where the transform enlarges (a preview wider than the slide is in points, or a tiny
+ * slide), the glyphs are drawn at their device size in a transform scaled back by the same
+ * factor. Skia places a glyph on the baseline at the font size the canvas is given and only
+ * then applies the transform, so at 4 pt drawn 6× (a 24 px em) Carlito's digits stood
+ * 3 px above the baseline and Noto Sans CJK's ideographs 2 px below it, and at 12 pt drawn
+ * 2× each was 1 px off; given the device size, both sit where a 24 px font puts them.
+ * Advances are unchanged (positions come from the layout, in points).
  * @param autofit - the body shrinks on overflow (`a:normAutofit`): see {@link autofitLayout}
  * @returns false when there was nothing to draw
  */
@@ -928,6 +944,9 @@ export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt
   const layout = autofit ? autofitLayout(body, box) : layoutText(body, box, PREVIEW_LAYOUT);
   const ctx = dc.ctx;
   ctx.save();
+  // q: device pixels per point of the text (1 where the transform does not enlarge)
+  const q = Math.max(1, deviceScale(ctx.getTransform()));
+  if (q !== 1) ctx.scale(1 / q, 1 / q);
   ctx.textBaseline = 'alphabetic';
   ctx.textAlign = 'left';
   // Font, colour and spacing are set only when they change (the canvas parses each font string).
@@ -948,28 +967,31 @@ export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt
       const family = dc.family(f.font.name, f.font.shapeHint);
       // a run whose Latin text draws in a face of its own keeps that face as its reported substitute
       if (f.substitutedFor && family.toLowerCase() !== f.substitutedFor.trim().toLowerCase()) dc.fontSubstitutions[f.substitutedFor] ??= family;
-      const nextFont = cssFont(family, f.font.size_pt, !!f.font.bold, !!f.font.italic, fallbacks);
+      const nextFont = cssFont(family, f.font.size_pt * q, !!f.font.bold, !!f.font.italic, fallbacks);
       if (nextFont !== font) ctx.font = font = nextFont;
       const n = Number.parseInt(f.color ?? '000000', 16);
       const nextFill = css({ r: (n >> 16) & 255, g: (n >> 8) & 255, b: n & 255, a: alpha });
       if (nextFill !== fill) ctx.fillStyle = fill = nextFill;
-      const nextSpacing = f.spacing_pt ? `${f.spacing_pt}px` : '0px';
+      const nextSpacing = f.spacing_pt ? `${f.spacing_pt * q}px` : '0px';
       if (nextSpacing !== spacing) ctx.letterSpacing = spacing = nextSpacing;
-      const x = rect.x + f.x_pt;
-      const y = rect.y + line.baseline_pt - f.rise_pt;
+      // x, y, size, width: in the scaled-back transform (points × q)
+      const x = (rect.x + f.x_pt) * q;
+      const y = (rect.y + line.baseline_pt - f.rise_pt) * q;
+      const size = f.font.size_pt * q;
+      const width = f.width_pt * q;
       if (f.rtl) {
         // a right-to-left piece: the shaper orders its glyphs (and joins Arabic) from its right edge
         ctx.direction = 'rtl';
         ctx.textAlign = 'right';
-        ctx.fillText(f.text, x + f.width_pt, y);
+        ctx.fillText(f.text, x + width, y);
         ctx.direction = 'ltr';
         ctx.textAlign = 'left';
       } else ctx.fillText(f.text, x, y);
-      if (f.link_rid && dc.surface.pdf) annotateLink(dc, f.link_rid, x, y - f.font.size_pt, x + f.width_pt, y + f.font.size_pt * 0.25);
+      if (f.link_rid && dc.surface.pdf) annotateLink(dc, f.link_rid, x, y - size, x + width, y + size * 0.25);
       if (f.underline || f.strike) {
-        const th = Math.max(f.font.size_pt / 18, 0.5);
-        if (f.underline) ctx.fillRect(x, y + f.font.size_pt * 0.1, f.width_pt, th);
-        if (f.strike) ctx.fillRect(x, y - f.font.size_pt * 0.3, f.width_pt, th);
+        const th = Math.max(f.font.size_pt / 18, 0.5) * q;
+        if (f.underline) ctx.fillRect(x, y + size * 0.1, width, th);
+        if (f.strike) ctx.fillRect(x, y - size * 0.3, width, th);
       }
     }
   }
