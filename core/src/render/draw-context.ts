@@ -10,7 +10,7 @@ import type { PmlModel } from '../ooxml/pml/parts.js';
 import { FactKind, openedTemplates } from '../ooxml/pml/opened-templates.js';
 import type { Theme } from '../ooxml/pml/theme.js';
 import { NS, attr, attrNS, child, children, intAttr, type Element } from '../ooxml/xml.js';
-import { PREVIEW_LAYOUT, isVerticalText, layoutText, type TextBodyInput, type TextBox, type TextLayout } from '../text/layout.js';
+import { PREVIEW_LAYOUT, isVerticalText, layoutText, type LayoutOptions, type TextBodyInput, type TextBox, type TextLayout } from '../text/layout.js';
 import { colorIn, css, resolveRgba, type ColorContext, type Rgba } from '../ooxml/pml/color.js';
 import { cjkFamilyFor, cssFont, drawFamily, pdfFallbackFamilies, scriptFallbackFamilies } from './fonts.js';
 import { hasEastAsian, hasNonLatinScript } from '../text/script.js';
@@ -837,13 +837,13 @@ export function strokeOutline(dc: DrawContext, o: Outline, path: SkPath2D, ends:
  *
  * @param box - the text rectangle, EMU
  */
-function autofitLayout(body: TextBodyInput, box: TextBox): TextLayout {
+function autofitLayout(body: TextBodyInput, box: TextBox, options: LayoutOptions): TextLayout {
   const base: TextBodyInput = { ...body, fontScale: 1, lnSpcReduction: 0 };
   const paras = body.paragraphs.slice();
   while (paras.length > 1 && paras[paras.length - 1]!.runs.length === 0) paras.pop();
   const measured: TextBodyInput = { ...base, paragraphs: paras };
   const fits = (s: number): boolean => {
-    const l = layoutText(measured, box, { ...PREVIEW_LAYOUT, extraScale: s, measureOnly: true });
+    const l = layoutText(measured, box, { ...options, extraScale: s, measureOnly: true });
     return l.overflow_pt <= 0.5 && l.overflowX_pt <= 0.5;
   };
   let maxSize = 0;
@@ -858,14 +858,15 @@ function autofitLayout(body: TextBodyInput, box: TextBox): TextLayout {
     }
     scale = lo;
   }
-  return layoutText(base, box, { ...PREVIEW_LAYOUT, extraScale: scale });
+  return layoutText(base, box, { ...options, extraScale: scale });
 }
 
 /**
  * Draws text in `rect`, turned a quarter for vertical text ({@link isVerticalText}: `vert`
  * of `a:bodyPr` §21.1.2.1.1 or `a:tcPr` §21.1.3.17; 90°, `vert270` 270°).
+ * @param options - how the text is laid out ({@link drawTextBody})
  */
-export function drawTurnedTextBody(dc: DrawContext, body: TextBodyInput, rect0: RectPt, vert: string | undefined, autofit = false): void {
+export function drawTurnedTextBody(dc: DrawContext, body: TextBodyInput, rect0: RectPt, vert: string | undefined, autofit = false, options: LayoutOptions = PREVIEW_LAYOUT): void {
   const ctx = dc.ctx;
   let rect = rect0;
   ctx.save();
@@ -877,7 +878,7 @@ export function drawTurnedTextBody(dc: DrawContext, body: TextBodyInput, rect0: 
     ctx.translate(-cx, -cy);
     rect = { x: cx - rect.h / 2, y: cy - rect.w / 2, w: rect.h, h: rect.w };
   }
-  drawTextBody(dc, body, rect, autofit);
+  drawTextBody(dc, body, rect, autofit, options);
   ctx.restore();
 }
 
@@ -935,13 +936,15 @@ export function deviceScale(m: Pick<Affine, 'a' | 'b' | 'c' | 'd'>): number {
  * 2× each was 1 px off; given the device size, both sit where a 24 px font puts them.
  * Advances are unchanged (positions come from the layout, in points).
  * @param autofit - the body shrinks on overflow (`a:normAutofit`): see {@link autofitLayout}
+ * @param options - how the text is laid out: {@link PREVIEW_LAYOUT} (a shape's text body, as
+ *   LibreOffice sets it) unless the caller sets it otherwise (table cells: `table.ts`)
  * @returns false when there was nothing to draw
  */
-export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt, autofit = false): boolean {
+export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt, autofit = false, options: LayoutOptions = PREVIEW_LAYOUT): boolean {
   if (!body0.paragraphs.some((p) => p.runs.some((r) => !r.lineBreak && r.text.trim() !== ''))) return false;
   const body = drawableText(dc, body0);
   const box = { width_emu: rect.w * EMU_PT, height_emu: rect.h * EMU_PT };
-  const layout = autofit ? autofitLayout(body, box) : layoutText(body, box, PREVIEW_LAYOUT);
+  const layout = autofit ? autofitLayout(body, box, options) : layoutText(body, box, options);
   const ctx = dc.ctx;
   ctx.save();
   // q: device pixels per point of the text (1 where the transform does not enlarge)

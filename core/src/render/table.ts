@@ -8,7 +8,7 @@
 import { RT } from '../ooxml/opc/constants.js';
 import type { Shape } from '../ooxml/pml/shapes.js';
 import { NS, attr, boolAttr, child, children, intAttr, parseXml, type Element } from '../ooxml/xml.js';
-import { PREVIEW_LAYOUT, layoutText } from '../text/layout.js';
+import { PREVIEW_LAYOUT, layoutText, type LayoutOptions } from '../text/layout.js';
 import { colorIn, type Rgba } from '../ooxml/pml/color.js';
 import { DrawContext, EMU_PT, drawTurnedTextBody, fillOf, paintFill, resolveOutline, strokeOutline, styleFill, toPath2D, type RectPt, type ResolvedFill } from './draw-context.js';
 import { readTextBody, type TextStyleSources } from '../ooxml/pml/text-style.js';
@@ -136,6 +136,9 @@ export function drawTable(dc: DrawContext, tbl: Element, r: RectPt, shape: Shape
     body.anchor = anchor === 'ctr' ? 'ctr' : anchor === 'b' ? 'b' : 't';
     return { body, mar: { l: mar.l / EMU_PT, r: mar.r / EMU_PT, t: mar.t / EMU_PT, b: mar.b / EMU_PT } };
   };
+  // Cell text is set by its faces' own metrics, as LibreOffice 7 sets it (where a shape's
+  // text body has font-independent lines: LayoutOptions.lineMetrics); rows grow to fit it.
+  const cellLayout: LayoutOptions = { ...PREVIEW_LAYOUT, lineMetrics: 'face' };
   // Row heights grow to fit single-row cells' text.
   const heights = trs.map((tr) => intAttr(tr, 'h', 0) / EMU_PT);
   const texts = new Map<Cell, ReturnType<typeof textOf>>();
@@ -146,7 +149,7 @@ export function drawTable(dc: DrawContext, tbl: Element, r: RectPt, shape: Shape
     const w = cols.slice(c.col, c.col + c.colSpan).reduce((s, x) => s + x, 0);
     const hasAny = t.body.paragraphs.some((p) => p.runs.some((x) => x.text !== ''));
     const emptyBody = hasAny ? t.body : { ...t.body, paragraphs: t.body.paragraphs.length ? t.body.paragraphs : [] };
-    const need = layoutText(emptyBody, { width_emu: w * EMU_PT, height_emu: 0 }, PREVIEW_LAYOUT).totalHeight_pt;
+    const need = layoutText(emptyBody, { width_emu: w * EMU_PT, height_emu: 0 }, cellLayout).totalHeight_pt;
     heights[c.row] = Math.max(heights[c.row] ?? 0, need);
   }
   const xs = [r.x];
@@ -218,6 +221,6 @@ export function drawTable(dc: DrawContext, tbl: Element, r: RectPt, shape: Shape
   // Text; a cell's vert (§21.1.3.17 tcPr/@vert) turns it like a text box's.
   for (const c of cells) {
     const t = texts.get(c)!;
-    drawTurnedTextBody(dc, t.body, rectOf(c), attr(child(c.tc, NS.a, 'tcPr'), 'vert'));
+    drawTurnedTextBody(dc, t.body, rectOf(c), attr(child(c.tc, NS.a, 'tcPr'), 'vert'), false, cellLayout);
   }
 }

@@ -206,6 +206,25 @@ export interface LayoutOptions {
    */
   asianSpacing?: boolean;
   /**
+   * How a line's height and baseline follow from its fonts, where LibreOffice's differ from
+   * PowerPoint's (the faces' win ascent and descent, at least 1.2 × the largest size, which
+   * text fitting measures). Previews draw what LibreOffice 7 draws:
+   * - `fontIndependent`: a shape's text body, which LibreOffice's PPTX import sets at font
+   *   independent line spacing: ascent 1 × the line's largest size, single line 1.2 ×,
+   *   whatever the faces (a 44 pt Carlito title's baseline 2 pt lower than by Carlito's
+   *   0.952 em win ascent);
+   * - `face`: a table cell's text, which LibreOffice 7 sets by the faces' own metrics as it
+   *   reads them (`VerticalMetrics.faceAscent_pt`: Carlito 0.75 + 0.25 em, Noto Sans
+   *   CJK 1.16 + 0.288 em for the East Asian glyphs it draws), without the 1.2 minimum: an
+   *   18 pt Latin line 1 em apart and its baseline 3.6 pt higher than by win metrics, an East
+   *   Asian one 1.448 em apart and 3.7 pt lower.
+   *
+   * Both then space lines as LibreOffice's EditEngine does: proportional spacing above 100 %
+   * adds the surplus above the text, below it caps the ascent at 80 % of the shrunk line;
+   * exact spacing (`a:spcPts`) keeps the descent and gives the rest to the ascent.
+   */
+  lineMetrics?: 'fontIndependent' | 'face';
+  /**
    * Sets a line of single or wider proportional spacing that holds East Asian glyphs from
    * the CJK fallback face as tall as that face (ascent + descent 1.448 em), as PowerPoint
    * may with a tall East Asian face (Meiryo, Yu Gothic) the machine lacks. LibreOffice sets
@@ -247,10 +266,11 @@ export interface LayoutOptions {
  * The layout options of previews and PDF pages, which follow LibreOffice's rendering of the
  * deck: paragraph spacing as it sets it ({@link LayoutOptions.percentSpacingOfSize}), its
  * space between East Asian and other text ({@link LayoutOptions.asianSpacing}), its spaces
- * after East Asian text ({@link LayoutOptions.eastAsianSpaces}) and its hanging punctuation
- * ({@link LayoutOptions.hangingPunctuation}).
+ * after East Asian text ({@link LayoutOptions.eastAsianSpaces}), its hanging punctuation
+ * ({@link LayoutOptions.hangingPunctuation}) and its font-independent lines of a shape's
+ * text ({@link LayoutOptions.lineMetrics}; table cells: `face`, see `render/table.ts`).
  */
-export const PREVIEW_LAYOUT = { percentSpacingOfSize: true, asianSpacing: true, hangingPunctuation: true, eastAsianSpaces: true } as const satisfies LayoutOptions;
+export const PREVIEW_LAYOUT = { percentSpacingOfSize: true, asianSpacing: true, hangingPunctuation: true, eastAsianSpaces: true, lineMetrics: 'fontIndependent' } as const satisfies LayoutOptions;
 
 /** The width of a space after East Asian text in LibreOffice's rendering, em (Liberation Sans's: 569/2048; {@link LayoutOptions.eastAsianSpaces}). */
 export const EAST_ASIAN_SPACE_EM = 569 / 2048;
@@ -594,6 +614,8 @@ class Scratch {
   metricsFont: FontSpec | undefined = undefined;
   metricsAscent = 0;
   metricsDescent = 0;
+  /** Lines are measured by the faces' own ascent and descent (LayoutOptions.lineMetrics `face`). */
+  faceMetrics = false;
 
   add(kind: number, width: number, run: number, seg: number, complex = 0): void {
     const i = this.size;
@@ -661,8 +683,8 @@ class Scratch {
     if (f !== this.metricsFont) {
       const v = m.vertical(f);
       this.metricsFont = f;
-      this.metricsAscent = v.ascent_pt;
-      this.metricsDescent = v.descent_pt;
+      this.metricsAscent = this.faceMetrics ? v.faceAscent_pt ?? v.ascent_pt : v.ascent_pt;
+      this.metricsDescent = this.faceMetrics ? v.faceDescent_pt ?? v.descent_pt : v.descent_pt;
     }
     if (this.metricsAscent > this.asc) this.asc = this.metricsAscent;
     if (this.metricsDescent > this.desc) this.desc = this.metricsDescent;
@@ -817,6 +839,7 @@ export function layoutText(body: TextBodyInput, box: TextBox, options: LayoutOpt
 function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHeightEmu: number, options: LayoutOptions): TextLayout {
   const m = options.metrics ?? defaultFontMetrics;
   S.metricsFont = undefined;
+  S.faceMetrics = options.lineMetrics === 'face';
   const k = (body.fontScale ?? 1) * (options.extraScale ?? 1);
   const s = options.sizeScale ?? 1;
   const measureOnly = !!options.measureOnly;
@@ -983,7 +1006,8 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
     // Place the lines.
     const lineSpacing = p.lineSpacing;
     const lineCount = S.lines;
-    const tallCjk = !!options.tallEastAsianLines && (lineSpacing === undefined || ('pct' in lineSpacing && lineSpacing.pct >= 100));
+    const lineMetrics = options.lineMetrics;
+    const tallCjk = (!!options.tallEastAsianLines && (lineSpacing === undefined || ('pct' in lineSpacing && lineSpacing.pct >= 100))) || lineMetrics === 'face';
     for (let li = 0; li < lineCount; li++) {
       const begin = S.lineStart[li]!;
       const end = li + 1 < lineCount ? S.lineStart[li + 1]! : S.placedLen;
@@ -1006,26 +1030,32 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
         if (kind !== SPACE) last = j;
         const font = S.fonts[S.run[i]!]!;
         S.take(S.complex[i] ? S.font(i) : font, m);
-        // East Asian glyphs from the fallback face make a line of single or wider proportional spacing as tall as that face's (LayoutOptions.tallEastAsianLines)
+        // East Asian glyphs from the fallback face make a line of single or wider proportional spacing as tall as that face's (LayoutOptions.tallEastAsianLines), and a line measured by its faces as tall as that face's (lineMetrics `face`)
         if (kind === UNIT && tallCjk && S.seg[i]! >= 0 && S.splits[S.run[i]!]!.eastAsian?.[S.seg[i]!]) S.take(cjkFace(font), m);
       }
       if (visibleCount === 0) S.take(p.endFont ? sized(p.endFont, s, k) : firstFont, m);
       if (li === 0 && bulletFont && visibleCount) S.take(bulletFont, m);
       let asc = S.asc;
-      const desc = S.desc;
-      // Single spacing: the font's ascent + descent, at least 1.2 × the size (PowerPoint's line pitch).
-      const extraLead = Math.max(0, 1.2 * S.maxSize - (asc + desc));
-      asc += extraLead;
+      let desc = S.desc;
+      if (lineMetrics === 'fontIndependent') {
+        asc = S.maxSize;
+        desc = 0.2 * S.maxSize;
+      } else if (lineMetrics !== 'face') {
+        // Single spacing: the font's ascent + descent, at least 1.2 × the size (PowerPoint's line pitch).
+        asc += Math.max(0, 1.2 * S.maxSize - (asc + desc));
+      }
       let h = asc + desc;
       let ascUsed = asc;
       if (lineSpacing && 'pts' in lineSpacing) {
         h = lineSpacing.pts * k;
-        ascUsed = h * (asc / (asc + desc));
+        // LibreOffice keeps the descent; the line's ascent and descent share it otherwise
+        ascUsed = lineMetrics ? asc + (h - (asc + desc)) : h * (asc / (asc + desc));
       } else {
         const pct = Math.max(0, (lineSpacing ? lineSpacing.pct / 100 : 1) - lnRed);
         h = (asc + desc) * pct;
-        // Proportional spacing below 100 % shrinks the ascent (LibreOffice); above adds above the text.
-        ascUsed = asc + (h - (asc + desc));
+        // Proportional spacing above 100 % adds above the text; below, it shrinks the ascent
+        // by as much, or (LibreOffice's EditEngine) to 80 % of the shrunk line where that is less
+        ascUsed = lineMetrics && pct < 1 ? Math.min(asc, 0.8 * h) : asc + (h - (asc + desc));
       }
       const top = y;
       const baseline = top + ascUsed;
