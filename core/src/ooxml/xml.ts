@@ -272,9 +272,12 @@ export function descendants(root: Element | Document, ns: string, local: string)
 /** Attribute value or undefined when absent (xmldom returns null or ''). */
 export function attr(el: Element | undefined, name: string): string | undefined {
   if (!el) return undefined;
-  // one lookup (hasAttribute + getAttribute would scan the attributes twice)
-  const node = el.getAttributeNode(name);
-  return node ? node.value : undefined;
+  const list = el.attributes;
+  for (let i = 0; i < list.length; i++) {
+    const a = list[i]!;
+    if (a.nodeName === name) return a.value;
+  }
+  return undefined;
 }
 
 /** Attribute in a namespace (e.g. `r:id`), or undefined when absent. */
@@ -312,12 +315,54 @@ export function textContent(el: Element): string {
   return s;
 }
 
+/** A qualified name made of ASCII name characters (what the engine's own element names are). */
+const QNAME = /^(?:[A-Za-z_][\w.-]*:)?[A-Za-z_][\w.-]*$/;
+
+/** The naming and tree-link fields of xmldom 0.9's element nodes (plain properties). */
+interface ElementFields {
+  namespaceURI: string | null;
+  prefix: string | null;
+  localName: string | null;
+  previousSibling: Node | null;
+  nextSibling: Node | null;
+  parentNode: Node | null;
+  firstChild: Node | null;
+  lastChild: Node | null;
+}
+
+/**
+ * A new element of `doc` with its names set as given (not checked again: the caller's
+ * names come from a parsed tree or are checked against {@link QNAME}), and every field an
+ * element gains in a tree present from the start, always in one order.
+ *
+ * Why: V8 gives objects whose properties were added in different orders different hidden
+ * classes. xmldom adds the tree links when a node is first inserted and the child links
+ * when it first gets a child, so elements made by different paths, and leaves versus
+ * parents, would have up to six classes, and every property read of the engine's tree
+ * walks (`child`, the serializer, the reading model) would pay for the mix. Elements made
+ * here share one class.
+ */
+export function newElement(doc: Document, ns: string | null, qualifiedName: string, prefix: string | null, localName: string): Element {
+  const el = doc.createElement(qualifiedName);
+  const f = el as unknown as ElementFields;
+  f.namespaceURI = ns;
+  f.prefix = prefix;
+  f.localName = localName;
+  f.previousSibling = null;
+  f.nextSibling = null;
+  f.parentNode = null;
+  f.firstChild = null;
+  f.lastChild = null;
+  return el;
+}
+
 /**
  * Creates an element in namespace `ns`, with the prefix conventional for it, so new markup
  * reads like Office's own (`a:p`, `p:sp`).
  */
 export function createElement(doc: Document, ns: string, qualifiedName: string, attrs?: Record<string, string | number | boolean | undefined>): Element {
-  const el = doc.createElementNS(ns, qualifiedName);
+  const colon = qualifiedName.indexOf(':');
+  const el = QNAME.test(qualifiedName) ? newElement(doc, ns, qualifiedName, colon < 0 ? null : qualifiedName.slice(0, colon), qualifiedName.slice(colon + 1)) : doc.createElementNS(ns, qualifiedName);
   if (attrs) {
     for (const [k, v] of Object.entries(attrs)) {
       if (v === undefined) continue;
