@@ -127,6 +127,8 @@ export function parseXml(text: string, partName: string, limits: XmlLimits = DEF
   const parser = new DOMParser({
     // no lineNumber/columnNumber on every node: two properties per node of every template kept in memory
     locator: false,
+    // elements and attributes made as the engine's copies are (one hidden class; names already checked by the parser)
+    domHandler: TreeBuilder as unknown as DomHandlerClass,
     onError: (level, message) => {
       if (level !== 'warning' && firstError === undefined) firstError = message;
       if (level === 'fatalError') throw new PackageError('xml_malformed', `${partName} is not well-formed XML: ${message}`);
@@ -143,6 +145,50 @@ export function parseXml(text: string, partName: string, limits: XmlLimits = DEF
     throw new PackageError('xml_malformed', `${partName} is not well-formed XML: ${firstError ?? 'no root element'}`);
   }
   return doc;
+}
+
+/** What xmldom's SAX reader hands a DOM handler for an element's attributes. */
+interface SaxAttributes {
+  readonly length: number;
+  getURI(i: number): string | undefined;
+  getValue(i: number): string;
+  getQName(i: number): string;
+  getLocalName(i: number): string;
+}
+
+/** The fields of xmldom 0.9's DOM handler (lib/dom-parser.js) a subclass reads and sets. */
+interface DomHandlerBase {
+  doc: Document;
+  currentElement: Element | undefined;
+  startElement(namespaceURI: string | undefined, localName: string, qName: string, attrs: SaxAttributes): void;
+}
+
+type DomHandlerClass = new (options?: object) => DomHandlerBase;
+
+/** xmldom 0.9's own DOM handler, which the parser's `domHandler` option lets us extend. */
+const XmldomHandler = (createRequire(import.meta.url)('@xmldom/xmldom/lib/dom-parser.js') as { __DOMHandler: DomHandlerClass }).__DOMHandler;
+
+/**
+ * Builds parsed trees the way the engine builds copies ({@link newElement},
+ * {@link newAttribute}): every parsed element then has the hidden class of the engine's
+ * own elements (the reading model and the serializer read both kinds), and the names the
+ * SAX reader has already checked are not checked a second time.
+ */
+class TreeBuilder extends XmldomHandler {
+  override startElement(namespaceURI: string | undefined, localName: string, qName: string, attrs: SaxAttributes): void {
+    const doc = this.doc;
+    const colon = qName.indexOf(':');
+    const el = newElement(doc, namespaceURI || null, qName, colon < 0 ? null : qName.slice(0, colon), colon < 0 ? qName : qName.slice(colon + 1));
+    const parent = this.currentElement;
+    if (parent) parent.appendChild(el);
+    else doc.appendChild(el);
+    this.currentElement = el;
+    for (let i = 0; i < attrs.length; i++) {
+      const name = attrs.getQName(i);
+      const at = name.indexOf(':');
+      el.setAttributeNode(newAttribute(doc, attrs.getURI(i) || null, name, at < 0 ? null : name.slice(0, at), at < 0 ? name : name.slice(at + 1), attrs.getValue(i)));
+    }
+  }
 }
 
 /**
@@ -354,6 +400,36 @@ export function newElement(doc: Document, ns: string | null, qualifiedName: stri
   f.firstChild = null;
   f.lastChild = null;
   return el;
+}
+
+/** The fields of xmldom 0.9's attribute nodes set here (plain properties). */
+interface AttrFields {
+  namespaceURI: string | null;
+  prefix: string | null;
+  localName: string | null;
+  value: string;
+  nodeValue: string;
+}
+
+/** xmldom 0.9's attribute factory without the name check. */
+interface AttrFactory {
+  _createAttribute?: (name: string) => Attr;
+}
+
+/**
+ * A new attribute node of `doc` (not yet on an element) with its names as given, not
+ * checked again, and its fields always set in one order (one hidden class, as
+ * {@link newElement} does for elements).
+ */
+export function newAttribute(doc: Document, ns: string | null, qualifiedName: string, prefix: string | null, localName: string, value: string): Attr {
+  const factory = doc as unknown as AttrFactory;
+  const node = factory._createAttribute ? factory._createAttribute(qualifiedName) : doc.createAttribute(qualifiedName);
+  const f = node as unknown as AttrFields;
+  f.namespaceURI = ns;
+  f.prefix = prefix;
+  f.localName = localName;
+  f.value = f.nodeValue = value;
+  return node;
 }
 
 /**

@@ -5,7 +5,7 @@
  * same tree (elements with their namespaces and prefixes, attributes including namespace
  * declarations, text and CDATA). Comments and processing instructions are not copied.
  */
-import { newElement, type Attr, type Document, type Element, type Node } from '../../ooxml/xml.js';
+import { newAttribute, newElement, type Attr, type Document, type Element, type Node } from '../../ooxml/xml.js';
 
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
@@ -71,24 +71,6 @@ export function cloneInto(doc: Document, src: Element, prune?: (el: Element) => 
   return root;
 }
 
-/** The naming fields of xmldom's element and attribute nodes (plain properties in 0.9). */
-interface NamingFields {
-  namespaceURI: string | null;
-  prefix: string | null;
-  localName: string | null;
-}
-
-/** The fields of an attribute node that hold its value (xmldom keeps both). */
-interface AttrValueFields extends NamingFields {
-  value: string;
-  nodeValue: string;
-}
-
-/** xmldom 0.9's attribute factory without the name check (what its own `setAttribute` uses). */
-interface AttrFactory {
-  _createAttribute?: (name: string) => Attr;
-}
-
 /** The tree links of an xmldom node (plain properties in 0.9). */
 interface LinkFields {
   parentNode: LinkFields | null;
@@ -142,17 +124,9 @@ function appendFresh(doc: Document, parent: Element, node: Node): void {
 function copyElement(doc: Document, src: Element): Element {
   const el = newElement(doc, src.namespaceURI, src.nodeName, src.prefix, src.localName ?? src.nodeName);
   const attrs = src.attributes;
-  const factory = doc as unknown as AttrFactory;
   for (let i = 0; i < attrs.length; i++) {
     const a = attrs.item(i)!;
-    const copy = (factory._createAttribute ? factory._createAttribute(a.name) : doc.createAttribute(a.name)) as unknown as AttrValueFields;
-    copy.value = copy.nodeValue = a.value;
-    if (a.namespaceURI) {
-      copy.namespaceURI = a.namespaceURI;
-      copy.prefix = a.prefix;
-      copy.localName = a.localName;
-    }
-    el.setAttributeNode(copy as unknown as Attr);
+    el.setAttributeNode(newAttribute(doc, a.namespaceURI, a.name, a.prefix, a.localName ?? a.name, a.value));
   }
   return el;
 }
