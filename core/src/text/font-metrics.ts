@@ -12,8 +12,11 @@
  * 2. Known fonts without an open twin, mapped to the nearest metric face (documented in
  *    {@link NEAREST_CLASS}): e.g. Calibri Light / Candara / Corbel → Carlito;
  *    Segoe UI / Helvetica Neue / Franklin Gothic → Liberation Sans; Verdana / Tahoma /
- *    Century Gothic / Trebuchet MS → DejaVu Sans (wide humanist sans); Georgia → DejaVu
- *    Serif; Constantia → Caladea; Garamond / Book Antiqua / Palatino → Liberation Serif;
+ *    Century Gothic / Trebuchet MS → DejaVu Sans (wide humanist sans); Georgia and the
+ *    Palatino family (Palatino, Palatino Linotype, Book Antiqua) → DejaVu Serif (Palatino
+ *    sets text about 10 % wider than Times, so Liberation Serif measured it short; DejaVu
+ *    Serif, about 16 % wider than Palatino, is what fontconfig draws Palatino with here);
+ *    Constantia → Caladea; Garamond → Liberation Serif;
  *    Consolas / Lucida Console → Liberation Mono; Arial Narrow → Liberation Sans at 82 %.
  * 3. Any other font falls back within its class (`font-class.ts`): the class of a
  *    well-known family by name, else the one the template's `panose` / `pitchFamily`
@@ -148,9 +151,9 @@ export const NEAREST_CLASS: Readonly<Record<string, { family: string; widthScale
   'arial narrow': { family: 'Liberation Sans', widthScale: 0.82 },
   georgia: { family: 'DejaVu Serif', widthScale: 1 },
   garamond: { family: 'Liberation Serif', widthScale: 1 },
-  'book antiqua': { family: 'Liberation Serif', widthScale: 1 },
-  'palatino linotype': { family: 'Liberation Serif', widthScale: 1 },
-  palatino: { family: 'Liberation Serif', widthScale: 1 },
+  'book antiqua': { family: 'DejaVu Serif', widthScale: 1 },
+  'palatino linotype': { family: 'DejaVu Serif', widthScale: 1 },
+  palatino: { family: 'DejaVu Serif', widthScale: 1 },
   consolas: { family: 'Liberation Mono', widthScale: 1 },
   'lucida console': { family: 'Liberation Mono', widthScale: 1 },
 };
