@@ -948,13 +948,31 @@ function checkNamesAndTypes(pkg: OpcPackage, names: readonly string[], types: re
 }
 
 /** Part names legal by §9.1.1.1 on sight: `/` then segments with no empty, dot-ending, percent-encoded or control-character one. */
-const PLAIN_PART_NAME = /^(?:\/[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)+$/;
+/**
+ * Whether a name is `/`-separated segments of ASCII letters, digits, `_` and `-` with inner
+ * single dots (what the names of packages are): one pass over the characters, as
+ * `/^(?:\/[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)+$/` would match but without its backtracking.
+ */
+function isPlainPartName(name: string): boolean {
+  const n = name.length;
+  if (n < 2 || name.charCodeAt(0) !== 0x2f) return false;
+  let prev = 0x2f;
+  for (let i = 1; i < n; i++) {
+    const c = name.charCodeAt(i);
+    if (c === 0x2f || c === 0x2e) {
+      // a slash or dot only after a name character: no empty segment, no leading, double or trailing dot
+      if (prev === 0x2f || prev === 0x2e) return false;
+    } else if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d)) return false;
+    prev = c;
+  }
+  return prev !== 0x2f && prev !== 0x2e;
+}
 
 /** Why a part name breaks §9.1.1.1, or undefined when it is legal. */
 export function illegalPartName(name: string): string | undefined {
   // the names packages hold (segments of letters, digits, `_` and `-` with inner dots) are
   // legal by one test; any other name is read segment by segment
-  if (PLAIN_PART_NAME.test(name)) return undefined;
+  if (isPlainPartName(name)) return undefined;
   if (!name.startsWith('/')) return 'it does not start with /';
   if (name.endsWith('/')) return 'it ends with /';
   for (const seg of name.slice(1).split('/')) {

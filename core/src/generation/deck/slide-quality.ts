@@ -227,12 +227,13 @@ export function slideQuality(input: SlideQualityInput): { findings: QualityFindi
       // more to hash than the checks it saves)
       src.lazy.filledQuality ??= new WeakMap();
       const from: object = sourceOf?.get(el) ?? s.basePlaceholder?.element ?? src.lazy;
-      let byRest = src.lazy.filledQuality.get(from);
-      if (!byRest) src.lazy.filledQuality.set(from, (byRest = new Map()));
+      let byLayout = src.lazy.filledQuality.get(from);
+      if (!byLayout) src.lazy.filledQuality.set(from, (byLayout = new Map()));
+      // (a master placeholder serves several layouts, whose backgrounds differ; the layout's
+      // name is a key of its own: a string seen before keeps its hash, a new key string is hashed whole)
+      let byRest = byLayout.get(layoutPart);
+      if (!byRest) byLayout.set(layoutPart, (byRest = new Map()));
       const key =
-        // (a master placeholder serves several layouts, whose backgrounds differ)
-        layoutPart +
-        '|' +
         objectId(m.runProps) +
         '|' +
         objectId(m.paraProps) +
@@ -243,7 +244,7 @@ export function slideQuality(input: SlideQualityInput): { findings: QualityFindi
         '|' +
         (options.minTextPt ?? '') +
         '|' +
-        (hasText(m.lines) ? 'text' : 'empty') +
+        (hasText(m.lines) ? 't' : 'e') +
         '|' +
         // what lies behind the text depends on where the box is
         frameKey(w.frame);
