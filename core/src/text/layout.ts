@@ -241,16 +241,50 @@ export interface LayoutOptions {
    * between Hangul words on its pages), wider than the Latin face's (Carlito 4.87 pt).
    */
   eastAsianSpaces?: boolean;
+  /**
+   * Sets complex-script text in the face the run inherits past an empty theme slot
+   * ({@link FontSpec.inheritedComplexScript}: a master's `+mn-cs` where the theme's `a:cs` is
+   * empty, then `p:defaultTextStyle`'s Arial), as LibreOffice does, where the run names no
+   * complex-script face of its own. Without it such text is set in
+   * {@link COMPLEX_SCRIPT_FALLBACK_FAMILY}, whose spaces and digits are wider: what text
+   * fitting measures.
+   */
+  inheritedComplexFace?: boolean;
+  /**
+   * Sets the spaces, digits and punctuation of complex-script text in the run's
+   * complex-script face even when that face lacks the script's letters (Arial/Liberation
+   * Sans and Arabic): LibreOffice falls back to another face glyph by glyph, so only the
+   * letters go to {@link COMPLEX_SCRIPT_FALLBACK_FAMILY}. Without it the whole stretch is set
+   * in the fallback face, whose spaces and digits are wider: what text fitting measures.
+   */
+  complexFaceGlyphFallback?: boolean;
+  /**
+   * Sets a paragraph without letters (digits, spaces, punctuation only: a table cell "1200")
+   * in the complex-script face when its first run's language is written right to left
+   * ({@link FontSpec.rightToLeftLang}), as LibreOffice takes such a paragraph's script from
+   * the language. Without it the paragraph is Latin text.
+   */
+  weakTextByLanguage?: boolean;
 }
 
 /**
  * The layout options of previews and PDF pages, which follow LibreOffice's rendering of the
  * deck: paragraph spacing as it sets it ({@link LayoutOptions.percentSpacingOfSize}), its
  * space between East Asian and other text ({@link LayoutOptions.asianSpacing}), its spaces
- * after East Asian text ({@link LayoutOptions.eastAsianSpaces}) and its hanging punctuation
- * ({@link LayoutOptions.hangingPunctuation}).
+ * after East Asian text ({@link LayoutOptions.eastAsianSpaces}), its hanging punctuation
+ * ({@link LayoutOptions.hangingPunctuation}) and its choice of complex-script faces
+ * ({@link LayoutOptions.inheritedComplexFace}, {@link LayoutOptions.complexFaceGlyphFallback},
+ * {@link LayoutOptions.weakTextByLanguage}).
  */
-export const PREVIEW_LAYOUT = { percentSpacingOfSize: true, asianSpacing: true, hangingPunctuation: true, eastAsianSpaces: true } as const satisfies LayoutOptions;
+export const PREVIEW_LAYOUT = {
+  percentSpacingOfSize: true,
+  asianSpacing: true,
+  hangingPunctuation: true,
+  eastAsianSpaces: true,
+  inheritedComplexFace: true,
+  complexFaceGlyphFallback: true,
+  weakTextByLanguage: true,
+} as const satisfies LayoutOptions;
 
 /** The width of a space after East Asian text in LibreOffice's rendering, em (Liberation Sans's: 569/2048; {@link LayoutOptions.eastAsianSpaces}). */
 export const EAST_ASIAN_SPACE_EM = 569 / 2048;
@@ -486,9 +520,48 @@ function hasGlyph(name: string, cp: number): boolean {
   return v;
 }
 
-/** How a complex-script piece of a run in `font` is set: 2 in the run's own complex-script face (it has the script), else 1 in the fallback face. */
-function complexSetting(font: FontSpec, cp: number): number {
-  return font.complexScript !== undefined && hasGlyph(font.complexScript, cp) ? 2 : 1;
+/**
+ * How a complex-script piece of a run in `font` is set: 2 in the run's own complex-script
+ * face, 3 in the one it inherits past an empty theme slot
+ * ({@link LayoutOptions.inheritedComplexFace}), when that face has the piece's script
+ * (`cp`: the right-to-left code point the piece is resolved to); else 1, in the fallback
+ * face. With {@link LayoutOptions.complexFaceGlyphFallback}, a piece without letters (its
+ * first code point `weakCp`: a space, digits) stays in the run's face when that face has
+ * its characters, though it lacks the script's letters.
+ */
+function complexSetting(font: FontSpec, cp: number, weakCp: number | undefined, options: LayoutOptions): number {
+  const own = font.complexScript;
+  const name = own ?? (options.inheritedComplexFace ? font.inheritedComplexScript : undefined);
+  if (name === undefined) return 1;
+  const setting = own !== undefined ? 2 : 3;
+  if (hasGlyph(name, cp)) return setting;
+  return options.complexFaceGlyphFallback && weakCp !== undefined && hasGlyph(name, weakCp) ? setting : 1;
+}
+
+/**
+ * The script a paragraph without letters is set in when its first run's language is
+ * written right to left ({@link LayoutOptions.weakTextByLanguage}): a code point of the
+ * language's script (Hebrew for he/yi, Syriac, Thaana, else Arabic), for
+ * {@link complexSetting}; undefined when the paragraph has a letter or no such language.
+ */
+function weakParagraphScript(splits: ReadonlyArray<RunSplit | undefined>, runs: readonly TextRunInput[]): number | undefined {
+  let lang: string | undefined;
+  let seen = false;
+  for (let ri = 0; ri < runs.length; ri++) {
+    const split = splits[ri];
+    if (!split || runs[ri]!.lineBreak) continue;
+    for (const v of weakOrLatin(split)) if (v >= 0) return undefined;
+    if (!seen && split.texts.length > 0) {
+      seen = true;
+      lang = runs[ri]!.font.rightToLeftLang;
+    }
+  }
+  if (lang === undefined) return undefined;
+  const primary = lang.toLowerCase().split(/[-_]/)[0]!;
+  if (primary === 'he' || primary === 'iw' || primary === 'yi' || primary === 'ji') return 0x05d0;
+  if (primary === 'syr') return 0x0710;
+  if (primary === 'dv') return 0x0780;
+  return 0x0627;
 }
 
 
@@ -555,7 +628,7 @@ function atLeast<T extends Float64Array | Int32Array | Uint8Array>(a: T, need: n
 class Scratch {
   width = new Float64Array(64);
   kind = new Uint8Array(64);
-  /** How the piece is set: 0 in its run's font, 1 in the complex-script fallback face, 2 in the run's complex-script face ({@link complexFace}). */
+  /** How the piece is set: 0 in its run's font, 1 in the complex-script fallback face, 2 in the run's complex-script face, 3 in the one it inherits ({@link complexFace}). */
   complex = new Uint8Array(64);
   /** Index of the piece's run in the paragraph. */
   run = new Int32Array(64);
@@ -641,7 +714,7 @@ class Scratch {
   font(i: number): FontSpec {
     const f = this.fonts[this.run[i]!]!;
     const c = this.complex[i]!;
-    return c ? complexFace(f, c === 2) : f;
+    return c ? complexFace(f, c) : f;
   }
 
   /** The spaces recorded after the text of piece `i` ({@link gaps}), if any. */
@@ -869,6 +942,18 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
       if (split.eastAsian !== undefined) eastAsianPieces = true;
     }
     if (rtlPieces) resolveScripts(splits, runs, S.scripts);
+    else if (options.weakTextByLanguage) {
+      const script = weakParagraphScript(splits, runs);
+      if (script !== undefined) {
+        rtlPieces = true;
+        for (let ri = 0; ri < runs.length; ri++) {
+          const o = (S.scripts[ri] ??= []);
+          o.length = 0;
+          const split = splits[ri];
+          if (split && !runs[ri]!.lineBreak) for (let j = 0; j < split.texts.length; j++) o.push(script);
+        }
+      }
+    }
     for (let ri = 0; ri < runs.length; ri++) {
       const run = runs[ri]!;
       if (run.lineBreak) {
@@ -884,8 +969,8 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
       const texts = split.texts;
       const scripts = rtlPieces ? S.scripts[ri] : undefined;
       for (let j = 0; j < texts.length; j++) {
-        const cs = scripts !== undefined && scripts[j]! > 0 ? complexSetting(font, scripts[j]!) : 0;
-        S.add(split.kinds[j]!, m.measure(texts[j]!, cs ? complexFace(font, cs === 2) : font) + (spc === 0 ? 0 : spc * split.counts[j]!), ri, j, cs);
+        const cs = scripts !== undefined && scripts[j]! > 0 ? complexSetting(font, scripts[j]!, split.strong?.[j] === -1 ? texts[j]!.codePointAt(0) : undefined, options) : 0;
+        S.add(split.kinds[j]!, m.measure(texts[j]!, cs ? complexFace(font, cs) : font) + (spc === 0 ? 0 : spc * split.counts[j]!), ri, j, cs);
         visible = true;
       }
     }
@@ -1154,20 +1239,22 @@ function mirroredAlign(a: NonNullable<ParagraphInput['align']>): NonNullable<Par
 /**
  * The face complex-script text is set in, at a run font's size and style (kept per font
  * object). LibreOffice sets such text in the run's complex-script font (`a:cs`,
- * {@link FontSpec.complexScript}; `own`: it has the script), which templates nearly always
- * leave empty (the theme's `a:cs typeface=""`; LibreOffice does not read the theme's
- * per-script `a:font` list); with none, or one that lacks the script, in the face
- * fontconfig gives the script: {@link COMPLEX_SCRIPT_FALLBACK_FAMILY} for Hebrew and Arabic.
+ * {@link FontSpec.complexScript}; `setting` 2), which templates nearly always leave empty
+ * (the theme's `a:cs typeface=""`; LibreOffice does not read the theme's per-script
+ * `a:font` list) — then in the face named further up the inheritance
+ * ({@link FontSpec.inheritedComplexScript}; `setting` 3), if any; with none, or one that
+ * lacks the script, in the face fontconfig gives the script (`setting` 1):
+ * {@link COMPLEX_SCRIPT_FALLBACK_FAMILY} for Hebrew and Arabic.
  */
-const complexFaces = new WeakMap<FontSpec, [FontSpec | undefined, FontSpec | undefined]>();
-function complexFace(font: FontSpec, own: boolean): FontSpec {
-  let pair = complexFaces.get(font);
-  if (!pair) {
-    pair = [undefined, undefined];
-    complexFaces.set(font, pair);
+const complexFaces = new WeakMap<FontSpec, Array<FontSpec | undefined>>();
+function complexFace(font: FontSpec, setting: number): FontSpec {
+  let faces = complexFaces.get(font);
+  if (!faces) {
+    faces = [];
+    complexFaces.set(font, faces);
   }
-  const i = own ? 1 : 0;
-  return (pair[i] ??= { name: own ? font.complexScript! : COMPLEX_SCRIPT_FALLBACK_FAMILY, size_pt: font.size_pt, bold: font.bold, italic: font.italic });
+  const name = setting === 2 ? font.complexScript! : setting === 3 ? font.inheritedComplexScript! : COMPLEX_SCRIPT_FALLBACK_FAMILY;
+  return (faces[setting] ??= { name, size_pt: font.size_pt, bold: font.bold, italic: font.italic });
 }
 
 /** The CJK fallback face at a run font's size and weight (kept per font object). */
