@@ -525,17 +525,57 @@ function hasGlyph(name: string, cp: number): boolean {
  * face, 3 in the one it inherits past an empty theme slot
  * ({@link LayoutOptions.inheritedComplexFace}), when that face has the piece's script
  * (`cp`: the right-to-left code point the piece is resolved to); else 1, in the fallback
- * face. With {@link LayoutOptions.complexFaceGlyphFallback}, a piece without letters (its
- * first code point `weakCp`: a space, digits) stays in the run's face when that face has
- * its characters, though it lacks the script's letters.
+ * face. With {@link LayoutOptions.complexFaceGlyphFallback} a face that lacks the script
+ * still sets the characters it has, as LibreOffice falls back glyph by glyph: a piece
+ * without letters (a space, digits) all in it (2 or 3), a piece mixing such characters
+ * with the script's letters ("14٪") in parts (4 or 5: {@link glyphParts}).
  */
-function complexSetting(font: FontSpec, cp: number, weakCp: number | undefined, options: LayoutOptions): number {
+function complexSetting(font: FontSpec, cp: number, text: string, options: LayoutOptions): number {
   const own = font.complexScript;
   const name = own ?? (options.inheritedComplexFace ? font.inheritedComplexScript : undefined);
   if (name === undefined) return 1;
   const setting = own !== undefined ? 2 : 3;
   if (hasGlyph(name, cp)) return setting;
-  return options.complexFaceGlyphFallback && weakCp !== undefined && hasGlyph(name, weakCp) ? setting : 1;
+  if (!options.complexFaceGlyphFallback) return 1;
+  let has = false;
+  let lacks = false;
+  for (const ch of text) {
+    if (hasGlyph(name, ch.codePointAt(0)!)) has = true;
+    else lacks = true;
+    if (has && lacks) return setting + 2;
+  }
+  return has ? setting : 1;
+}
+
+/** Whether a setting of {@link complexSetting} sets a piece in parts, glyph by glyph. */
+function byGlyph(setting: number): boolean {
+  return setting >= 4;
+}
+
+/**
+ * The parts of a piece set glyph by glyph (setting 4 or 5 of {@link complexSetting}): the
+ * longest stretches of characters the run's complex-script face has or lacks, each with the
+ * face it is set in (that face, or the fallback face).
+ */
+function glyphParts(text: string, font: FontSpec, setting: number): Array<{ text: string; font: FontSpec; fallback: boolean }> {
+  const face = complexFace(font, setting - 2);
+  const fallback = complexFace(font, 1);
+  const parts: Array<{ text: string; font: FontSpec; fallback: boolean }> = [];
+  for (const ch of text) {
+    const missing = !hasGlyph(face.name, ch.codePointAt(0)!);
+    const last = parts[parts.length - 1];
+    if (last && last.fallback === missing) last.text += ch;
+    else parts.push({ text: ch, font: missing ? fallback : face, fallback: missing });
+  }
+  return parts;
+}
+
+/** Width of a piece's text as it is set: in `font`, or part by part ({@link glyphParts}). */
+function measurePiece(text: string, font: FontSpec, setting: number, m: FontMetrics): number {
+  if (!byGlyph(setting)) return m.measure(text, setting ? complexFace(font, setting) : font);
+  let w = 0;
+  for (const part of glyphParts(text, font, setting)) w += m.measure(part.text, part.font);
+  return w;
 }
 
 /**
@@ -755,7 +795,7 @@ class Scratch {
     let cur = '';
     let curW = 0;
     for (const ch of this.text(i)) {
-      const w = m.measure(ch, font) + spc;
+      const w = (byGlyph(complex) ? measurePiece(ch, this.fonts[run]!, complex, m) : m.measure(ch, font)) + spc;
       if (cur && curW + w > avail) {
         this.parts[this.partCount++] = cur;
         this.add(WORD, curW, run, -this.partCount, complex);
@@ -969,8 +1009,8 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
       const texts = split.texts;
       const scripts = rtlPieces ? S.scripts[ri] : undefined;
       for (let j = 0; j < texts.length; j++) {
-        const cs = scripts !== undefined && scripts[j]! > 0 ? complexSetting(font, scripts[j]!, split.strong?.[j] === -1 ? texts[j]!.codePointAt(0) : undefined, options) : 0;
-        S.add(split.kinds[j]!, m.measure(texts[j]!, cs ? complexFace(font, cs) : font) + (spc === 0 ? 0 : spc * split.counts[j]!), ri, j, cs);
+        const cs = scripts !== undefined && scripts[j]! > 0 ? complexSetting(font, scripts[j]!, texts[j]!, options) : 0;
+        S.add(split.kinds[j]!, measurePiece(texts[j]!, font, cs, m) + (spc === 0 ? 0 : spc * split.counts[j]!), ri, j, cs);
         visible = true;
       }
     }
@@ -1091,6 +1131,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
         if (kind !== SPACE) last = j;
         const font = S.fonts[S.run[i]!]!;
         S.take(S.complex[i] ? S.font(i) : font, m);
+        if (byGlyph(S.complex[i]!)) S.take(complexFace(font, S.complex[i]! - 2), m);
         // East Asian glyphs from the fallback face make a line of single or wider proportional spacing as tall as that face's (LayoutOptions.tallEastAsianLines)
         if (kind === UNIT && tallCjk && S.seg[i]! >= 0 && S.splits[S.run[i]!]!.eastAsian?.[S.seg[i]!]) S.take(cjkFace(font), m);
       }
@@ -1170,7 +1211,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
             rise_pt: ((run.baseline_pct ?? 0) / 100) * font.size_pt,
             spacing_pt: (run.spacing_pt ?? 0) * k,
             ...(run.link_rid ? { link_rid: run.link_rid } : {}),
-            ...(S.complex[i] === 1 && font.name !== (run.font.complexScript ?? run.font.name) ? { substitutedFor: run.font.complexScript ?? run.font.name } : {}),
+            ...((S.complex[i] === 1 || (byGlyph(S.complex[i]!) && font.name === COMPLEX_SCRIPT_FALLBACK_FAMILY)) && font.name !== (run.font.complexScript ?? run.font.name) ? { substitutedFor: run.font.complexScript ?? run.font.name } : {}),
           });
           lastRun = run;
         }
@@ -1185,6 +1226,18 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
         const font = S.font(i);
         const w = S.width[i]! + (kind === SPACE ? extra : 0);
         const gaps = S.gapsOf(i);
+        if (gaps === undefined && byGlyph(S.complex[i]!)) {
+          // set glyph by glyph: each part in its face, the piece's width shared out by the parts' own
+          const spc = (run.spacing_pt ?? 0) * k;
+          const parts = glyphParts(S.text(i), S.fonts[S.run[i]!]!, S.complex[i]!);
+          let used = 0;
+          parts.forEach((part, n) => {
+            const pw = n === parts.length - 1 ? Math.max(0, w - used) : m.measure(part.text, part.font) + spc * [...part.text].length;
+            emit(part.text, pw, run, part.font, i);
+            used += pw;
+          });
+          continue;
+        }
         if (gaps === undefined) {
           emit(S.text(i), w, run, font, i);
           continue;
@@ -1253,8 +1306,10 @@ function complexFace(font: FontSpec, setting: number): FontSpec {
     faces = [];
     complexFaces.set(font, faces);
   }
-  const name = setting === 2 ? font.complexScript! : setting === 3 ? font.inheritedComplexScript! : COMPLEX_SCRIPT_FALLBACK_FAMILY;
-  return (faces[setting] ??= { name, size_pt: font.size_pt, bold: font.bold, italic: font.italic });
+  // a piece set glyph by glyph (4, 5) counts as set in the fallback face where one face is asked for
+  const face = byGlyph(setting) ? 1 : setting;
+  const name = face === 2 ? font.complexScript! : face === 3 ? font.inheritedComplexScript! : COMPLEX_SCRIPT_FALLBACK_FAMILY;
+  return (faces[face] ??= { name, size_pt: font.size_pt, bold: font.bold, italic: font.italic });
 }
 
 /** The CJK fallback face at a run font's size and weight (kept per font object). */

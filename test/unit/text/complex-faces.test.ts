@@ -81,6 +81,13 @@ t.test('where the complex-script face lacks the script, only the letters fall ba
   const words = ['نمت', 'الإيرادات', 'بنسبة', '14', 'على'].reduce((s, w) => s + defaultFontMetrics.measure(w, { name: /\d/.test(w) ? 'Arial' : 'DejaVu Sans', size_pt: 24 }), 0);
   const want = words + 4 * gap;
   t.ok(Math.abs(line.width_pt - want) < 0.01, `the four spaces are Liberation Sans's (${gap.toFixed(2)} pt each): line ${line.width_pt.toFixed(2)} = ${want.toFixed(2)} pt`);
+  // a piece mixing digits with the script's letters or signs ("14٪": the Arabic percent sign) is set in parts
+  const mixed = layoutText(body(sources('Arial'), [{ text: 'بنسبة 14٪ على', lang: 'ar-SA' }]), box, PREVIEW_LAYOUT).lines[0]!;
+  t.equal(mixed.fragments.find((f) => f.text === '14')?.font.name, 'Arial', `in "14٪" the digits are set in Arial (${faces(mixed.fragments)})`);
+  t.equal(mixed.fragments.find((f) => f.text === '٪')?.font.name, 'DejaVu Sans', 'and the Arabic percent sign in DejaVu Sans');
+  const partsW = defaultFontMetrics.measure('14', { name: 'Arial', size_pt: 24 }) + defaultFontMetrics.measure('٪', { name: 'DejaVu Sans', size_pt: 24 });
+  const mixedW = mixed.fragments.filter((f) => f.text === '14' || f.text === '٪').reduce((a, f) => a + f.width_pt, 0);
+  t.ok(Math.abs(mixedW - partsW) < 0.01, `measured part by part (${mixedW.toFixed(2)} = ${partsW.toFixed(2)} pt)`);
   const dejavuSpace = defaultFontMetrics.measure(' ', { name: 'DejaVu Sans', size_pt: 24 });
   const old = layoutText(arabic, box, { ...PREVIEW_LAYOUT, complexFaceGlyphFallback: false }).lines[0]!;
   t.ok(old.width_pt - line.width_pt > 4 * (dejavuSpace - gap), `setting the whole stretch in DejaVu Sans would be wider (${old.width_pt.toFixed(1)} pt)`);
