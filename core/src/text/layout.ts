@@ -528,15 +528,18 @@ function hasGlyph(name: string, cp: number): boolean {
  * face. With {@link LayoutOptions.complexFaceGlyphFallback} a face that lacks the script
  * still sets the characters it has, as LibreOffice falls back glyph by glyph: a piece
  * without letters (a space, digits) all in it (2 or 3), a piece mixing such characters
- * with the script's letters ("14٪") in parts (4 or 5: {@link glyphParts}).
+ * with the script's letters ("14٪") in parts (4 or 5: {@link glyphParts}). Only a face
+ * that is drawn as itself or its metric twin (Arial as Liberation Sans) does so: a face
+ * the machine lacks ("Traditional Arabic") is replaced as a whole by the face fontconfig
+ * gives the script, digits included.
  */
-function complexSetting(font: FontSpec, cp: number, text: string, options: LayoutOptions): number {
+function complexSetting(font: FontSpec, cp: number, text: string, options: LayoutOptions, m: FontMetrics): number {
   const own = font.complexScript;
   const name = own ?? (options.inheritedComplexFace ? font.inheritedComplexScript : undefined);
   if (name === undefined) return 1;
   const setting = own !== undefined ? 2 : 3;
   if (hasGlyph(name, cp)) return setting;
-  if (!options.complexFaceGlyphFallback) return 1;
+  if (!options.complexFaceGlyphFallback || !m.resolve(name).exact) return 1;
   let has = false;
   let lacks = false;
   for (const ch of text) {
@@ -1009,7 +1012,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
       const texts = split.texts;
       const scripts = rtlPieces ? S.scripts[ri] : undefined;
       for (let j = 0; j < texts.length; j++) {
-        const cs = scripts !== undefined && scripts[j]! > 0 ? complexSetting(font, scripts[j]!, texts[j]!, options) : 0;
+        const cs = scripts !== undefined && scripts[j]! > 0 ? complexSetting(font, scripts[j]!, texts[j]!, options, m) : 0;
         S.add(split.kinds[j]!, measurePiece(texts[j]!, font, cs, m) + (spc === 0 ? 0 : spc * split.counts[j]!), ri, j, cs);
         visible = true;
       }
