@@ -75,6 +75,12 @@ export interface TextStyleSources {
    * every slide's trees to the old generation and doubled a deck's peak memory.
    */
   levelStyles?: Array<LevelStyle | undefined>;
+  /**
+   * False for text LibreOffice does not set on the presentation's default text style (table
+   * cells): a run there whose `a:cs` names an empty theme slot gets no inherited
+   * complex-script face (`FontSpec.inheritedComplexScript`, text/font-metrics.ts). Unset: true.
+   */
+  inheritsComplexFace?: boolean;
 }
 
 /** The style sources for a PresentationML shape's text. */
@@ -560,7 +566,7 @@ export class ParagraphStyle {
     const csFace = typefaceOf(child(rPr, NS.a, 'cs')) ?? typefaceOf(child(ownDefRPr, NS.a, 'cs')) ?? d.cs;
     const complexScript = csFace ? resolveThemeFont(csFace, src.theme) : '';
     // LibreOffice reads a reference to an empty theme slot as naming nothing: the next a:cs up the chain that names a face counts
-    const inheritedComplexScript = complexScript === '' ? this.inheritedComplexFace(rPr) : undefined;
+    const inheritedComplexScript = complexScript === '' && src.inheritsComplexFace !== false ? this.inheritedComplexFace(rPr) : undefined;
     const shapeHint = themed ? (face!.startsWith('+') ? themeLatinShape(src.theme, face!) : ownLatin ? latinShape(ownLatin) : d.faceShape) : defaultFaceShape(src);
     const szOwn = ownAttr('sz');
     const sz = szOwn !== undefined && Number.isFinite(parseInt(szOwn, 10)) ? parseInt(szOwn, 10) : d.sz;
