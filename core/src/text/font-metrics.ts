@@ -66,6 +66,23 @@ export interface FontSpec {
    * is set in it where it has the script (`layout.ts` complexFace).
    */
   complexScript?: string;
+  /**
+   * The complex-script typeface LibreOffice sets the run's complex-script text in when the
+   * nearest `a:cs` names a theme slot the theme leaves empty (`+mn-cs` with `a:cs
+   * typeface=""`): it takes such a reference as naming nothing and inherits the next `a:cs`
+   * up the chain that names a face (`p:defaultTextStyle`'s Arial in the Office themes of
+   * PowerPoint 2007–2010). Set only when {@link complexScript} is not; previews use it
+   * (`layout.ts` LayoutOptions.inheritedComplexFace), fitting does not.
+   */
+  inheritedComplexScript?: string;
+  /**
+   * The run's language (`a:rPr/@lang`, BCP 47) when it is written right to left (Hebrew,
+   * Arabic, …; `script.ts` isRightToLeftLanguage). LibreOffice takes the script of a
+   * paragraph that holds no letter (digits, spaces, punctuation only: a table cell "1200")
+   * from it and sets such text in the complex-script face; previews do so
+   * (`layout.ts` LayoutOptions.weakTextByLanguage).
+   */
+  rightToLeftLang?: string;
 }
 
 /** How {@link resolveFace} chose a face. */
