@@ -127,6 +127,8 @@ export function parseXml(text: string, partName: string, limits: XmlLimits = DEF
   const parser = new DOMParser({
     // no lineNumber/columnNumber on every node: two properties per node of every template kept in memory
     locator: false,
+    // elements and attributes made as the engine's copies are (one hidden class; names already checked by the parser)
+    domHandler: TreeBuilder as unknown as DomHandlerClass,
     onError: (level, message) => {
       if (level !== 'warning' && firstError === undefined) firstError = message;
       if (level === 'fatalError') throw new PackageError('xml_malformed', `${partName} is not well-formed XML: ${message}`);
@@ -143,6 +145,50 @@ export function parseXml(text: string, partName: string, limits: XmlLimits = DEF
     throw new PackageError('xml_malformed', `${partName} is not well-formed XML: ${firstError ?? 'no root element'}`);
   }
   return doc;
+}
+
+/** What xmldom's SAX reader hands a DOM handler for an element's attributes. */
+interface SaxAttributes {
+  readonly length: number;
+  getURI(i: number): string | undefined;
+  getValue(i: number): string;
+  getQName(i: number): string;
+  getLocalName(i: number): string;
+}
+
+/** The fields of xmldom 0.9's DOM handler (lib/dom-parser.js) a subclass reads and sets. */
+interface DomHandlerBase {
+  doc: Document;
+  currentElement: Element | undefined;
+  startElement(namespaceURI: string | undefined, localName: string, qName: string, attrs: SaxAttributes): void;
+}
+
+type DomHandlerClass = new (options?: object) => DomHandlerBase;
+
+/** xmldom 0.9's own DOM handler, which the parser's `domHandler` option lets us extend. */
+const XmldomHandler = (createRequire(import.meta.url)('@xmldom/xmldom/lib/dom-parser.js') as { __DOMHandler: DomHandlerClass }).__DOMHandler;
+
+/**
+ * Builds parsed trees the way the engine builds copies ({@link newElement},
+ * {@link newAttribute}): every parsed element then has the hidden class of the engine's
+ * own elements (the reading model and the serializer read both kinds), and the names the
+ * SAX reader has already checked are not checked a second time.
+ */
+class TreeBuilder extends XmldomHandler {
+  override startElement(namespaceURI: string | undefined, localName: string, qName: string, attrs: SaxAttributes): void {
+    const doc = this.doc;
+    const colon = qName.indexOf(':');
+    const el = newElement(doc, namespaceURI || null, qName, colon < 0 ? null : qName.slice(0, colon), colon < 0 ? qName : qName.slice(colon + 1));
+    const parent = this.currentElement;
+    if (parent) parent.appendChild(el);
+    else doc.appendChild(el);
+    this.currentElement = el;
+    for (let i = 0; i < attrs.length; i++) {
+      const name = attrs.getQName(i);
+      const at = name.indexOf(':');
+      el.setAttributeNode(newAttribute(doc, attrs.getURI(i) || null, name, at < 0 ? null : name.slice(0, at), at < 0 ? name : name.slice(at + 1), attrs.getValue(i)));
+    }
+  }
 }
 
 /**
@@ -272,9 +318,12 @@ export function descendants(root: Element | Document, ns: string, local: string)
 /** Attribute value or undefined when absent (xmldom returns null or ''). */
 export function attr(el: Element | undefined, name: string): string | undefined {
   if (!el) return undefined;
-  // one lookup (hasAttribute + getAttribute would scan the attributes twice)
-  const node = el.getAttributeNode(name);
-  return node ? node.value : undefined;
+  const list = el.attributes;
+  for (let i = 0; i < list.length; i++) {
+    const a = list[i]!;
+    if (a.nodeName === name) return a.value;
+  }
+  return undefined;
 }
 
 /** Attribute in a namespace (e.g. `r:id`), or undefined when absent. */
@@ -312,12 +361,84 @@ export function textContent(el: Element): string {
   return s;
 }
 
+/** A qualified name made of ASCII name characters (what the engine's own element names are). */
+const QNAME = /^(?:[A-Za-z_][\w.-]*:)?[A-Za-z_][\w.-]*$/;
+
+/** The naming and tree-link fields of xmldom 0.9's element nodes (plain properties). */
+interface ElementFields {
+  namespaceURI: string | null;
+  prefix: string | null;
+  localName: string | null;
+  previousSibling: Node | null;
+  nextSibling: Node | null;
+  parentNode: Node | null;
+  firstChild: Node | null;
+  lastChild: Node | null;
+}
+
+/**
+ * A new element of `doc` with its names set as given (not checked again: the caller's
+ * names come from a parsed tree or are checked against {@link QNAME}), and every field an
+ * element gains in a tree present from the start, always in one order.
+ *
+ * Why: V8 gives objects whose properties were added in different orders different hidden
+ * classes. xmldom adds the tree links when a node is first inserted and the child links
+ * when it first gets a child, so elements made by different paths, and leaves versus
+ * parents, would have up to six classes, and every property read of the engine's tree
+ * walks (`child`, the serializer, the reading model) would pay for the mix. Elements made
+ * here share one class.
+ */
+export function newElement(doc: Document, ns: string | null, qualifiedName: string, prefix: string | null, localName: string): Element {
+  const el = doc.createElement(qualifiedName);
+  const f = el as unknown as ElementFields;
+  f.namespaceURI = ns;
+  f.prefix = prefix;
+  f.localName = localName;
+  f.previousSibling = null;
+  f.nextSibling = null;
+  f.parentNode = null;
+  f.firstChild = null;
+  f.lastChild = null;
+  return el;
+}
+
+/** The fields of xmldom 0.9's attribute nodes set here (plain properties). */
+interface AttrFields {
+  namespaceURI: string | null;
+  prefix: string | null;
+  localName: string | null;
+  value: string;
+  nodeValue: string;
+}
+
+/** xmldom 0.9's attribute factory without the name check. */
+interface AttrFactory {
+  _createAttribute?: (name: string) => Attr;
+}
+
+/**
+ * A new attribute node of `doc` (not yet on an element) with its names as given, not
+ * checked again, and its fields always set in one order (one hidden class, as
+ * {@link newElement} does for elements).
+ */
+export function newAttribute(doc: Document, ns: string | null, qualifiedName: string, prefix: string | null, localName: string, value: string): Attr {
+  const factory = doc as unknown as AttrFactory;
+  const node = factory._createAttribute ? factory._createAttribute(qualifiedName) : doc.createAttribute(qualifiedName);
+  const f = node as unknown as AttrFields;
+  f.namespaceURI = ns;
+  f.prefix = prefix;
+  f.localName = localName;
+  f.value = f.nodeValue = value;
+  return node;
+}
+
 /**
  * Creates an element in namespace `ns`, with the prefix conventional for it, so new markup
  * reads like Office's own (`a:p`, `p:sp`).
  */
 export function createElement(doc: Document, ns: string, qualifiedName: string, attrs?: Record<string, string | number | boolean | undefined>): Element {
-  const el = doc.createElementNS(ns, qualifiedName);
+  const colon = qualifiedName.indexOf(':');
+  const el = QNAME.test(qualifiedName) ? newElement(doc, ns, qualifiedName, colon < 0 ? null : qualifiedName.slice(0, colon), qualifiedName.slice(colon + 1)) : doc.createElementNS(ns, qualifiedName);
   if (attrs) {
     for (const [k, v] of Object.entries(attrs)) {
       if (v === undefined) continue;

@@ -160,6 +160,25 @@ class Reader {
     return list;
   }
 
+  private byType: Map<string, string[]> | undefined;
+
+  /** Keeps the parts by content type (`types[i]` is the content type of `names[i]`), for {@link partsOfType}. */
+  indexTypes(names: readonly string[], types: ReadonlyArray<string | undefined>): void {
+    this.byType = new Map();
+    names.forEach((name, i) => {
+      const ct = types[i];
+      if (ct === undefined) return;
+      const list = this.byType!.get(ct);
+      if (list) list.push(name);
+      else this.byType!.set(ct, [name]);
+    });
+  }
+
+  /** The package's parts of a content type, in the package's order (`OpcPackage.partsOfType`). */
+  partsOfType(ct: string): readonly string[] {
+    return this.byType ? (this.byType.get(ct) ?? []) : this.pkg.partsOfType(ct);
+  }
+
   has(part: string | undefined): part is string {
     return part !== undefined && this.pkg.hasPart(part);
   }
@@ -878,6 +897,7 @@ export function checkPackage(pkg: OpcPackage, options: CheckPackageOptions = {})
   // each part's content type, looked up once (the rules below read it up to three times)
   const types = names.map((n) => pkg.contentType(n));
   const isRels = names.map((n) => n.toLowerCase().endsWith('.rels'));
+  r.indexTypes(names, types);
 
   checkNamesAndTypes(pkg, names, types, report);
   names.forEach((name, i) => {
@@ -928,13 +948,31 @@ function checkNamesAndTypes(pkg: OpcPackage, names: readonly string[], types: re
 }
 
 /** Part names legal by §9.1.1.1 on sight: `/` then segments with no empty, dot-ending, percent-encoded or control-character one. */
-const PLAIN_PART_NAME = /^(?:\/[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)+$/;
+/**
+ * Whether a name is `/`-separated segments of ASCII letters, digits, `_` and `-` with inner
+ * single dots (what the names of packages are): one pass over the characters, as
+ * `/^(?:\/[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)+$/` would match but without its backtracking.
+ */
+function isPlainPartName(name: string): boolean {
+  const n = name.length;
+  if (n < 2 || name.charCodeAt(0) !== 0x2f) return false;
+  let prev = 0x2f;
+  for (let i = 1; i < n; i++) {
+    const c = name.charCodeAt(i);
+    if (c === 0x2f || c === 0x2e) {
+      // a slash or dot only after a name character: no empty segment, no leading, double or trailing dot
+      if (prev === 0x2f || prev === 0x2e) return false;
+    } else if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d)) return false;
+    prev = c;
+  }
+  return prev !== 0x2f && prev !== 0x2e;
+}
 
 /** Why a part name breaks §9.1.1.1, or undefined when it is legal. */
 export function illegalPartName(name: string): string | undefined {
   // the names packages hold (segments of letters, digits, `_` and `-` with inner dots) are
   // legal by one test; any other name is read segment by segment
-  if (PLAIN_PART_NAME.test(name)) return undefined;
+  if (isPlainPartName(name)) return undefined;
   if (!name.startsWith('/')) return 'it does not start with /';
   if (name.endsWith('/')) return 'it ends with /';
   for (const seg of name.slice(1).split('/')) {
@@ -1205,7 +1243,7 @@ function checkPresentation(r: Reader, main: string, report: Report): void {
     const rel = rels.get(attrNS(el, NS.r, 'id') ?? '');
     if (!rel || rel.type !== RT.slideMaster) report(main, 'pres-ids', `p:sldMasterId id="${attr(el, 'id') ?? ''}" names no slideMaster relationship`);
   }
-  for (const master of r.pkg.partsOfType(CT.slideMaster)) {
+  for (const master of r.partsOfType(CT.slideMaster)) {
     const mrels = new Map(r.rels(master).map((x) => [x.id, x]));
     for (const entry of layoutIdList(r, master)) {
       wide(entry.id, master, 'p:sldLayoutId');
@@ -1233,20 +1271,19 @@ function layoutIdList(r: Reader, master: string): Array<{ id: string | undefined
 
 /** Master → theme, slide → layout → master (listed), notes ↔ slide. */
 function checkLinks(r: Reader, report: Report): void {
-  const pkg = r.pkg;
   const of = (part: string, type: string): Rel[] => r.rels(part).filter((x) => x.type === type && !x.external);
-  for (const master of pkg.partsOfType(CT.slideMaster)) {
+  for (const master of r.partsOfType(CT.slideMaster)) {
     const n = of(master, RT.theme).length;
     if (n !== 1) report(master, 'master', `the slide master has ${n} theme relationships; exactly one is required`);
   }
-  for (const slide of pkg.partsOfType(CT.slide)) {
+  for (const slide of r.partsOfType(CT.slide)) {
     const n = of(slide, RT.slideLayout).length;
     if (n !== 1) report(slide, 'layout', `the slide has ${n} slideLayout relationships; exactly one is required`);
     const notes = of(slide, RT.notesSlide);
     if (notes.length > 1) report(slide, 'notes', `the slide has ${notes.length} notes slides; at most one is allowed`);
   }
   const listedByMaster = new Map<string, Set<string>>();
-  for (const layout of pkg.partsOfType(CT.slideLayout)) {
+  for (const layout of r.partsOfType(CT.slideLayout)) {
     const masters = of(layout, RT.slideMaster);
     if (masters.length !== 1) {
       report(layout, 'layout', `the slide layout has ${masters.length} slideMaster relationships; exactly one is required`);
@@ -1263,7 +1300,7 @@ function checkLinks(r: Reader, report: Report): void {
     if (!listed.has(layout.toLowerCase())) report(layout, 'layout', `the slide layout is not listed in p:sldLayoutIdLst of its master ${master}`);
   }
   const claimed = new Map<string, string>();
-  for (const notes of pkg.partsOfType(CT.notesSlide)) {
+  for (const notes of r.partsOfType(CT.notesSlide)) {
     const slides = of(notes, RT.slide);
     if (slides.length !== 1) {
       report(notes, 'notes', `the notes slide has ${slides.length} slide relationships; exactly one is required`);

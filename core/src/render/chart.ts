@@ -509,12 +509,15 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
   // One series with varied colours (pies, or a bar chart with c:varyColors): the points take the style's colours.
   const vary = (isPie && attr(child(first.el, NS.c, 'varyColors'), 'val') !== '0') || (first.series.length === 1 && attr(child(first.el, NS.c, 'varyColors'), 'val') === '1');
   const pointColor = (s: Series, i: number, n: number): Rgba => s.pointColors.get(i) ?? (vary ? styleSeriesColor(chartStyle, i, n, colors) : s.color);
-  // Chart area fill: white unless the chart says otherwise.
-  const csSpPr = child(space ?? undefined, NS.c, 'spPr');
-  const bg = colorIn(child(csSpPr, NS.a, 'solidFill'), colors);
-  if (!child(csSpPr, NS.a, 'noFill')) {
-    ctx.fillStyle = css(bg ?? { r: 255, g: 255, b: 255, a: 1 });
-    ctx.fillRect(r.x, r.y, r.w, r.h);
+  // Chart area fill (c:chartSpace/c:spPr, §21.2.2.197): only the fill the chart states. In
+  // a presentation the automatic chart area is unfilled, so the slide shows through a chart
+  // that states none (PowerPoint draws it so, and LibreOffice's PowerPoint import makes the
+  // default chart area fill "none" for that reason); white is the default of workbooks only.
+  const areaFill = fillOf(child(space ?? undefined, NS.c, 'spPr'));
+  if (areaFill) {
+    const areaPath = new Path2D();
+    areaPath.rect(r.x, r.y, r.w, r.h);
+    await paintFill(dc, { el: areaFill, colors, part: partName }, areaPath, r);
   }
   // Text: the chart space's own (c:txPr, §21.2.2.216) over 10 pt in the theme's minor face and
   // tx1 (Office 2007 chart styles 1–32); titles, legend, axes and labels each refine it.
@@ -655,10 +658,18 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
       slices.push({ from: a, to: a + sw, color: s ? pointColor(s, i, vals.length) : { r: 128, g: 128, b: 128, a: 1 }, i });
       a += sw;
     });
+    // A doughnut's slices are rings (c:holeSize, §21.2.2.82, percent of the radius): its hole
+    // shows what lies behind the chart, as the chart area is not necessarily filled.
+    const hole = kind === 'doughnutChart' ? (rad * Math.min(90, Math.max(1, intAttr(child(first.el, NS.c, 'holeSize'), 'val', 50)))) / 100 : 0;
     const wedge = (from: number, to: number, dy: number): void => {
       ctx.beginPath();
-      ctx.moveTo(cx, cy + dy);
-      ctx.ellipse(cx, cy + dy, rad, rad * squash, 0, from, to);
+      if (hole > 0) {
+        ctx.ellipse(cx, cy + dy, rad, rad * squash, 0, from, to);
+        ctx.ellipse(cx, cy + dy, hole, hole * squash, 0, to, from, true);
+      } else {
+        ctx.moveTo(cx, cy + dy);
+        ctx.ellipse(cx, cy + dy, rad, rad * squash, 0, from, to);
+      }
       ctx.closePath();
     };
     if (depth > 0) {
@@ -679,12 +690,6 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
       ctx.strokeStyle = css(edge ?? { r: 255, g: 255, b: 255, a: 1 });
       ctx.lineWidth = 0.75;
       ctx.stroke();
-    }
-    if (kind === 'doughnutChart') {
-      ctx.beginPath();
-      ctx.arc(cx, cy, rad * intAttr(child(first.el, NS.c, 'holeSize'), 'val', 50) / 100, 0, Math.PI * 2);
-      ctx.fillStyle = css(bg ?? { r: 255, g: 255, b: 255, a: 1 });
-      ctx.fill();
     }
     const spec = s?.labels;
     if (s && spec) {

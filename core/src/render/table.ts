@@ -125,6 +125,9 @@ export function drawTable(dc: DrawContext, tbl: Element, r: RectPt, shape: Shape
       theme: dc.theme,
       colorCtx: dc.colors,
       defaultFace: dc.theme.minor.latin || 'Calibri',
+      // LibreOffice sets Hebrew cells of the Office 2007 theme in DejaVu Sans (18 pt "אזור" 33.3 pt wide), not in
+      // p:defaultTextStyle's Arial that the body placeholder's Hebrew beside them inherits past +mn-cs
+      inheritsComplexFace: false,
     };
     const body = readTextBody(txBody, src);
     const mar = { l: intAttr(tcPr, 'marL', 91440), r: intAttr(tcPr, 'marR', 91440), t: intAttr(tcPr, 'marT', 45720), b: intAttr(tcPr, 'marB', 45720) };

@@ -12,8 +12,11 @@
  * 2. Known fonts without an open twin, mapped to the nearest metric face (documented in
  *    {@link NEAREST_CLASS}): e.g. Calibri Light / Candara / Corbel → Carlito;
  *    Segoe UI / Helvetica Neue / Franklin Gothic → Liberation Sans; Verdana / Tahoma /
- *    Century Gothic / Trebuchet MS → DejaVu Sans (wide humanist sans); Georgia → DejaVu
- *    Serif; Constantia → Caladea; Garamond / Book Antiqua / Palatino → Liberation Serif;
+ *    Century Gothic / Trebuchet MS → DejaVu Sans (wide humanist sans); Georgia and the
+ *    Palatino family (Palatino, Palatino Linotype, Book Antiqua) → DejaVu Serif (Palatino
+ *    sets text about 10 % wider than Times, so Liberation Serif measured it short; DejaVu
+ *    Serif, about 16 % wider than Palatino, is what fontconfig draws Palatino with here);
+ *    Constantia → Caladea; Garamond → Liberation Serif;
  *    Consolas / Lucida Console → Liberation Mono; Arial Narrow → Liberation Sans at 82 %.
  * 3. Any other font falls back within its class (`font-class.ts`): the class of a
  *    well-known family by name, else the one the template's `panose` / `pitchFamily`
@@ -63,6 +66,23 @@ export interface FontSpec {
    * is set in it where it has the script (`layout.ts` complexFace).
    */
   complexScript?: string;
+  /**
+   * The complex-script typeface LibreOffice sets the run's complex-script text in when the
+   * nearest `a:cs` names a theme slot the theme leaves empty (`+mn-cs` with `a:cs
+   * typeface=""`): it takes such a reference as naming nothing and inherits the next `a:cs`
+   * up the chain that names a face (`p:defaultTextStyle`'s Arial in the Office themes of
+   * PowerPoint 2007–2010). Set only when {@link complexScript} is not; previews use it
+   * (`layout.ts` LayoutOptions.inheritedComplexFace), fitting does not.
+   */
+  inheritedComplexScript?: string;
+  /**
+   * The run's language (`a:rPr/@lang`, BCP 47) when it is written right to left (Hebrew,
+   * Arabic, …; `script.ts` isRightToLeftLanguage). LibreOffice takes the script of a
+   * paragraph that holds no letter (digits, spaces, punctuation only: a table cell "1200")
+   * from it and sets such text in the complex-script face; previews do so
+   * (`layout.ts` LayoutOptions.weakTextByLanguage).
+   */
+  rightToLeftLang?: string;
 }
 
 /** How {@link resolveFace} chose a face. */
@@ -157,9 +177,9 @@ export const NEAREST_CLASS: Readonly<Record<string, { family: string; widthScale
   'arial narrow': { family: 'Liberation Sans', widthScale: 0.82 },
   georgia: { family: 'DejaVu Serif', widthScale: 1 },
   garamond: { family: 'Liberation Serif', widthScale: 1 },
-  'book antiqua': { family: 'Liberation Serif', widthScale: 1 },
-  'palatino linotype': { family: 'Liberation Serif', widthScale: 1 },
-  palatino: { family: 'Liberation Serif', widthScale: 1 },
+  'book antiqua': { family: 'DejaVu Serif', widthScale: 1 },
+  'palatino linotype': { family: 'DejaVu Serif', widthScale: 1 },
+  palatino: { family: 'DejaVu Serif', widthScale: 1 },
   consolas: { family: 'Liberation Mono', widthScale: 1 },
   'lucida console': { family: 'Liberation Mono', widthScale: 1 },
 };

@@ -260,6 +260,30 @@ export interface LayoutOptions {
    * between Hangul words on its pages), wider than the Latin face's (Carlito 4.87 pt).
    */
   eastAsianSpaces?: boolean;
+  /**
+   * Sets complex-script text in the face the run inherits past an empty theme slot
+   * ({@link FontSpec.inheritedComplexScript}: a master's `+mn-cs` where the theme's `a:cs` is
+   * empty, then `p:defaultTextStyle`'s Arial), as LibreOffice does, where the run names no
+   * complex-script face of its own. Without it such text is set in
+   * {@link COMPLEX_SCRIPT_FALLBACK_FAMILY}, whose spaces and digits are wider: what text
+   * fitting measures.
+   */
+  inheritedComplexFace?: boolean;
+  /**
+   * Sets the spaces, digits and punctuation of complex-script text in the run's
+   * complex-script face even when that face lacks the script's letters (Arial/Liberation
+   * Sans and Arabic): LibreOffice falls back to another face glyph by glyph, so only the
+   * letters go to {@link COMPLEX_SCRIPT_FALLBACK_FAMILY}. Without it the whole stretch is set
+   * in the fallback face, whose spaces and digits are wider: what text fitting measures.
+   */
+  complexFaceGlyphFallback?: boolean;
+  /**
+   * Sets a paragraph without letters (digits, spaces, punctuation only: a table cell "1200")
+   * in the complex-script face when its first run's language is written right to left
+   * ({@link FontSpec.rightToLeftLang}), as LibreOffice takes such a paragraph's script from
+   * the language. Without it the paragraph is Latin text.
+   */
+  weakTextByLanguage?: boolean;
 }
 
 /**
@@ -267,10 +291,21 @@ export interface LayoutOptions {
  * deck: paragraph spacing as it sets it ({@link LayoutOptions.percentSpacingOfSize}), its
  * space between East Asian and other text ({@link LayoutOptions.asianSpacing}), its spaces
  * after East Asian text ({@link LayoutOptions.eastAsianSpaces}), its hanging punctuation
- * ({@link LayoutOptions.hangingPunctuation}) and its font-independent lines of a shape's
- * text ({@link LayoutOptions.lineMetrics}; table cells: `face`, see `render/table.ts`).
+ * ({@link LayoutOptions.hangingPunctuation}), its choice of complex-script faces
+ * ({@link LayoutOptions.inheritedComplexFace}, {@link LayoutOptions.complexFaceGlyphFallback},
+ * {@link LayoutOptions.weakTextByLanguage}) and its font-independent lines of a shape's text
+ * ({@link LayoutOptions.lineMetrics}; table cells: `face`, see `render/table.ts`).
  */
-export const PREVIEW_LAYOUT = { percentSpacingOfSize: true, asianSpacing: true, hangingPunctuation: true, eastAsianSpaces: true, lineMetrics: 'fontIndependent' } as const satisfies LayoutOptions;
+export const PREVIEW_LAYOUT = {
+  percentSpacingOfSize: true,
+  asianSpacing: true,
+  hangingPunctuation: true,
+  eastAsianSpaces: true,
+  inheritedComplexFace: true,
+  complexFaceGlyphFallback: true,
+  weakTextByLanguage: true,
+  lineMetrics: 'fontIndependent',
+} as const satisfies LayoutOptions;
 
 /** The width of a space after East Asian text in LibreOffice's rendering, em (Liberation Sans's: 569/2048; {@link LayoutOptions.eastAsianSpaces}). */
 export const EAST_ASIAN_SPACE_EM = 569 / 2048;
@@ -506,9 +541,91 @@ function hasGlyph(name: string, cp: number): boolean {
   return v;
 }
 
-/** How a complex-script piece of a run in `font` is set: 2 in the run's own complex-script face (it has the script), else 1 in the fallback face. */
-function complexSetting(font: FontSpec, cp: number): number {
-  return font.complexScript !== undefined && hasGlyph(font.complexScript, cp) ? 2 : 1;
+/**
+ * How a complex-script piece of a run in `font` is set: 2 in the run's own complex-script
+ * face, 3 in the one it inherits past an empty theme slot
+ * ({@link LayoutOptions.inheritedComplexFace}), when that face has the piece's script
+ * (`cp`: the right-to-left code point the piece is resolved to); else 1, in the fallback
+ * face. With {@link LayoutOptions.complexFaceGlyphFallback} a face that lacks the script
+ * still sets the characters it has, as LibreOffice falls back glyph by glyph: a piece
+ * without letters (a space, digits) all in it (2 or 3), a piece mixing such characters
+ * with the script's letters ("14٪") in parts (4 or 5: {@link glyphParts}). Only a face
+ * that is drawn as itself or its metric twin (Arial as Liberation Sans) does so: a face
+ * the machine lacks ("Traditional Arabic") is replaced as a whole by the face fontconfig
+ * gives the script, digits included.
+ */
+function complexSetting(font: FontSpec, cp: number, text: string, options: LayoutOptions, m: FontMetrics): number {
+  const own = font.complexScript;
+  const name = own ?? (options.inheritedComplexFace ? font.inheritedComplexScript : undefined);
+  if (name === undefined) return 1;
+  const setting = own !== undefined ? 2 : 3;
+  if (hasGlyph(name, cp)) return setting;
+  if (!options.complexFaceGlyphFallback || !m.resolve(name).exact) return 1;
+  let has = false;
+  let lacks = false;
+  for (const ch of text) {
+    if (hasGlyph(name, ch.codePointAt(0)!)) has = true;
+    else lacks = true;
+    if (has && lacks) return setting + 2;
+  }
+  return has ? setting : 1;
+}
+
+/** Whether a setting of {@link complexSetting} sets a piece in parts, glyph by glyph. */
+function byGlyph(setting: number): boolean {
+  return setting >= 4;
+}
+
+/**
+ * The parts of a piece set glyph by glyph (setting 4 or 5 of {@link complexSetting}): the
+ * longest stretches of characters the run's complex-script face has or lacks, each with the
+ * face it is set in (that face, or the fallback face).
+ */
+function glyphParts(text: string, font: FontSpec, setting: number): Array<{ text: string; font: FontSpec; fallback: boolean }> {
+  const face = complexFace(font, setting - 2);
+  const fallback = complexFace(font, 1);
+  const parts: Array<{ text: string; font: FontSpec; fallback: boolean }> = [];
+  for (const ch of text) {
+    const missing = !hasGlyph(face.name, ch.codePointAt(0)!);
+    const last = parts[parts.length - 1];
+    if (last && last.fallback === missing) last.text += ch;
+    else parts.push({ text: ch, font: missing ? fallback : face, fallback: missing });
+  }
+  return parts;
+}
+
+/** Width of a piece's text as it is set: in `font`, or part by part ({@link glyphParts}). */
+function measurePiece(text: string, font: FontSpec, setting: number, m: FontMetrics): number {
+  if (!byGlyph(setting)) return m.measure(text, setting ? complexFace(font, setting) : font);
+  let w = 0;
+  for (const part of glyphParts(text, font, setting)) w += m.measure(part.text, part.font);
+  return w;
+}
+
+/**
+ * The script a paragraph without letters is set in when its first run's language is
+ * written right to left ({@link LayoutOptions.weakTextByLanguage}): a code point of the
+ * language's script (Hebrew for he/yi, Syriac, Thaana, else Arabic), for
+ * {@link complexSetting}; undefined when the paragraph has a letter or no such language.
+ */
+function weakParagraphScript(splits: ReadonlyArray<RunSplit | undefined>, runs: readonly TextRunInput[]): number | undefined {
+  let lang: string | undefined;
+  let seen = false;
+  for (let ri = 0; ri < runs.length; ri++) {
+    const split = splits[ri];
+    if (!split || runs[ri]!.lineBreak) continue;
+    for (const v of weakOrLatin(split)) if (v >= 0) return undefined;
+    if (!seen && split.texts.length > 0) {
+      seen = true;
+      lang = runs[ri]!.font.rightToLeftLang;
+    }
+  }
+  if (lang === undefined) return undefined;
+  const primary = lang.toLowerCase().split(/[-_]/)[0]!;
+  if (primary === 'he' || primary === 'iw' || primary === 'yi' || primary === 'ji') return 0x05d0;
+  if (primary === 'syr') return 0x0710;
+  if (primary === 'dv') return 0x0780;
+  return 0x0627;
 }
 
 
@@ -575,7 +692,7 @@ function atLeast<T extends Float64Array | Int32Array | Uint8Array>(a: T, need: n
 class Scratch {
   width = new Float64Array(64);
   kind = new Uint8Array(64);
-  /** How the piece is set: 0 in its run's font, 1 in the complex-script fallback face, 2 in the run's complex-script face ({@link complexFace}). */
+  /** How the piece is set: 0 in its run's font, 1 in the complex-script fallback face, 2 in the run's complex-script face, 3 in the one it inherits ({@link complexFace}). */
   complex = new Uint8Array(64);
   /** Index of the piece's run in the paragraph. */
   run = new Int32Array(64);
@@ -663,7 +780,7 @@ class Scratch {
   font(i: number): FontSpec {
     const f = this.fonts[this.run[i]!]!;
     const c = this.complex[i]!;
-    return c ? complexFace(f, c === 2) : f;
+    return c ? complexFace(f, c) : f;
   }
 
   /** The spaces recorded after the text of piece `i` ({@link gaps}), if any. */
@@ -704,7 +821,7 @@ class Scratch {
     let cur = '';
     let curW = 0;
     for (const ch of this.text(i)) {
-      const w = m.measure(ch, font) + spc;
+      const w = (byGlyph(complex) ? measurePiece(ch, this.fonts[run]!, complex, m) : m.measure(ch, font)) + spc;
       if (cur && curW + w > avail) {
         this.parts[this.partCount++] = cur;
         this.add(WORD, curW, run, -this.partCount, complex);
@@ -892,6 +1009,18 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
       if (split.eastAsian !== undefined) eastAsianPieces = true;
     }
     if (rtlPieces) resolveScripts(splits, runs, S.scripts);
+    else if (options.weakTextByLanguage) {
+      const script = weakParagraphScript(splits, runs);
+      if (script !== undefined) {
+        rtlPieces = true;
+        for (let ri = 0; ri < runs.length; ri++) {
+          const o = (S.scripts[ri] ??= []);
+          o.length = 0;
+          const split = splits[ri];
+          if (split && !runs[ri]!.lineBreak) for (let j = 0; j < split.texts.length; j++) o.push(script);
+        }
+      }
+    }
     for (let ri = 0; ri < runs.length; ri++) {
       const run = runs[ri]!;
       if (run.lineBreak) {
@@ -907,8 +1036,8 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
       const texts = split.texts;
       const scripts = rtlPieces ? S.scripts[ri] : undefined;
       for (let j = 0; j < texts.length; j++) {
-        const cs = scripts !== undefined && scripts[j]! > 0 ? complexSetting(font, scripts[j]!) : 0;
-        S.add(split.kinds[j]!, m.measure(texts[j]!, cs ? complexFace(font, cs === 2) : font) + (spc === 0 ? 0 : spc * split.counts[j]!), ri, j, cs);
+        const cs = scripts !== undefined && scripts[j]! > 0 ? complexSetting(font, scripts[j]!, texts[j]!, options, m) : 0;
+        S.add(split.kinds[j]!, measurePiece(texts[j]!, font, cs, m) + (spc === 0 ? 0 : spc * split.counts[j]!), ri, j, cs);
         visible = true;
       }
     }
@@ -1030,6 +1159,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
         if (kind !== SPACE) last = j;
         const font = S.fonts[S.run[i]!]!;
         S.take(S.complex[i] ? S.font(i) : font, m);
+        if (byGlyph(S.complex[i]!)) S.take(complexFace(font, S.complex[i]! - 2), m);
         // East Asian glyphs from the fallback face make a line of single or wider proportional spacing as tall as that face's (LayoutOptions.tallEastAsianLines), and a line measured by its faces as tall as that face's (lineMetrics `face`)
         if (kind === UNIT && tallCjk && S.seg[i]! >= 0 && S.splits[S.run[i]!]!.eastAsian?.[S.seg[i]!]) S.take(cjkFace(font), m);
       }
@@ -1115,7 +1245,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
             rise_pt: ((run.baseline_pct ?? 0) / 100) * font.size_pt,
             spacing_pt: (run.spacing_pt ?? 0) * k,
             ...(run.link_rid ? { link_rid: run.link_rid } : {}),
-            ...(S.complex[i] === 1 && font.name !== (run.font.complexScript ?? run.font.name) ? { substitutedFor: run.font.complexScript ?? run.font.name } : {}),
+            ...((S.complex[i] === 1 || (byGlyph(S.complex[i]!) && font.name === COMPLEX_SCRIPT_FALLBACK_FAMILY)) && font.name !== (run.font.complexScript ?? run.font.name) ? { substitutedFor: run.font.complexScript ?? run.font.name } : {}),
           });
           lastRun = run;
         }
@@ -1130,6 +1260,18 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
         const font = S.font(i);
         const w = S.width[i]! + (kind === SPACE ? extra : 0);
         const gaps = S.gapsOf(i);
+        if (gaps === undefined && byGlyph(S.complex[i]!)) {
+          // set glyph by glyph: each part in its face, the piece's width shared out by the parts' own
+          const spc = (run.spacing_pt ?? 0) * k;
+          const parts = glyphParts(S.text(i), S.fonts[S.run[i]!]!, S.complex[i]!);
+          let used = 0;
+          parts.forEach((part, n) => {
+            const pw = n === parts.length - 1 ? Math.max(0, w - used) : m.measure(part.text, part.font) + spc * [...part.text].length;
+            emit(part.text, pw, run, part.font, i);
+            used += pw;
+          });
+          continue;
+        }
         if (gaps === undefined) {
           emit(S.text(i), w, run, font, i);
           continue;
@@ -1184,20 +1326,24 @@ function mirroredAlign(a: NonNullable<ParagraphInput['align']>): NonNullable<Par
 /**
  * The face complex-script text is set in, at a run font's size and style (kept per font
  * object). LibreOffice sets such text in the run's complex-script font (`a:cs`,
- * {@link FontSpec.complexScript}; `own`: it has the script), which templates nearly always
- * leave empty (the theme's `a:cs typeface=""`; LibreOffice does not read the theme's
- * per-script `a:font` list); with none, or one that lacks the script, in the face
- * fontconfig gives the script: {@link COMPLEX_SCRIPT_FALLBACK_FAMILY} for Hebrew and Arabic.
+ * {@link FontSpec.complexScript}; `setting` 2), which templates nearly always leave empty
+ * (the theme's `a:cs typeface=""`; LibreOffice does not read the theme's per-script
+ * `a:font` list) — then in the face named further up the inheritance
+ * ({@link FontSpec.inheritedComplexScript}; `setting` 3), if any; with none, or one that
+ * lacks the script, in the face fontconfig gives the script (`setting` 1):
+ * {@link COMPLEX_SCRIPT_FALLBACK_FAMILY} for Hebrew and Arabic.
  */
-const complexFaces = new WeakMap<FontSpec, [FontSpec | undefined, FontSpec | undefined]>();
-function complexFace(font: FontSpec, own: boolean): FontSpec {
-  let pair = complexFaces.get(font);
-  if (!pair) {
-    pair = [undefined, undefined];
-    complexFaces.set(font, pair);
+const complexFaces = new WeakMap<FontSpec, Array<FontSpec | undefined>>();
+function complexFace(font: FontSpec, setting: number): FontSpec {
+  let faces = complexFaces.get(font);
+  if (!faces) {
+    faces = [];
+    complexFaces.set(font, faces);
   }
-  const i = own ? 1 : 0;
-  return (pair[i] ??= { name: own ? font.complexScript! : COMPLEX_SCRIPT_FALLBACK_FAMILY, size_pt: font.size_pt, bold: font.bold, italic: font.italic });
+  // a piece set glyph by glyph (4, 5) counts as set in the fallback face where one face is asked for
+  const face = byGlyph(setting) ? 1 : setting;
+  const name = face === 2 ? font.complexScript! : face === 3 ? font.inheritedComplexScript! : COMPLEX_SCRIPT_FALLBACK_FAMILY;
+  return (faces[face] ??= { name, size_pt: font.size_pt, bold: font.bold, italic: font.italic });
 }
 
 /** The CJK fallback face at a run font's size and weight (kept per font object). */

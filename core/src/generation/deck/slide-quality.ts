@@ -174,17 +174,6 @@ export function slideQuality(input: SlideQualityInput): { findings: QualityFindi
       src.lazy.quality.set(sourcePart, tpl);
     }
   }
-  // the written shapes by the top-level element holding them (a shape of the tree's own
-  // children is its own top; one an mc:AlternateContent chooses is found by walking up)
-  const genShapes = gen.shapes;
-  const genByTop = new Map<Element, Shape[]>();
-  for (const s of genShapes) {
-    const top = s.element.parentNode === tree ? s.element : topLevelOf(s.element, tree);
-    if (!top) continue;
-    const list = genByTop.get(top);
-    if (list) list.push(s);
-    else genByTop.set(top, [s]);
-  }
   // per top-level shape in tree order, the facts the slide-level checks read: a stand-in's
   // (read once per template shape), or a written shape's, read after the loop in the state
   // the checks leave it (its place here kept by `pending`)
@@ -217,8 +206,8 @@ export function slideQuality(input: SlideQualityInput): { findings: QualityFindi
       for (const f of stand.findings) findings.push(f);
       continue;
     }
-    const written = genByTop.get(el);
-    if (!written) continue;
+    // only the written elements are read as shapes: stand-ins were judged on the template
+    const written = gen.shapesOf(el);
     for (const s of written) {
       const w = new WrittenShape(s);
       pending.push({ at: facts.length, written: w });
@@ -238,12 +227,13 @@ export function slideQuality(input: SlideQualityInput): { findings: QualityFindi
       // more to hash than the checks it saves)
       src.lazy.filledQuality ??= new WeakMap();
       const from: object = sourceOf?.get(el) ?? s.basePlaceholder?.element ?? src.lazy;
-      let byRest = src.lazy.filledQuality.get(from);
-      if (!byRest) src.lazy.filledQuality.set(from, (byRest = new Map()));
+      let byLayout = src.lazy.filledQuality.get(from);
+      if (!byLayout) src.lazy.filledQuality.set(from, (byLayout = new Map()));
+      // (a master placeholder serves several layouts, whose backgrounds differ; the layout's
+      // name is a key of its own: a string seen before keeps its hash, a new key string is hashed whole)
+      let byRest = byLayout.get(layoutPart);
+      if (!byRest) byLayout.set(layoutPart, (byRest = new Map()));
       const key =
-        // (a master placeholder serves several layouts, whose backgrounds differ)
-        layoutPart +
-        '|' +
         objectId(m.runProps) +
         '|' +
         objectId(m.paraProps) +
@@ -254,7 +244,7 @@ export function slideQuality(input: SlideQualityInput): { findings: QualityFindi
         '|' +
         (options.minTextPt ?? '') +
         '|' +
-        (hasText(m.lines) ? 'text' : 'empty') +
+        (hasText(m.lines) ? 't' : 'e') +
         '|' +
         // what lies behind the text depends on where the box is
         frameKey(w.frame);

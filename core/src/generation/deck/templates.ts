@@ -71,7 +71,7 @@ export interface TemplateSource {
    * model cannot be built (so a build does not try again for every slide); the fonts and
    * colours its own parts use.
    */
-  lazy: { unreadableModel?: true; vocabulary?: TemplateVocabulary; quality?: Map<string, TemplateSlideQuality>; filledQuality?: WeakMap<object, Map<string, QualityFinding[]>>; headers?: Map<string, LayoutHeaderPlaceholder | null> };
+  lazy: { unreadableModel?: true; vocabulary?: TemplateVocabulary; quality?: Map<string, TemplateSlideQuality>; filledQuality?: WeakMap<object, Map<string, Map<string, QualityFinding[]>>>; headers?: Map<string, LayoutHeaderPlaceholder | null> };
   /** What is delivered for the template's pictures past the pixel limits (default limits only), by part name; made on first use, shared like `lazy`. */
   oversized: Map<string, Promise<DeliveredPicture>>;
 }

@@ -5,7 +5,7 @@
  * same tree (elements with their namespaces and prefixes, attributes including namespace
  * declarations, text and CDATA). Comments and processing instructions are not copied.
  */
-import type { Attr, Document, Element, Node } from '../../ooxml/xml.js';
+import { newAttribute, newElement, type Attr, type Document, type Element, type Node } from '../../ooxml/xml.js';
 
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
@@ -53,7 +53,7 @@ export function cloneInto(doc: Document, src: Element, prune?: (el: Element) => 
       const standsFor = node.namespaceURI === STUB_NS ? childrenStubs.get(node as Element) : undefined;
       if (standsFor) childrenStubs.set(el, standsFor);
       else if (contentUnedited && node.firstChild && contentUnedited(node as Element)) {
-        const stub = doc.createElementNS(STUB_NS, 'sw:children');
+        const stub = newElement(doc, STUB_NS, 'sw:children', 'sw', 'children');
         appendFresh(doc, el, stub);
         childrenStubs.set(stub, node as Element);
       } else {
@@ -69,24 +69,6 @@ export function cloneInto(doc: Document, src: Element, prune?: (el: Element) => 
     }
   }
   return root;
-}
-
-/** The naming fields of xmldom's element and attribute nodes (plain properties in 0.9). */
-interface NamingFields {
-  namespaceURI: string | null;
-  prefix: string | null;
-  localName: string | null;
-}
-
-/** The fields of an attribute node that hold its value (xmldom keeps both). */
-interface AttrValueFields extends NamingFields {
-  value: string;
-  nodeValue: string;
-}
-
-/** xmldom 0.9's attribute factory without the name check (what its own `setAttribute` uses). */
-interface AttrFactory {
-  _createAttribute?: (name: string) => Attr;
 }
 
 /** The tree links of an xmldom node (plain properties in 0.9). */
@@ -140,25 +122,11 @@ function appendFresh(doc: Document, parent: Element, node: Node): void {
  * `setAttribute` makes.
  */
 function copyElement(doc: Document, src: Element): Element {
-  const el = doc.createElement(src.nodeName);
-  if (src.namespaceURI) {
-    const named = el as unknown as NamingFields;
-    named.namespaceURI = src.namespaceURI;
-    named.prefix = src.prefix;
-    named.localName = src.localName;
-  }
+  const el = newElement(doc, src.namespaceURI, src.nodeName, src.prefix, src.localName ?? src.nodeName);
   const attrs = src.attributes;
-  const factory = doc as unknown as AttrFactory;
   for (let i = 0; i < attrs.length; i++) {
     const a = attrs.item(i)!;
-    const copy = (factory._createAttribute ? factory._createAttribute(a.name) : doc.createAttribute(a.name)) as unknown as AttrValueFields;
-    copy.value = copy.nodeValue = a.value;
-    if (a.namespaceURI) {
-      copy.namespaceURI = a.namespaceURI;
-      copy.prefix = a.prefix;
-      copy.localName = a.localName;
-    }
-    el.setAttributeNode(copy as unknown as Attr);
+    el.setAttributeNode(newAttribute(doc, a.namespaceURI, a.name, a.prefix, a.localName ?? a.name, a.value));
   }
   return el;
 }
@@ -220,7 +188,7 @@ export function cloneWithStubs(
         }
         const decision = keep(s as Element);
         if (decision === false) {
-          const stub = doc.createElementNS(STUB_NS, 'sw:shape');
+          const stub = newElement(doc, STUB_NS, 'sw:shape', 'sw', 'shape');
           appendFresh(doc, tree, stub);
           stubs.set(stub, s as Element);
         } else {
@@ -261,7 +229,7 @@ export function cloneRootWithStubs(src: Document, keep: ReadonlySet<string>): { 
       appendCopy(doc, root, c);
       continue;
     }
-    const stub = doc.createElementNS(STUB_NS, 'sw:part');
+    const stub = newElement(doc, STUB_NS, 'sw:part', 'sw', 'part');
     appendFresh(doc, root, stub);
     stubs.set(stub, c as Element);
   }

@@ -10,7 +10,7 @@ import { RT } from '../opc/constants.js';
 import { NS, attr, attrNS, boolAttr, child, children, type Element } from '../xml.js';
 import { DEFAULT_COLOR_MAP, readColorMap, type ColorMap } from './color.js';
 import { indexRels, readPresentation, type PresentationInfo } from './presentation.js';
-import { IDENTITY, Shape, layoutBasePlaceholder, masterBasePlaceholder, readShapeTree, type PlaceholderLookup, type PlaceholderRef, type PlaceholderType } from './shapes.js';
+import { IDENTITY, Shape, layoutBasePlaceholder, masterBasePlaceholder, readShapeElement, type ShapeBudget, type PlaceholderLookup, type PlaceholderRef, type PlaceholderType } from './shapes.js';
 import { EMPTY_THEME, readTheme, type Theme } from './theme.js';
 
 /** Which kind of part holds a shape tree. */
@@ -25,6 +25,10 @@ export abstract class ShapeTreePart {
   /** `p:cSld` element. */
   readonly cSld: Element | undefined;
   private shapeList: Shape[] | undefined;
+  /** Shapes read element by element ({@link shapesOf}) before the whole tree was. */
+  private shapesByElement: Map<Element, Shape[]> | undefined;
+  /** Shapes this part's tree may still hold (both ways of reading it count down the same budget). */
+  private readonly shapeBudget: ShapeBudget = { remaining: MAX_SHAPES_PER_PART, limit: MAX_SHAPES_PER_PART };
   private phByIdx: Map<number, Shape> | undefined;
   private phByType: Map<PlaceholderType, Shape> | undefined;
 
@@ -76,10 +80,44 @@ export abstract class ShapeTreePart {
     if (!this.shapeList) {
       const list: Shape[] = [];
       const spTree = child(this.cSld, NS.p, 'spTree');
-      if (spTree) readShapeTree(spTree, this, undefined, IDENTITY, list, { remaining: MAX_SHAPES_PER_PART, limit: MAX_SHAPES_PER_PART });
+      if (spTree) {
+        for (const el of children(spTree)) {
+          // elements read one by one already keep their shapes (one Shape per element, ever)
+          const known = this.shapesByElement?.get(el);
+          if (known) for (const s of known) list.push(s);
+          else readShapeElement(el, this, undefined, IDENTITY, list, this.shapeBudget);
+        }
+      }
       this.shapeList = list;
+      this.shapesByElement = undefined;
     }
     return this.shapeList;
+  }
+
+  /**
+   * The top-level shapes one child element of the shape tree holds (the shape itself with
+   * its group members, or the shapes an `mc:AlternateContent` chooses; none for other
+   * elements), the same objects {@link shapes} lists. Reads only that element when the
+   * whole tree has not been read: a caller that needs a few shapes of a large tree does
+   * not pay for the rest.
+   *
+   * @param el - a child element of this part's `p:spTree`
+   * @throws PackageError `too_large` past {@link MAX_SHAPES_PER_PART} shapes
+   */
+  shapesOf(el: Element): readonly Shape[] {
+    if (this.shapeList) {
+      const out: Shape[] = [];
+      for (const s of this.shapeList) if (s.element === el || s.element.parentNode?.parentNode === el) out.push(s);
+      return out;
+    }
+    this.shapesByElement ??= new Map();
+    let known = this.shapesByElement.get(el);
+    if (!known) {
+      known = [];
+      readShapeElement(el, this, undefined, IDENTITY, known, this.shapeBudget);
+      this.shapesByElement.set(el, known);
+    }
+    return known;
   }
 
   /** Placeholders of this part (any depth), document order. */

@@ -314,25 +314,40 @@ const SHAPE_ELEMENTS: Readonly<Record<string, ShapeKind>> = {
  * @param budget - shapes still allowed (protects against hostile trees)
  * @throws PackageError `too_large` when the tree holds more shapes than the budget
  */
-export function readShapeTree(container: Element, part: ShapeTreePart, group: Shape | undefined, toSlide: GroupTransform, out: Shape[], budget: { remaining: number; readonly limit: number }): void {
-  for (const el of children(container)) {
-    if (el.namespaceURI === NS.mc && el.localName === 'AlternateContent') {
-      const branch = chooseAlternateContent(el);
-      if (branch) readShapeTree(branch, part, group, toSlide, out, budget);
-      continue;
-    }
-    if (!P_LIKE.has(el.namespaceURI ?? '')) continue;
-    const kind = SHAPE_ELEMENTS[el.localName ?? ''];
-    if (!kind) continue;
-    // p14:contentPart is a content part; other p14 elements are not shapes.
-    if (el.namespaceURI === NS.p14 && kind !== 'contentPart') continue;
-    if (--budget.remaining < 0) {
-      throw new PackageError('too_large', `${part.partName} holds more shapes than the ${budget.limit} Slidewright reads in one slide, layout or master`);
-    }
-    const shape = new Shape(kind, el, part, group, toSlide);
-    out.push(shape);
-    if (kind === 'grpSp') readShapeTree(el, part, shape, childTransform(shape), shape.children, budget);
+export function readShapeTree(container: Element, part: ShapeTreePart, group: Shape | undefined, toSlide: GroupTransform, out: Shape[], budget: ShapeBudget): void {
+  for (const el of children(container)) readShapeElement(el, part, group, toSlide, out, budget);
+}
+
+/** Shapes still allowed in one part's shape tree, and the limit they count down from. */
+export interface ShapeBudget {
+  remaining: number;
+  readonly limit: number;
+}
+
+/**
+ * Reads one child element of a shape tree or group into `out`: a shape (a group with its
+ * members), the shapes of the chosen branch of an `mc:AlternateContent`, or nothing for
+ * an element that is no shape (`p:nvGrpSpPr`, extensions).
+ *
+ * @throws PackageError `too_large` when the budget runs out
+ */
+export function readShapeElement(el: Element, part: ShapeTreePart, group: Shape | undefined, toSlide: GroupTransform, out: Shape[], budget: ShapeBudget): void {
+  if (el.namespaceURI === NS.mc && el.localName === 'AlternateContent') {
+    const branch = chooseAlternateContent(el);
+    if (branch) readShapeTree(branch, part, group, toSlide, out, budget);
+    return;
   }
+  if (!P_LIKE.has(el.namespaceURI ?? '')) return;
+  const kind = SHAPE_ELEMENTS[el.localName ?? ''];
+  if (!kind) return;
+  // p14:contentPart is a content part; other p14 elements are not shapes.
+  if (el.namespaceURI === NS.p14 && kind !== 'contentPart') return;
+  if (--budget.remaining < 0) {
+    throw new PackageError('too_large', `${part.partName} holds more shapes than the ${budget.limit} Slidewright reads in one slide, layout or master`);
+  }
+  const shape = new Shape(kind, el, part, group, toSlide);
+  out.push(shape);
+  if (kind === 'grpSp') readShapeTree(el, part, shape, childTransform(shape), shape.children, budget);
 }
 
 /**

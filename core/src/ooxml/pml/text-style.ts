@@ -19,7 +19,7 @@ import type { Shape } from './shapes.js';
 import { resolveThemeFont, scriptOfLanguage, type Theme, type ThemeFontCollection } from './theme.js';
 import { shapeFromAttributes, type FontShape } from '../../text/font-class.js';
 import type { ParagraphInput, Spacing, TextBodyInput, TextRunInput } from '../../text/layout.js';
-import { slotOfLanguage } from '../../text/script.js';
+import { isRightToLeftLanguage, slotOfLanguage } from '../../text/script.js';
 import { colorIn, rgbaToHex, type ColorContext, type Rgba } from './color.js';
 import { BoundedMemo } from '../../bounded-memo.js';
 
@@ -75,6 +75,12 @@ export interface TextStyleSources {
    * every slide's trees to the old generation and doubled a deck's peak memory.
    */
   levelStyles?: Array<LevelStyle | undefined>;
+  /**
+   * False for text LibreOffice does not set on the presentation's default text style (table
+   * cells): a run there whose `a:cs` names an empty theme slot gets no inherited
+   * complex-script face (`FontSpec.inheritedComplexScript`, text/font-metrics.ts). Unset: true.
+   */
+  inheritsComplexFace?: boolean;
 }
 
 /** The style sources for a PresentationML shape's text. */
@@ -559,6 +565,8 @@ export class ParagraphStyle {
     // the complex-script face as LibreOffice reads it: the theme's a:cs slot, not its per-script list
     const csFace = typefaceOf(child(rPr, NS.a, 'cs')) ?? typefaceOf(child(ownDefRPr, NS.a, 'cs')) ?? d.cs;
     const complexScript = csFace ? resolveThemeFont(csFace, src.theme) : '';
+    // LibreOffice reads a reference to an empty theme slot as naming nothing: the next a:cs up the chain that names a face counts
+    const inheritedComplexScript = complexScript === '' && src.inheritsComplexFace !== false ? this.inheritedComplexFace(rPr) : undefined;
     const shapeHint = themed ? (face!.startsWith('+') ? themeLatinShape(src.theme, face!) : ownLatin ? latinShape(ownLatin) : d.faceShape) : defaultFaceShape(src);
     const szOwn = ownAttr('sz');
     const sz = szOwn !== undefined && Number.isFinite(parseInt(szOwn, 10)) ? parseInt(szOwn, 10) : d.sz;
@@ -579,7 +587,7 @@ export class ParagraphStyle {
     const baseline = ownAttr('baseline');
     const spc = ownAttr('spc');
     return new ResolvedRun(
-      { name, size_pt: (sz ?? 1800) / 100, bold: b !== undefined ? onOff(b) : d.bold, italic: i !== undefined ? onOff(i) : d.italic, ...(shapeHint ? { shapeHint } : {}), ...(eastAsianLang ? { eastAsianLang } : {}), ...(complexScript ? { complexScript } : {}) },
+      { name, size_pt: (sz ?? 1800) / 100, bold: b !== undefined ? onOff(b) : d.bold, italic: i !== undefined ? onOff(i) : d.italic, ...(shapeHint ? { shapeHint } : {}), ...(eastAsianLang ? { eastAsianLang } : {}), ...(complexScript ? { complexScript } : {}), ...(inheritedComplexScript ? { inheritedComplexScript } : {}), ...(lang && isRightToLeftLanguage(lang) ? { rightToLeftLang: lang } : {}) },
       fill === null ? { r: 0, g: 0, b: 0, a: 0 } : fill ?? this.lvl.textColor(),
       {
         underline: u !== undefined && u !== 'none',
@@ -593,6 +601,20 @@ export class ParagraphStyle {
         fill: picture ? null : fill === undefined ? this.lvl.textColor() ?? null : fill,
       },
     );
+  }
+
+  /**
+   * The first complex-script typeface (`a:cs`, §21.1.2.3.1) of a run with `rPr` that names a
+   * face once theme references are resolved without a language (as LibreOffice resolves
+   * them): the run's own, its paragraph's `a:defRPr`, then the level's list styles near to
+   * far; undefined when none does (`FontSpec.inheritedComplexScript`, text/font-metrics.ts).
+   */
+  private inheritedComplexFace(rPr: Element | undefined): string | undefined {
+    const named = (e: Element | undefined): string | undefined => {
+      const t = typefaceOf(child(e, NS.a, 'cs'));
+      return t === undefined ? undefined : resolveThemeFont(t, this.src.theme) || undefined;
+    };
+    return named(rPr) ?? named(this.ownDefRPr) ?? this.lvl.runDefaults.csNamed;
   }
 
   /**
@@ -782,6 +804,8 @@ interface RunDefaults {
   /** East Asian and complex-script typefaces (`a:ea`, `a:cs`), as written. */
   ea?: string;
   cs?: string;
+  /** The first `a:cs` typeface that names a face once theme references are resolved (an empty theme slot passed over), see `FontSpec.inheritedComplexScript` (text/font-metrics.ts). */
+  csNamed?: string;
   altLang?: string;
   /** Hundredths of a point. */
   sz?: number;
@@ -914,6 +938,10 @@ export class LevelStyle {
       altLang: pick((e) => attr(e, 'altLang')),
       ea: pick((e) => typefaceOf(child(e, NS.a, 'ea'))),
       cs: pick((e) => typefaceOf(child(e, NS.a, 'cs'))),
+      csNamed: pick((e) => {
+        const t = typefaceOf(child(e, NS.a, 'cs'));
+        return t === undefined ? undefined : resolveThemeFont(t, src.theme) || undefined;
+      }),
       sz: pick((e) => intAttr(e, 'sz')),
       color: pick<Rgba | null | typeof PICTURE_FILL>((e) => fillColor(e, src.colorCtx), src.fontRefColor ?? undefined),
       bold: pick((e) => boolAttr(e, 'b')) ?? false,
