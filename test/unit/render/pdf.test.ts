@@ -26,7 +26,10 @@ t.setTimeout(1_800_000);
 const SSIM_PAGES = 1;
 /** Pages (of 804) under the thresholds today, held as ceilings (see the last test's comment). */
 const MAX_PAGES_BELOW_WORDS = 18;
-const MAX_PAGES_BELOW_SSIM = 3;
+// (4 since previews set lines as LibreOffice does, 1 em to the first baseline: the PNG's
+// rasterizer snaps each baseline to a whole pixel while poppler draws the PDF page at the
+// exact position, so a 0.2 pt shift can move a preview's line by a pixel against the page)
+const MAX_PAGES_BELOW_SSIM = 4;
 
 const skipPoppler = !havePoppler() && !strictTests ? 'poppler-utils (pdftotext, pdffonts, pdftoppm) not installed' : false;
 
