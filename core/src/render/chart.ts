@@ -837,7 +837,12 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
     return turned(-45);
   };
   // A first estimate of the plot's length along the values decides the steps, then the label widths the area.
-  let catPlan: CatPlan = { angle: 0, lines: [], every: 1, band: catLabels ? catLineH + 3 : 2 };
+  // Without category labels the band under a vertical chart's axis is not empty: LibreOffice
+  // fits the box around the axes and all their labels into the plot area, and the value axis'
+  // lowest label, centred on the axis line, reaches half its height below it (as its top label
+  // reaches above the top gridline), so that half height stays free under the plot.
+  const bareBand = !horizontal && (valLabels || secLabels) ? Math.max(2, valStyle.size / 2) : 2;
+  let catPlan: CatPlan = { angle: 0, lines: [], every: 1, band: catLabels ? catLineH + 3 : bareBand };
   const estimate = innerR ? (horizontal ? innerR.w : innerR.h) : horizontal ? plotR.w - catW : plotR.h - valStyle.size / 2 - catPlan.band;
   let primary = scaleFor('primary', estimate, valAx);
   let secondary = secondaryId !== undefined ? scaleFor('secondary', estimate, secAx) : undefined;
@@ -856,7 +861,7 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
   const halfFirst = horizontal && valLabels ? Math.max(0, ctx.measureText(primary.fmt(primary.bottom)).width / 2 - catW) : 0;
   const area: RectPt = innerR ?? (horizontal
     ? { x: plotR.x + catW + halfFirst, y: plotR.y, w: plotR.w - catW - halfFirst - half, h: plotR.h - (valLabels ? lineH : 2) }
-    : { x: plotR.x + labelW, y: plotR.y + valStyle.size / 2, w: plotR.w - labelW - secW, h: plotR.h - valStyle.size / 2 - (catLabels ? catPlan.band : 2) });
+    : { x: plotR.x + labelW, y: plotR.y + valStyle.size / 2, w: plotR.w - labelW - secW, h: plotR.h - valStyle.size / 2 - catPlan.band });
   const posFor = (sc: Scale) => (v: number): number => {
     const span = sc.top - sc.bottom || 1;
     return horizontal ? area.x + ((v - sc.bottom) / span) * area.w : area.y + area.h - ((v - sc.bottom) / span) * area.h;

@@ -167,3 +167,29 @@ t.test('a legend placed in a narrow box stacks its entries', needsCorpus(TEMPLAT
   t.ok(Math.max(...keys.map((k) => k.x)) - Math.min(...keys.map((k) => k.x)) < 3, `keys in one column (x ${keys.map((k) => k.x.toFixed(0)).join(', ')})`);
   t.ok(keys.slice(1).every((k, i) => k.y - keys[i]!.y >= 10), `one under the other (y ${keys.map((k) => k.y.toFixed(0)).join(', ')})`);
 });
+
+t.test('without category labels the plot keeps half a value label free under its axis', needsCorpus(RADAR), async (t) => {
+  // Slide 3: six line charts whose category axis has c:tickLblPos="none", value labels at
+  // 18 pt (c:txPr), no manual layout. LibreOffice fits the axes with their labels into the
+  // chart, so the lowest value label ("0", centred on the axis) keeps 9 pt free under the
+  // plot as the top label does above it: in its PDF the zero gridline of "Chart 1" (frame
+  // (228600, 228600) 2759224 × 2768352 EMU) is 13.4 pt above the frame's bottom edge, and
+  // the top gridline 13.3 pt under its top. Only 2 pt were kept there before.
+  const img = await pixels('/ppt/slides/slide3.xml', RADAR);
+  const d = img.data;
+  const frame = { x: px(228600), y: px(228600), w: px(2759224), h: px(2768352) };
+  // Gridlines: rows grey (0x86, antialiased) across most of the frame's right half.
+  const grey = (p: number): boolean => Math.abs(d[p]! - d[p + 2]!) < 8 && d[p]! > 0x60 && d[p]! < 0xd8;
+  const rows: number[] = [];
+  for (let y = Math.round(frame.y); y < frame.y + frame.h; y++) {
+    let n = 0;
+    for (let x = Math.round(frame.x + frame.w * 0.5); x < frame.x + frame.w * 0.95; x++) if (grey((y * img.width + x) * 4)) n++;
+    if (n >= 0.8 * frame.w * 0.45) rows.push(y);
+  }
+  t.ok(rows.length >= 5, `gridlines found (rows ${rows.join(', ')})`);
+  const ptPerPx = 720 / WIDTH_PX;
+  const below = (frame.y + frame.h - Math.max(...rows)) * ptPerPx;
+  const above = (Math.min(...rows) - frame.y) * ptPerPx;
+  t.ok(Math.abs(below - 13.4) <= 1.5, `zero gridline ${below.toFixed(1)} pt above the frame's bottom (LibreOffice: 13.4 pt)`);
+  t.ok(Math.abs(below - above) <= 2, `as far from the bottom as the top gridline from the top (${above.toFixed(1)} pt)`);
+});
