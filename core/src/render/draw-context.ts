@@ -10,7 +10,7 @@ import type { PmlModel } from '../ooxml/pml/parts.js';
 import { FactKind, openedTemplates } from '../ooxml/pml/opened-templates.js';
 import type { Theme } from '../ooxml/pml/theme.js';
 import { NS, attr, attrNS, child, children, intAttr, type Element } from '../ooxml/xml.js';
-import { PREVIEW_LAYOUT, isVerticalText, layoutText, type TextBodyInput, type TextBox, type TextLayout } from '../text/layout.js';
+import { PREVIEW_LAYOUT, isVerticalText, layoutText, type LayoutOptions, type TextBodyInput, type TextBox, type TextLayout } from '../text/layout.js';
 import { colorIn, css, resolveRgba, type ColorContext, type Rgba } from '../ooxml/pml/color.js';
 import { cjkFamilyFor, cssFont, drawFamily, pdfFallbackFamilies, scriptFallbackFamilies } from './fonts.js';
 import { hasEastAsian, hasNonLatinScript } from '../text/script.js';
@@ -864,8 +864,9 @@ function autofitLayout(body: TextBodyInput, box: TextBox): TextLayout {
 /**
  * Draws text in `rect`, turned a quarter for vertical text ({@link isVerticalText}: `vert`
  * of `a:bodyPr` §21.1.2.1.1 or `a:tcPr` §21.1.3.17; 90°, `vert270` 270°).
+ * @param layout - how the text is laid out unless it is autofitted (table cells: lines at the faces' heights)
  */
-export function drawTurnedTextBody(dc: DrawContext, body: TextBodyInput, rect0: RectPt, vert: string | undefined, autofit = false): void {
+export function drawTurnedTextBody(dc: DrawContext, body: TextBodyInput, rect0: RectPt, vert: string | undefined, autofit = false, layout: LayoutOptions = PREVIEW_LAYOUT): void {
   const ctx = dc.ctx;
   let rect = rect0;
   ctx.save();
@@ -877,7 +878,7 @@ export function drawTurnedTextBody(dc: DrawContext, body: TextBodyInput, rect0: 
     ctx.translate(-cx, -cy);
     rect = { x: cx - rect.h / 2, y: cy - rect.w / 2, w: rect.h, h: rect.w };
   }
-  drawTextBody(dc, body, rect, autofit);
+  drawTextBody(dc, body, rect, autofit, layout);
   ctx.restore();
 }
 
@@ -919,13 +920,14 @@ function drawableText(dc: DrawContext, body: TextBodyInput): TextBodyInput {
 /**
  * Draws laid-out text in a text rectangle (points, in the current transform).
  * @param autofit - the body shrinks on overflow (`a:normAutofit`): see {@link autofitLayout}
+ * @param options - layout options when not autofitted ({@link PREVIEW_LAYOUT} unless the caller's text is set otherwise)
  * @returns false when there was nothing to draw
  */
-export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt, autofit = false): boolean {
+export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt, autofit = false, options: LayoutOptions = PREVIEW_LAYOUT): boolean {
   if (!body0.paragraphs.some((p) => p.runs.some((r) => !r.lineBreak && r.text.trim() !== ''))) return false;
   const body = drawableText(dc, body0);
   const box = { width_emu: rect.w * EMU_PT, height_emu: rect.h * EMU_PT };
-  const layout = autofit ? autofitLayout(body, box) : layoutText(body, box, PREVIEW_LAYOUT);
+  const layout = autofit ? autofitLayout(body, box) : layoutText(body, box, options);
   const ctx = dc.ctx;
   ctx.save();
   ctx.textBaseline = 'alphabetic';

@@ -8,10 +8,16 @@
 import { RT } from '../ooxml/opc/constants.js';
 import type { Shape } from '../ooxml/pml/shapes.js';
 import { NS, attr, boolAttr, child, children, intAttr, parseXml, type Element } from '../ooxml/xml.js';
-import { PREVIEW_LAYOUT, layoutText } from '../text/layout.js';
+import { PREVIEW_LAYOUT, layoutText, type LayoutOptions } from '../text/layout.js';
 import { colorIn, type Rgba } from '../ooxml/pml/color.js';
 import { DrawContext, EMU_PT, drawTurnedTextBody, fillOf, paintFill, resolveOutline, strokeOutline, styleFill, toPath2D, type RectPt, type ResolvedFill } from './draw-context.js';
 import { readTextBody, type TextStyleSources } from '../ooxml/pml/text-style.js';
+
+/**
+ * How cell text is laid out in previews: as LibreOffice sets it, its lines at the faces'
+ * own heights (no minimum of 1.2 × the size), which also sizes rows that grow to fit.
+ */
+const CELL_LAYOUT: LayoutOptions = { ...PREVIEW_LAYOUT, faceLineHeights: true };
 
 const DEFAULT_STYLE_ID = '{5C22544A-7EE6-4342-B048-85BDC9FD1C3A}';
 
@@ -149,7 +155,7 @@ export function drawTable(dc: DrawContext, tbl: Element, r: RectPt, shape: Shape
     const w = cols.slice(c.col, c.col + c.colSpan).reduce((s, x) => s + x, 0);
     const hasAny = t.body.paragraphs.some((p) => p.runs.some((x) => x.text !== ''));
     const emptyBody = hasAny ? t.body : { ...t.body, paragraphs: t.body.paragraphs.length ? t.body.paragraphs : [] };
-    const need = layoutText(emptyBody, { width_emu: w * EMU_PT, height_emu: 0 }, PREVIEW_LAYOUT).totalHeight_pt;
+    const need = layoutText(emptyBody, { width_emu: w * EMU_PT, height_emu: 0 }, CELL_LAYOUT).totalHeight_pt;
     heights[c.row] = Math.max(heights[c.row] ?? 0, need);
   }
   const xs = [r.x];
@@ -221,6 +227,6 @@ export function drawTable(dc: DrawContext, tbl: Element, r: RectPt, shape: Shape
   // Text; a cell's vert (§21.1.3.17 tcPr/@vert) turns it like a text box's.
   for (const c of cells) {
     const t = texts.get(c)!;
-    drawTurnedTextBody(dc, t.body, rectOf(c), attr(child(c.tc, NS.a, 'tcPr'), 'vert'));
+    drawTurnedTextBody(dc, t.body, rectOf(c), attr(child(c.tc, NS.a, 'tcPr'), 'vert'), false, CELL_LAYOUT);
   }
 }

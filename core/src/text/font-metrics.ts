@@ -110,6 +110,15 @@ export interface VerticalMetrics {
   descent_pt: number;
   /** Single line spacing: ascent + descent (the line gap is not added, as LibreOffice does), pt. */
   lineHeight_pt: number;
+  /**
+   * Ascent and descent as the system's font layer reports them (LibreOffice's VCL): the
+   * `hhea` ascender and descender, the typo ones for a USE_TYPO_METRICS face, the win ones
+   * when `hhea` gives none; pt. Carlito's are 0.75 + 0.25 em where its win metrics are
+   * 1.22 em in all. Undefined when the metrics source does not know them (then
+   * {@link ascent_pt} and {@link descent_pt} stand for them).
+   */
+  faceAscent_pt?: number;
+  faceDescent_pt?: number;
   /** Underline offset below the baseline and thickness, pt. */
   underlineOffset_pt: number;
   underlineThickness_pt: number;
@@ -458,10 +467,22 @@ export class ShippedFontMetrics implements FontMetrics {
       ascent_pt: ascent,
       descent_pt: descent,
       lineHeight_pt: ascent + descent,
+      ...faceVertical(d, k),
       underlineOffset_pt: -d.underlinePosition * k,
       underlineThickness_pt: Math.max(d.underlineThickness * k, 0.5),
     };
   }
+}
+
+/**
+ * A face's ascent and descent as LibreOffice's font layer takes them (vcl
+ * FontMetricData's line spacing): `hhea` first, win when `hhea` is empty, typo for a face
+ * with USE_TYPO_METRICS; the line gap is left out. `k` converts font units to points.
+ */
+function faceVertical(d: FaceMetricsData, k: number): { faceAscent_pt: number; faceDescent_pt: number } {
+  if (d.useTypoMetrics) return { faceAscent_pt: d.typoAscender * k, faceDescent_pt: -d.typoDescender * k };
+  if (d.hheaAscender === 0 && d.hheaDescender === 0) return { faceAscent_pt: d.winAscent * k, faceDescent_pt: d.winDescent * k };
+  return { faceAscent_pt: d.hheaAscender * k, faceDescent_pt: -d.hheaDescender * k };
 }
 
 /** The shared default metrics. */

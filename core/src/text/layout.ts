@@ -214,6 +214,16 @@ export interface LayoutOptions {
    */
   tallEastAsianLines?: boolean;
   /**
+   * Sets single spacing at the faces' own line height (`faceAscent_pt` and
+   * `faceDescent_pt` of the font metrics' vertical metrics), without PowerPoint's minimum of 1.2 × the size: how LibreOffice
+   * sets the text of table cells (§21.1.3.16 `a:tc/a:txBody`), which it lays out without
+   * font-independent line spacing (12 pt Cambria lines 13.8 pt apart — Caladea's typo
+   * metrics, 1.15 em — and 12 pt Calibri 12 pt apart, Carlito's `hhea` 1 em; text boxes
+   * keep 14.4 pt). Previews set it for table cells only; PowerPoint, which text fitting
+   * measures for, keeps its line pitch there too.
+   */
+  faceLineHeights?: boolean;
+  /**
    * Takes paragraph spacing given as a percentage (`a:spcPct` in `a:spcBef` or `a:spcAft`,
    * ECMA-376 Part 1 §21.1.2.2.10, §21.1.2.2.9, §21.1.2.3.11) as that share of the
    * paragraph's font size, as LibreOffice sets it (20 % before 21.5 pt text: 4.3 pt).
@@ -401,6 +411,14 @@ function splitRun(run: TextRunInput): RunSplit {
       }
       cur = kind;
       count++;
+      // A line may end after a hyphen inside a word ("at-|risk"): the word is cut there.
+      if (kind === WORD && i > start && isHyphen(cp) && i + 1 < text.length && mayFollowHyphenBreak(text.charCodeAt(i + 1))) {
+        texts.push(text.slice(start, i + 1));
+        kinds.push(WORD);
+        counts.push(count);
+        start = i + 1;
+        count = 0;
+      }
     }
     i += len;
   }
@@ -410,6 +428,28 @@ function splitRun(run: TextRunInput): RunSplit {
     counts.push(count);
   }
   return { run, text: run.text, cap: run.cap, texts, kinds, counts };
+}
+
+/** Hyphen-minus and the hyphen (U+2010): UAX #14 classes HY and BA, a line may end after them. */
+function isHyphen(cp: number): boolean {
+  return cp === 0x2d || cp === 0x2010;
+}
+
+/**
+ * Whether a line may end between a hyphen and the character after it (UTF-16 unit): not
+ * before a space (the space breaks) nor before a digit (UAX #14 LB25: "-5" stays whole).
+ */
+function mayFollowHyphenBreak(next: number): boolean {
+  return next !== 0x20 && next !== 0x3000 && !(next >= 0x30 && next <= 0x39);
+}
+
+/**
+ * Whether a word piece ends at a break opportunity after a hyphen, so the word piece after
+ * it (`next`, the following run's text) need not stay on its line: the hyphen ends a word
+ * of at least one more character (UAX #14 LB20.1: no break after a hyphen opening a word).
+ */
+function endsAtHyphenBreak(piece: string, next: string): boolean {
+  return piece.length >= 2 && isHyphen(piece.charCodeAt(piece.length - 1)) && next.length > 0 && mayFollowHyphenBreak(next.charCodeAt(0));
 }
 
 /** The split of text in other scripts than Latin: units between UAX #14 break opportunities, their trailing spaces apart. */
@@ -710,6 +750,8 @@ class Scratch {
   metricsFont: FontSpec | undefined = undefined;
   metricsAscent = 0;
   metricsDescent = 0;
+  /** Lines at the faces' own heights ({@link LayoutOptions.faceLineHeights}) in this layout. */
+  faceLines = false;
 
   add(kind: number, width: number, run: number, seg: number, complex = 0): void {
     const i = this.size;
@@ -777,8 +819,8 @@ class Scratch {
     if (f !== this.metricsFont) {
       const v = m.vertical(f);
       this.metricsFont = f;
-      this.metricsAscent = v.ascent_pt;
-      this.metricsDescent = v.descent_pt;
+      this.metricsAscent = this.faceLines ? v.faceAscent_pt ?? v.ascent_pt : v.ascent_pt;
+      this.metricsDescent = this.faceLines ? v.faceDescent_pt ?? v.descent_pt : v.descent_pt;
     }
     if (this.metricsAscent > this.asc) this.asc = this.metricsAscent;
     if (this.metricsDescent > this.desc) this.desc = this.metricsDescent;
@@ -933,6 +975,7 @@ export function layoutText(body: TextBodyInput, box: TextBox, options: LayoutOpt
 function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHeightEmu: number, options: LayoutOptions): TextLayout {
   const m = options.metrics ?? defaultFontMetrics;
   S.metricsFont = undefined;
+  S.faceLines = !!options.faceLineHeights;
   const k = (body.fontScale ?? 1) * (options.extraScale ?? 1);
   const s = options.sizeScale ?? 1;
   const measureOnly = !!options.measureOnly;
@@ -1060,10 +1103,13 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
         width += S.width[i]!;
         continue;
       }
-      // Does not fit. Words glue to the word pieces before them without a space (a word split across runs).
+      // Does not fit. Words glue to the word pieces before them without a space (a word split
+      // across runs or after a hyphen), back to a hyphen a line may end after.
       const begin = S.lineStart[cur]!;
       let glued = S.placedLen;
-      if (kind === WORD) while (glued > begin && S.kind[S.placed[glued - 1]!] === WORD) glued--;
+      if (kind === WORD) {
+        while (glued > begin && S.kind[S.placed[glued - 1]!] === WORD && !endsAtHyphenBreak(S.text(S.placed[glued - 1]!), S.text(glued < S.placedLen ? S.placed[glued]! : i))) glued--;
+      }
       let hasOther = false;
       for (let j = begin; j < glued; j++) {
         const kj = S.kind[S.placed[j]!];
@@ -1142,8 +1188,9 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
       if (li === 0 && bulletFont && visibleCount) S.take(bulletFont, m);
       let asc = S.asc;
       const desc = S.desc;
-      // Single spacing: the font's ascent + descent, at least 1.2 × the size (PowerPoint's line pitch).
-      const extraLead = Math.max(0, 1.2 * S.maxSize - (asc + desc));
+      // Single spacing: the font's ascent + descent, at least 1.2 × the size (PowerPoint's line
+      // pitch) unless set at the faces' own heights (LayoutOptions.faceLineHeights).
+      const extraLead = options.faceLineHeights ? 0 : Math.max(0, 1.2 * S.maxSize - (asc + desc));
       asc += extraLead;
       let h = asc + desc;
       let ascUsed = asc;
