@@ -840,8 +840,10 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
   // Without category labels the band under a vertical chart's axis is not empty: LibreOffice
   // fits the box around the axes and all their labels into the plot area, and the value axis'
   // lowest label, centred on the axis line, reaches half its height below it (as its top label
-  // reaches above the top gridline), so that half height stays free under the plot.
-  const bareBand = !horizontal && (valLabels || secLabels) ? Math.max(2, valStyle.size / 2) : 2;
+  // reaches above the top gridline), so that half height stays free under the plot, over
+  // its outer margin of 2 % of the chart's height (plotR keeps 2.5 % there, the labels' band
+  // included).
+  const bareBand = !horizontal && (valLabels || secLabels) ? Math.max(2, valStyle.size / 2 - r.h * 0.005) : 2;
   let catPlan: CatPlan = { angle: 0, lines: [], every: 1, band: catLabels ? catLineH + 3 : bareBand };
   const estimate = innerR ? (horizontal ? innerR.w : innerR.h) : horizontal ? plotR.w - catW : plotR.h - valStyle.size / 2 - catPlan.band;
   let primary = scaleFor('primary', estimate, valAx);
