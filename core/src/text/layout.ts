@@ -220,7 +220,9 @@ export interface LayoutOptions {
    * font-independent line spacing (12 pt Cambria lines 13.8 pt apart — Caladea's typo
    * metrics, 1.15 em — and 12 pt Calibri 12 pt apart, Carlito's `hhea` 1 em; text boxes
    * keep 14.4 pt). Previews set it for table cells only; PowerPoint, which text fitting
-   * measures for, keeps its line pitch there too.
+   * measures for, keeps its line pitch there too. Lines holding right-to-left or
+   * complex-script text keep the 1.2 × minimum: LibreOffice's pages of Hebrew and Arabic
+   * tables (poi-stress021 slide 38: 16 pt lines 19.2 pt apart) show it there.
    */
   faceLineHeights?: boolean;
   /**
@@ -1169,6 +1171,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
       let visibleCount = 0;
       let last = -1;
       let hasBreak = false;
+      let complexLine = false;
       for (let j = begin; j < end; j++) {
         const i = S.placed[j]!;
         const kind = S.kind[i]!;
@@ -1177,6 +1180,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
           continue;
         }
         visibleCount++;
+        if (S.complex[i] || S.splits[S.run[i]!]?.rtl) complexLine = true;
         if (kind !== SPACE) last = j;
         const font = S.fonts[S.run[i]!]!;
         S.take(S.complex[i] ? S.font(i) : font, m);
@@ -1189,8 +1193,9 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
       let asc = S.asc;
       const desc = S.desc;
       // Single spacing: the font's ascent + descent, at least 1.2 × the size (PowerPoint's line
-      // pitch) unless set at the faces' own heights (LayoutOptions.faceLineHeights).
-      const extraLead = options.faceLineHeights ? 0 : Math.max(0, 1.2 * S.maxSize - (asc + desc));
+      // pitch) unless set at the faces' own heights (LayoutOptions.faceLineHeights), which
+      // LibreOffice's pages show for Latin text only: cells of Hebrew or Arabic text keep 1.2 ×.
+      const extraLead = options.faceLineHeights && !complexLine ? 0 : Math.max(0, 1.2 * S.maxSize - (asc + desc));
       asc += extraLead;
       let h = asc + desc;
       let ascUsed = asc;

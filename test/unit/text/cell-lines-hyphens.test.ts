@@ -55,6 +55,10 @@ t.test('table cell lines at the faces\' heights, text boxes at 1.2 × the size',
   t.ok(Math.abs(pitch({ name: 'Calibri', size_pt: 12 }, cell) - 12) < 0.01, `Calibri 12 pt in a cell: ${pitch({ name: 'Calibri', size_pt: 12 }, cell).toFixed(2)} pt (LibreOffice 12.0)`);
   t.ok(Math.abs(pitch({ name: 'Arial', size_pt: 12 }, cell) - 13.41) < 0.02, `Arial 12 pt in a cell: ${pitch({ name: 'Arial', size_pt: 12 }, cell).toFixed(2)} pt (LibreOffice 13.41)`);
   t.ok(Math.abs(pitch(cambria, PREVIEW_LAYOUT) - 14.4) < 0.01, 'outside tables the line pitch stays 1.2 × the size');
+  // Hebrew cells keep 1.2 × on LibreOffice's page (poi-stress021 slide 38: 16 pt lines 19.2 pt apart).
+  const hebrew = (text: string): TextBodyInput => ({ ...bodyOf(['a']), paragraphs: [{ runs: [{ text, font: { name: 'Arial', size_pt: 16 } }], rtl: true }, { runs: [{ text, font: { name: 'Arial', size_pt: 16 } }], rtl: true }] });
+  const lines = layoutText(hebrew('סוג הירק'), { width_emu: 500 * EMU_PER_PT, height_emu: 500 * EMU_PER_PT }, cell).lines;
+  t.ok(Math.abs(lines[1]!.baseline_pt - lines[0]!.baseline_pt - 19.2) < 0.01, `Hebrew 16 pt in a cell: ${(lines[1]!.baseline_pt - lines[0]!.baseline_pt).toFixed(2)} pt (LibreOffice 19.2)`);
   // An empty paragraph takes its end-of-paragraph font's height too (row 1 of slide 14: 13.8 + 11.06 pt).
   const empty: TextBodyInput = { ...bodyOf(['x']), paragraphs: [{ runs: [{ text: 'Faculty', font: { ...cambria, bold: true } }] }, { runs: [], endFont: { name: 'Calibri', size_pt: 11 } }] };
   const h = layoutText(empty, { width_emu: 500 * EMU_PER_PT, height_emu: 0 }, cell).textHeight_pt;
