@@ -13,6 +13,11 @@ import { colorIn, type Rgba } from '../ooxml/pml/color.js';
 import { DrawContext, EMU_PT, drawTurnedTextBody, fillOf, paintFill, resolveOutline, strokeOutline, styleFill, toPath2D, type RectPt, type ResolvedFill } from './draw-context.js';
 import { readTextBody, type TextStyleSources } from '../ooxml/pml/text-style.js';
 
+/**
+ * How cell text is laid out in previews: as LibreOffice sets it, its lines at the faces'
+ * own heights (no minimum of 1.2 × the size), which also sizes rows that grow to fit.
+ */
+
 const DEFAULT_STYLE_ID = '{5C22544A-7EE6-4342-B048-85BDC9FD1C3A}';
 
 /** Built-in "Medium Style 2 – Accent 1", PowerPoint's default table style. */
