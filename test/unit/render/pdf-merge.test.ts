@@ -90,8 +90,10 @@ t.test('joined PDF/A-2b parts keep the structural rules of ISO 19005-2', { skip:
 t.test('what the joiner refuses', async (t) => {
   t.throws(() => mergePdfs([]), PdfMergeError, 'nothing to join');
   t.throws(() => mergePdfs([{ pdf: Buffer.from('not a pdf'), pages: [0] }, { pdf: Buffer.from('%PDF-1.4 nor this'), pages: [1] }]), PdfMergeError, 'not a PDF');
-  const pkg = await OpcPackage.open(readFileSync(corpusPath(GEO)));
+  // (a deck of four small slides made here: the refusals need no corpus file)
+  const pkg = await miniDeck({ slides: [1, 2, 3, 4].map((n) => ({ tree: sp(2, `Title ${n}`, { ph: 'type="title"', xfrm: [0, 0, 4_000_000, 1_000_000], body: `<a:p><a:r><a:t>Slide ${n}</a:t></a:r></a:p>` }) })) });
   const two = await shares(pkg, 2);
+  t.equal(two[1]!.pages.length, 2, 'two pages in the second share');
   t.throws(() => mergePdfs([two[0]!, { ...two[1]!, pages: two[0]!.pages }]), PdfMergeError, 'a page index given twice');
   t.throws(() => mergePdfs([two[0]!, { ...two[1]!, pages: two[1]!.pages.slice(1) }]), PdfMergeError, 'fewer indices than pages');
 });
