@@ -610,11 +610,8 @@ export class ParagraphStyle {
    * far; undefined when none does (`FontSpec.inheritedComplexScript`, text/font-metrics.ts).
    */
   private inheritedComplexFace(rPr: Element | undefined): string | undefined {
-    const named = (e: Element | undefined): string | undefined => {
-      const t = typefaceOf(child(e, NS.a, 'cs'));
-      return t === undefined ? undefined : resolveThemeFont(t, this.src.theme) || undefined;
-    };
-    return named(rPr) ?? named(this.ownDefRPr) ?? this.lvl.runDefaults.csNamed;
+    const theme = this.src.theme;
+    return namedComplexFace(rPr, theme) ?? namedComplexFace(this.ownDefRPr, theme) ?? this.lvl.runDefaults.csNamed;
   }
 
   /**
@@ -795,6 +792,12 @@ function typefaceOf(font: Element | undefined): string | undefined {
   return v === undefined || v === '' ? undefined : v;
 }
 
+/** The face an element's `a:cs` names once a theme reference is resolved; undefined for none or an empty theme slot. */
+function namedComplexFace(e: Element | undefined, theme: Theme): string | undefined {
+  const t = typefaceOf(child(e, NS.a, 'cs'));
+  return t === undefined ? undefined : resolveThemeFont(t, theme) || undefined;
+}
+
 /** Run properties a level's list styles give every run that does not say otherwise. */
 interface RunDefaults {
   face?: string;
@@ -938,10 +941,7 @@ export class LevelStyle {
       altLang: pick((e) => attr(e, 'altLang')),
       ea: pick((e) => typefaceOf(child(e, NS.a, 'ea'))),
       cs: pick((e) => typefaceOf(child(e, NS.a, 'cs'))),
-      csNamed: pick((e) => {
-        const t = typefaceOf(child(e, NS.a, 'cs'));
-        return t === undefined ? undefined : resolveThemeFont(t, src.theme) || undefined;
-      }),
+      csNamed: pick((e) => namedComplexFace(e, src.theme)),
       sz: pick((e) => intAttr(e, 'sz')),
       color: pick<Rgba | null | typeof PICTURE_FILL>((e) => fillColor(e, src.colorCtx), src.fontRefColor ?? undefined),
       bold: pick((e) => boolAttr(e, 'b')) ?? false,
