@@ -7,12 +7,14 @@
  *
  * Prints one line per template (slides, mean, lowest slide), the corpus mean and minimum,
  * and the lowest slides; with `--json FILE` writes every slide's score (for a before/after
- * comparison: `--compare FILE` prints the templates whose mean moved by more than 0.005).
+ * comparison: `--compare FILE` prints the templates whose mean moved by more than 0.005);
+ * with `--keep DIR` writes both images of every slide scoring below `--below` (default 0.8)
+ * to DIR (`<template>-p<page>-ours.png` and `-lo.png`), to look at what differs.
  * A template LibreOffice cannot convert is listed and left out.
  *
- *   npx tsx test/fidelity/corpus-ssim.ts [--only name,name] [--json out.json] [--compare before.json]
+ *   npx tsx test/fidelity/corpus-ssim.ts [--only name,name] [--json out.json] [--compare before.json] [--keep dir [--below 0.8]]
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -38,7 +40,9 @@ interface SlideScore {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { only: { type: 'string' }, json: { type: 'string' }, compare: { type: 'string' } } });
+  const { values } = parseArgs({ options: { only: { type: 'string' }, json: { type: 'string' }, compare: { type: 'string' }, keep: { type: 'string' }, below: { type: 'string' } } });
+  const keepBelow = Number(values.below ?? 0.8);
+  if (values.keep) mkdirSync(values.keep, { recursive: true });
   const only = values.only?.split(',').filter(Boolean);
   const files = corpusFilesOf('templates').filter((f) => !only || only.some((o) => f.includes(o)));
   if (!files.length) throw new Error('no corpus templates found: set SLIDEWRIGHT_SHARED_DIR or SLIDEWRIGHT_CORPUS_DIR');
@@ -61,7 +65,13 @@ async function main(): Promise<void> {
         pages ??= rasterizePages(readFileSync(pdf), ours.width_px, ours.height_px);
         const theirs = pages[k];
         if (!theirs) break; // LibreOffice wrote fewer pages than there are visible slides
-        scores.push({ template: file, page: k + 1, part, ssim: ssim(await grayFromPng(ours.png, COMPARE_WIDTH), await grayFromPng(theirs, COMPARE_WIDTH)) });
+        const score = ssim(await grayFromPng(ours.png, COMPARE_WIDTH), await grayFromPng(theirs, COMPARE_WIDTH));
+        scores.push({ template: file, page: k + 1, part, ssim: score });
+        if (values.keep && score < keepBelow) {
+          const stem = join(values.keep, `${basename(file).replace(/\.\w+$/, '')}-p${k + 1}`);
+          writeFileSync(`${stem}-ours.png`, ours.png);
+          writeFileSync(`${stem}-lo.png`, theirs);
+        }
       }
       process.stderr.write('.');
     }
