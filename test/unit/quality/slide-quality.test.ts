@@ -3,7 +3,9 @@
  * reading order, and the slide's title) are what the checks find reading the written deck
  * afresh, on decks made from every slide of every corpus template, each slide written twice:
  * the second time the facts of the shapes left to the template (read once per template
- * shape) are reused.
+ * shape) are reused. So is the whole accessibility and brand part of the report: what the
+ * build judged per slide (stand-ins judged once per template shape, filled shapes once per
+ * formatting, fitted sizes and box) against the report's own reading of the written deck.
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
@@ -12,6 +14,7 @@ import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { CT } from '../../../core/src/ooxml/opc/constants.js';
 import { PmlModel } from '../../../core/src/ooxml/pml/parts.js';
 import { slideAccessibility } from '../../../core/src/quality/accessibility.js';
+import { buildReport } from '../../../core/src/quality/report.js';
 import type { QualityFinding } from '../../../core/src/quality/types.js';
 import { corpusFilesOfFor, corpusPath } from '../../helpers/corpus.js';
 
@@ -66,5 +69,15 @@ for (const file of corpusFilesOfFor(t, 'templates')) {
       compared++;
     }
     t.ok(compared > 0 || r.slides.length === 0, `${compared} slides compared`);
+    // the report from the build's per-slide findings, and from the written deck read afresh
+    const vocabulary = { fonts: new Set(r.vocabulary.fonts), colors: new Set(r.vocabulary.colors) };
+    const judged = (report: ReturnType<typeof buildReport>): string[] =>
+      report.findings
+        .filter((f) => f.category === 'accessibility' || f.category === 'brand')
+        .map((f) => `${f.slide_index} ${key(f)}`)
+        .sort();
+    const fromBuild = buildReport({ pkg: await OpcPackage.open(r.bytes), slides: r.slides, vocabulary });
+    const afresh = buildReport({ pkg: await OpcPackage.open(r.bytes), slides: r.slides.map((s) => ({ ...s, findings: undefined, title: undefined })), vocabulary });
+    t.same(judged(fromBuild), judged(afresh), `the build's accessibility and brand findings are the deck's read afresh (${judged(afresh).length})`);
   });
 }

@@ -197,6 +197,15 @@ export class GeneratedSlidePart extends ShapeTreePart {
     return layoutBasePlaceholder(this.layoutPart.placeholderLookup, ph) ?? masterBasePlaceholder(this.layoutPart.masterPart.placeholderLookup, ph.type);
   }
 
+  /**
+   * A stand-in is read as the template element it stands for: the slide's shapes include
+   * the template shapes written unchanged (what lies under a filled shape, for one), read
+   * from the template's tree; the draft's own elements are read as they are.
+   */
+  protected override shapeElementOf(el: Element): Element {
+    return this.draft.standInFor(el) ?? el;
+  }
+
   /** A reading-model view of one top-level `p:sp` of this slide. */
   shapeOf(sp: Element): Shape {
     return new Shape('sp', sp, this, undefined, IDENTITY);

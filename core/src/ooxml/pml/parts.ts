@@ -85,7 +85,7 @@ export abstract class ShapeTreePart {
           // elements read one by one already keep their shapes (one Shape per element, ever)
           const known = this.shapesByElement?.get(el);
           if (known) for (const s of known) list.push(s);
-          else readShapeElement(el, this, undefined, IDENTITY, list, this.shapeBudget);
+          else readShapeElement(this.shapeElementOf(el), this, undefined, IDENTITY, list, this.shapeBudget);
         }
       }
       this.shapeList = list;
@@ -114,10 +114,18 @@ export abstract class ShapeTreePart {
     let known = this.shapesByElement.get(el);
     if (!known) {
       known = [];
-      readShapeElement(el, this, undefined, IDENTITY, known, this.shapeBudget);
+      readShapeElement(this.shapeElementOf(el), this, undefined, IDENTITY, known, this.shapeBudget);
       this.shapesByElement.set(el, known);
     }
     return known;
+  }
+
+  /**
+   * The element read as the shape tree's child `el`: `el` itself here; a part whose tree
+   * holds stand-ins for elements kept elsewhere (a slide being generated) reads those.
+   */
+  protected shapeElementOf(el: Element): Element {
+    return el;
   }
 
   /** Placeholders of this part (any depth), document order. */
