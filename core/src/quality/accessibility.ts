@@ -145,9 +145,18 @@ function firstTitle(top: Shape): SlideTitle | undefined {
 /** A shape's title, when it is a shown title placeholder with text (whitespace collapsed). */
 function titleOf(s: Shape): SlideTitle | undefined {
   if (s.hidden || !s.placeholder || !TITLE_TYPES.has(s.placeholder.type)) return undefined;
-  const text = shapeText(s.txBody).trim().replace(/\s+/g, ' ');
+  const text = collapseWhitespace(shapeText(s.txBody));
   return text ? { text, shape_id: s.id, shape_name: s.name } : undefined;
 }
+
+/** Text trimmed, each run of whitespace made one space (a title mostly has none to collapse: no new string then). */
+function collapseWhitespace(text: string): string {
+  const trimmed = text.trim();
+  return NEEDS_COLLAPSE.test(trimmed) ? trimmed.replace(/\s+/g, ' ') : trimmed;
+}
+
+/** Whitespace other than single spaces. */
+const NEEDS_COLLAPSE = /\s\s|[^\S ]/;
 
 /** The slide-level findings (no title, reading order) of a slide's top-level shapes, and its title. */
 export function slideAccessibility(shapes: readonly Shape[], index: number): { title: SlideTitle; findings: QualityFinding[] } {

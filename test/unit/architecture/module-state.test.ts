@@ -61,7 +61,6 @@ const INVENTORY: Record<string, Kind> = {
   'core/src/validation/index.ts#routeIndex': 'process-wide',
   'core/src/render/pdf-merge.ts#CLASS': 'process-wide',
 
-  'core/src/generation/deck/slide-quality.ts#objectIds': 'lives with its key',
   'core/src/generation/deck/slide-quality.ts#inheritedFrames': 'lives with its key',
   'core/src/generation/draft/clone.ts#childrenStubs': 'lives with its key',
   'core/src/generation/draft/serialize.ts#stubText': 'lives with its key',
@@ -102,7 +101,6 @@ const INVENTORY: Record<string, Kind> = {
   'core/src/text/shaping.ts#ctx': 'lazy handle',
 
   'core/src/domain/ids.ts#randomAt': 'scratch',
-  'core/src/generation/deck/slide-quality.ts#nextObjectId': 'scratch',
   'core/src/ooxml/pml/text-style.ts#nextIdentity': 'scratch',
   'core/src/text/layout.ts#recentBodies': 'scratch',
   'core/src/text/layout.ts#recentSplits': 'scratch',

@@ -15,7 +15,7 @@ import type { QualityFinding } from '../../quality/types.js';
 import { GeneratedSlidePart, SlideDraft, type DeferredParagraphs } from '../draft/index.js';
 import { materializeParagraphs } from '../slide/text.js';
 import { shapeTree } from '../slide/shapes.js';
-import { vocabularyOf, type TemplateSlideQuality, type TemplateTopQuality, type TemplateSource } from './templates.js';
+import { vocabularyOf, type FilledShapeQuality, type TemplateSlideQuality, type TemplateTopQuality, type TemplateSource } from './templates.js';
 
 /** What {@link slideQuality} reads: the slide being written and where it comes from. */
 export interface SlideQualityInput {
@@ -37,17 +37,6 @@ export interface SlideQualityInput {
   options: { minTextPt?: number };
   /** The deck being written (pictures the slide shows are read from it). */
   out: OpcPackage;
-}
-
-const objectIds = new WeakMap<object, string>();
-let nextObjectId = 1;
-
-/** A number naming an object for cache keys ('' for none). */
-function objectId(o: object | undefined): string {
-  if (!o) return '';
-  let id = objectIds.get(o);
-  if (id === undefined) objectIds.set(o, (id = String(nextObjectId++)));
-  return id;
 }
 
 /** The brand context of a slide being written: its pictures are read from the deck (an object with a method: no closure made per slide). */
@@ -97,12 +86,25 @@ class WrittenShape {
 
 const ELEMENT_NODE = 1;
 
-/** Fitted run sizes of deferred paragraphs in a cache key (no closures made per slide). */
-function sizesKey(sizes: DeferredParagraphs['sizes']): string {
-  if (!sizes) return '';
-  let key = '';
-  for (let i = 0; i < sizes.length; i++) key += (i > 0 ? ';' : '') + sizes[i]!.runs.join(',');
-  return key;
+/** Variants of a filled shape's findings kept per template element and layout. */
+const MAX_FILLED_VARIANTS = 32;
+
+/** The fitted run sizes of deferred paragraphs, copied (the model's arrays may change). */
+function runSizesOf(sizes: DeferredParagraphs['sizes']): number[][] | undefined {
+  return sizes?.map((p) => p.runs.slice());
+}
+
+/** Whether kept run sizes equal deferred paragraphs' fitted run sizes. */
+function sameRunSizes(kept: readonly (readonly number[])[] | undefined, sizes: DeferredParagraphs['sizes']): boolean {
+  if (!kept || !sizes) return kept === undefined && sizes === undefined;
+  if (kept.length !== sizes.length) return false;
+  for (let i = 0; i < kept.length; i++) {
+    const a = kept[i]!;
+    const b = sizes[i]!.runs;
+    if (a.length !== b.length) return false;
+    for (let j = 0; j < a.length; j++) if (a[j] !== b[j]) return false;
+  }
+  return true;
 }
 
 /** Whether deferred paragraphs' lines hold text other than whitespace. */
@@ -125,9 +127,10 @@ function inheritedFrame(base: Shape): Frame | undefined {
   return known.frame;
 }
 
-/** A frame in a cache key. */
-function frameKey(f: Frame | undefined): string {
-  return f ? `${f.x},${f.y},${f.cx},${f.cy}` : '';
+/** Whether two frames are the same box (EMU), or both absent. */
+function sameFrame(a: FilledShapeQuality['frame'], b: FilledShapeQuality['frame']): boolean {
+  if (!a || !b) return a === b;
+  return a.x === b.x && a.y === b.y && a.cx === b.cx && a.cy === b.cy;
 }
 
 /** The child of `tree` that holds `el` (itself when it is one). */
@@ -223,38 +226,32 @@ export function slideQuality(input: SlideQualityInput): { findings: QualityFindi
       }
       // a filled text shape: what is judged (colours, fonts, sizes) is its template's formatting
       // and the fitted sizes, the same on every slide filled from that shape; kept by the
-      // template element it was filled from, then by the rest (short keys: a long key costs
-      // more to hash than the checks it saves)
+      // template element it was filled from and the layout (a master placeholder serves several
+      // layouts, whose backgrounds differ), then compared field by field with the latest
+      // variants seen (no key string built and hashed per shape)
       src.lazy.filledQuality ??= new WeakMap();
       const from: object = sourceOf?.get(el) ?? s.basePlaceholder?.element ?? src.lazy;
       let byLayout = src.lazy.filledQuality.get(from);
       if (!byLayout) src.lazy.filledQuality.set(from, (byLayout = new Map()));
-      // (a master placeholder serves several layouts, whose backgrounds differ; the layout's
-      // name is a key of its own: a string seen before keeps its hash, a new key string is hashed whole)
-      let byRest = byLayout.get(layoutPart);
-      if (!byRest) byLayout.set(layoutPart, (byRest = new Map()));
-      const key =
-        objectId(m.runProps) +
-        '|' +
-        objectId(m.paraProps) +
-        '|' +
-        sizesKey(m.sizes) +
-        '|' +
-        (attr(child(child(s.txBody, NS.a, 'bodyPr'), NS.a, 'normAutofit'), 'fontScale') ?? '') +
-        '|' +
-        (options.minTextPt ?? '') +
-        '|' +
-        (hasText(m.lines) ? 't' : 'e') +
-        '|' +
-        // what lies behind the text depends on where the box is
-        frameKey(w.frame);
-      let known = byRest.get(key);
+      let variants = byLayout.get(layoutPart);
+      if (!variants) byLayout.set(layoutPart, (variants = []));
+      const fontScale = attr(child(child(s.txBody, NS.a, 'bodyPr'), NS.a, 'normAutofit'), 'fontScale');
+      const withText = hasText(m.lines);
+      // what lies behind the text depends on where the box is
+      const frame = w.frame;
+      let known: QualityFinding[] | undefined;
+      for (const v of variants) {
+        if (v.runProps === m.runProps && v.paraProps === m.paraProps && v.fontScale === fontScale && v.minTextPt === options.minTextPt && v.withText === withText && sameFrame(v.frame, frame) && sameRunSizes(v.sizes, m.sizes)) {
+          known = v.findings;
+          break;
+        }
+      }
       if (!known) {
         materializeParagraphs(doc, s.txBody);
         known = [...shapeAccessibility(s, options), ...shapeBrand(s, outCtx)];
-        // bounded: one entry per formatting and fitted sizes seen (cleared if a shape somehow sees thousands)
-        if (byRest.size >= 1024) byRest.clear();
-        byRest.set(key, known);
+        // bounded: the latest variants of formatting, fitted sizes and box
+        if (variants.length >= MAX_FILLED_VARIANTS) variants.pop();
+        variants.unshift({ runProps: m.runProps, paraProps: m.paraProps, sizes: runSizesOf(m.sizes), fontScale, minTextPt: options.minTextPt, withText, frame, findings: known });
       }
       for (const f of known) findings.push({ ...f, shape_id: s.id, shape_name: s.name });
     }

@@ -71,7 +71,7 @@ export interface TemplateSource {
    * model cannot be built (so a build does not try again for every slide); the fonts and
    * colours its own parts use.
    */
-  lazy: { unreadableModel?: true; vocabulary?: TemplateVocabulary; quality?: Map<string, TemplateSlideQuality>; filledQuality?: WeakMap<object, Map<string, Map<string, QualityFinding[]>>>; headers?: Map<string, LayoutHeaderPlaceholder | null> };
+  lazy: { unreadableModel?: true; vocabulary?: TemplateVocabulary; quality?: Map<string, TemplateSlideQuality>; filledQuality?: WeakMap<object, Map<string, FilledShapeQuality[]>>; headers?: Map<string, LayoutHeaderPlaceholder | null> };
   /** What is delivered for the template's pictures past the pixel limits (default limits only), by part name; made on first use, shared like `lazy`. */
   oversized: Map<string, Promise<DeliveredPicture>>;
 }
@@ -90,6 +90,26 @@ export interface TemplateTopQuality {
   facts?: ShapeSlideFacts[];
   /** The shapes' accessibility and brand findings, in order. */
   findings?: QualityFinding[];
+}
+
+/**
+ * The findings of a shape filled from one template element on one layout, with what they
+ * depend on: the text's formatting (the deferred paragraphs' property elements, by
+ * identity), the fitted run sizes, `normAutofit/@fontScale`, the smallest text size
+ * accepted, whether there is text, and the box (what lies behind the text).
+ */
+export interface FilledShapeQuality {
+  runProps: Element | undefined;
+  paraProps: Element | undefined;
+  /** Per paragraph, the fitted sizes of its runs, hundredths of a point. */
+  sizes: number[][] | undefined;
+  fontScale: string | undefined;
+  /** pt */
+  minTextPt: number | undefined;
+  withText: boolean;
+  /** EMU */
+  frame: { x: number; y: number; cx: number; cy: number } | undefined;
+  findings: QualityFinding[];
 }
 
 export interface SourceSlideInfo {
