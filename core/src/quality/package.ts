@@ -90,6 +90,8 @@ interface Rel {
   external: boolean;
   /** Resolved absolute part name (internal targets). */
   targetPart: string | undefined;
+  /** An internal target written as an absolute URI (`scheme:`), which needs `TargetMode="External"`. */
+  absoluteUri: boolean;
 }
 
 /** Relationships resolved from a source folder, by the entries read from one relationships text (read-only once made). */
@@ -110,6 +112,15 @@ class Reader {
     readonly pkg: OpcPackage,
     private readonly written?: ReadonlyMap<string, Uint8Array>,
   ) {}
+
+  /** A part's bytes as written (undefined when they cannot be read). */
+  bytes(part: string): Uint8Array | undefined {
+    try {
+      return this.written?.get(part) ?? this.pkg.getBytes(part);
+    } catch {
+      return undefined;
+    }
+  }
 
   text(part: string): string | undefined {
     let t = this.texts.get(part);
@@ -147,7 +158,7 @@ class Reader {
         else {
           for (const { id, type, target, external } of entries) {
             if (!id || !type || target === undefined) continue;
-            list.push({ id, type, target, external, targetPart: external ? undefined : resolveTarget(source, target) });
+            list.push({ id, type, target, external, targetPart: external ? undefined : resolveTarget(source, target), absoluteUri: !external && ABSOLUTE_URI.test(target) });
           }
           if (perFolder) {
             if (!byFolder) resolvedRelationships.set(entries, (byFolder = new Map()));
@@ -197,21 +208,43 @@ interface RelationshipEntry {
  * slides made from one template slide have the same relationships part, and so do the
  * decks made from it (bounded: cleared when full).
  */
-const relationshipEntriesByText = new Map<string, readonly RelationshipEntry[]>();
+const relationshipsByText = new Map<string, RelationshipsText>();
+/** A URI with a scheme (RFC 3986 §3.1). */
+const ABSOLUTE_URI = /^[a-z][a-z0-9+.-]*:/i;
 const MAX_CACHED_RELATIONSHIP_TEXTS = 4096;
 
-function relationshipEntries(text: string): readonly RelationshipEntry[] {
-  let list = relationshipEntriesByText.get(text);
-  if (!list) {
+/** What a relationships part's text holds, read once per distinct text. */
+interface RelationshipsText {
+  /** The root element's local name (undefined without one). */
+  root: string | undefined;
+  entries: readonly RelationshipEntry[];
+  /** What is wrong with the entries themselves (missing attributes, ids used twice), as messages. */
+  problems: readonly string[];
+}
+
+function relationshipsText(text: string): RelationshipsText {
+  let known = relationshipsByText.get(text);
+  if (!known) {
     const entries: RelationshipEntry[] = [];
     for (const m of text.matchAll(/<(?:[\w.-]+:)?Relationship\b([^>]*)>/g)) {
       const a = attributes(m[1]!);
       entries.push({ id: a.get('Id'), type: a.get('Type'), target: a.get('Target'), external: a.get('TargetMode') === 'External' });
     }
-    if (relationshipEntriesByText.size >= MAX_CACHED_RELATIONSHIP_TEXTS) relationshipEntriesByText.clear();
-    relationshipEntriesByText.set(text, (list = entries));
+    const problems: string[] = [];
+    const ids = new Set<string>();
+    for (const { id, type, target } of entries) {
+      if (!id || !type || target === undefined) problems.push(`a relationship lacks its Id, Type or Target (Id="${id ?? ''}")`);
+      else if (ids.has(id)) problems.push(`the relationship id ${id} is used twice`);
+      if (id) ids.add(id);
+    }
+    if (relationshipsByText.size >= MAX_CACHED_RELATIONSHIP_TEXTS) relationshipsByText.clear();
+    relationshipsByText.set(text, (known = { root: rootOf(text)?.local, entries, problems }));
   }
-  return list;
+  return known;
+}
+
+function relationshipEntries(text: string): readonly RelationshipEntry[] {
+  return relationshipsText(text).entries;
 }
 
 const ATTR_RE = /([\w.:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
@@ -912,16 +945,37 @@ export function checkPackage(pkg: OpcPackage, options: CheckPackageOptions = {})
       for (const p of done) report(p.part, p.check, p.message);
       continue;
     }
+    const want = ROOTS.get(ct);
+    if (ct !== CT.slide && ct !== CT.notesSlide) {
+      // root and relationship attributes, read once per bytes object
+      const bytes = r.bytes(name);
+      let facts = bytes && xmlPartFactsByBytes.get(bytes);
+      if (!facts) {
+        const text = r.text(name);
+        const root = text === undefined ? undefined : rootOf(text);
+        facts = { root, references: root ? relationshipReferences(text!, root.prefixes) : [] };
+        if (bytes) xmlPartFactsByBytes.set(bytes, facts);
+      }
+      if (!facts.root) {
+        report(name, 'xml', 'the part has no root element');
+        continue;
+      }
+      if (want && facts.root.local !== want) report(name, 'part', `the root element is ${facts.root.local}, not ${want} as its content type requires`);
+      if (facts.references.length > 0) {
+        const ids = new Set(r.rels(name).map((x) => x.id));
+        for (const { name: attrName, value } of facts.references) if (!ids.has(value)) report(name, 'rid', `${attrName}="${value}" names no relationship in ${relsPartName(name)}`);
+      }
+      continue;
+    }
     const text = r.text(name);
     const root = text === undefined ? undefined : rootOf(text);
     if (!text || !root) {
       report(name, 'xml', 'the part has no root element');
       continue;
     }
-    const want = ROOTS.get(ct);
     if (want && root.local !== want) report(name, 'part', `the root element is ${root.local}, not ${want} as its content type requires`);
     checkRelationshipIds(r, name, text, root.prefixes, report);
-    if (ct === CT.slide || ct === CT.notesSlide) checkShapeTree(name, text, root.prefixes, report);
+    checkShapeTree(name, text, root.prefixes, report);
   }
   const main = mainPart(r, report);
   if (main) checkPresentation(r, main, report);
@@ -994,20 +1048,15 @@ function checkRelsPart(r: Reader, relsName: string, report: Report): void {
   }
   if (source !== '/' && !r.has(source)) report(relsName, 'rels', `the relationships part belongs to ${source}, which is not in the package`);
   const text = r.text(relsName);
-  const root = text === undefined ? undefined : rootOf(text);
-  if (!root || root.local !== 'Relationships') {
-    report(relsName, 'rels', `the root element is ${root?.local ?? 'missing'}, not Relationships`);
+  const read = text === undefined ? undefined : relationshipsText(text);
+  if (!read || read.root !== 'Relationships') {
+    report(relsName, 'rels', `the root element is ${read?.root ?? 'missing'}, not Relationships`);
     return;
   }
-  const ids = new Set<string>();
-  for (const { id, type, target } of relationshipEntries(text!)) {
-    if (!id || !type || target === undefined) report(relsName, 'rels', `a relationship lacks its Id, Type or Target (Id="${id ?? ''}")`);
-    else if (ids.has(id)) report(relsName, 'rels', `the relationship id ${id} is used twice`);
-    if (id) ids.add(id);
-  }
+  for (const message of read.problems) report(relsName, 'rels', message);
   for (const rel of r.rels(source)) {
     if (rel.external) continue;
-    if (/^[a-z][a-z0-9+.-]*:/i.test(rel.target)) {
+    if (rel.absoluteUri) {
       report(relsName, 'rels', `${rel.id} targets the absolute URI ${rel.target} without TargetMode="External"`);
       continue;
     }
@@ -1030,6 +1079,36 @@ function checkRelationshipIds(r: Reader, part: string, text: string, prefixes: M
   let ids: Set<string> | undefined;
   scanRelationshipIds(part, text, prefixes, () => (ids ??= new Set(r.rels(part).map((x) => x.id))), report);
 }
+
+/** The relationship attributes (qualified name, value; empty values left out) in a part's start tags. */
+function relationshipReferences(text: string, prefixes: Map<string, Set<string>>): Array<{ name: string; value: string }> {
+  const out: Array<{ name: string; value: string }> = [];
+  const rPrefixes = prefixes.get(NS.r);
+  if (!rPrefixes) return out;
+  const re = new RegExp(`\\s(${[...rPrefixes].map(escapeRe).join('|')}):([\\w.-]+)\\s*=\\s*(?:"([^"]*)"|'([^']*)')`, 'g');
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (!insideStartTag(text, m.index)) {
+      // text content: the words may hold what reads like an attribute; read on right after its start
+      re.lastIndex = m.index + 1;
+      continue;
+    }
+    const value = decodeEntities(m[3] ?? m[4] ?? '');
+    if (value !== '') out.push({ name: `${m[1]}:${m[2]}`, value });
+  }
+  return out;
+}
+
+/** What the rules read from an XML part other than a slide or notes slide: its root, and its relationship attributes. */
+interface XmlPartFacts {
+  root: ReturnType<typeof rootOf>;
+  references: ReadonlyArray<{ name: string; value: string }>;
+}
+
+/**
+ * {@link XmlPartFacts} by the part's bytes: a deck's parts copied unchanged from a template
+ * (layouts, themes) are the template's bytes objects, so each is read once, not per deck.
+ */
+const xmlPartFactsByBytes = new WeakMap<Uint8Array, XmlPartFacts>();
 
 function scanRelationshipIds(part: string, text: string, prefixes: Map<string, Set<string>>, relIds: ReadonlySet<string> | (() => ReadonlySet<string>), report: Report): void {
   const rPrefixes = prefixes.get(NS.r);

@@ -187,6 +187,25 @@ t.test('package rules: content types, shape ids (alternate content may repeat), 
   t.same(checkPackage(await OpcPackage.open(await ac.toBytes())), [], 'the branches of one mc:AlternateContent may share an id');
 });
 
+t.test('package rules: layouts, masters and themes — relationship attributes and root elements, read again when their bytes change', async (t) => {
+  // the check keeps what it read of a part by its bytes object: a deck whose layout bytes
+  // are new (edited here) is read afresh, a clean one after it still passes
+  const layout = `/ppt/slideLayouts/slideLayout${TITLE_AND_CONTENT}.xml`;
+  const clean = await OpcPackage.open(built.bytes!);
+  t.same(checkPackage(clean), [], 'the deck as built passes');
+  const pkg = await OpcPackage.open(built.bytes!);
+  const cNvPr = descendants(pkg.getXml(layout), NS.p, 'cNvPr')[1]!;
+  cNvPr.setAttributeNS(NS.r, 'r:id', 'rId404');
+  pkg.markDirty(layout);
+  const theme = pkg.partsOfType(CT.theme)[0]!;
+  pkg.setBytes(theme, new TextEncoder().encode(`<?xml version="1.0"?><a:notTheme xmlns:a="${NS.a}"/>`), CT.theme);
+  const problems = checkPackage(await OpcPackage.open(await pkg.toBytes()));
+  t.ok(problems.some((p) => p.part === layout && p.check === 'rid' && /r:id="rId404" names no relationship in \/ppt\/slideLayouts\/_rels\/slideLayout2\.xml\.rels/.test(p.message)), 'a layout attribute naming no relationship');
+  t.equal(problems.length, 2, 'and nothing else');
+  t.ok(problems.some((p) => p.part === theme && p.check === 'part' && /root element is notTheme, not theme/.test(p.message)), 'a theme whose root is not a:theme');
+  t.same(checkPackage(await OpcPackage.open(built.bytes!)), [], 'and the clean deck, read again, still passes');
+});
+
 t.test('package rules: part names (OPC §9.1.1.1), the common names and every way to break one', async (t) => {
   for (const legal of ['/ppt/slides/slide1.xml', '/_rels/.rels', '/ppt/slides/_rels/slide12.xml.rels', '/docProps/core.xml', '/ppt/media/image-3_b.png', '/a/b..xml', '/ppt/média/x.png', '/a/x%41.xml'])
     t.equal(illegalPartName(legal), undefined, `${legal} is legal`);
