@@ -19,7 +19,7 @@
  * The loop runs in a child process with the young generation the service gives its CPU
  * threads, from the compiled JavaScript (`dist-bench/`, compiled here), as ./generate.bench.ts does.
  *
- *   npx tsx bench/quality.bench.ts          # BENCH_QUALITY_RUNS (default 40) decks each way
+ *   npx tsx bench/quality.bench.ts          # BENCH_QUALITY_RUNS (default 80: the warm half past JIT warm-up) decks each way
  *   npx tsx bench/quality.bench.ts --profile  # the hook's share in a CPU profile of checked builds
  *
  * `--profile` is steadier on a loaded machine than the two ways timed apart: it builds the
@@ -40,7 +40,7 @@ import { corpusPath, sharedDir } from '../test/helpers/corpus.js';
 import { THREAD_YOUNG_GENERATION_MB } from '../core/src/threads/heap-limits.js';
 
 const SLIDES = 100;
-const RUNS = Number(process.env.BENCH_QUALITY_RUNS ?? 40);
+const RUNS = Number(process.env.BENCH_QUALITY_RUNS ?? 80);
 /** Largest corpus templates whose doctor quality section is timed. */
 const DOCTOR_TEMPLATES = Number(process.env.BENCH_QUALITY_DOCTOR_TEMPLATES ?? 3);
 const TEXT = 'pp_test_slides.pptx';
