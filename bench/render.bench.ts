@@ -5,8 +5,8 @@
  * pixel size), side by side in one run.
  *
  * Slidewright is measured on the service's own path: the worker-thread pool
- * (`SLIDEWRIGHT_WORKER_THREADS`, 2 by default) and `renderAcrossPool`, the call the preview
- * service makes to pre-render a template after its analysis. Every run uses a new cache key,
+ * (`SLIDEWRIGHT_WORKER_THREADS`, 2 by default) and `renderAcrossPool` with the preview
+ * service's slides per task, the call it makes to pre-render a template after its analysis. Every run uses a new cache key,
  * so the threads open and parse the package afresh, as on a template's first pre-render.
  * For reference, one thread rendering the slides one after another in this process is
  * measured too.
@@ -29,6 +29,7 @@ import { PmlModel } from '../core/src/ooxml/pml/parts.js';
 import { renderSlide } from '../core/src/render/render-slide.js';
 import { CpuPool } from '../core/src/threads/cpu-pool.js';
 import { renderAcrossPool } from '../core/src/threads/render-split.js';
+import { PRERENDER_SLIDES_PER_TASK } from '../core/src/services/preview-service.js';
 import { corpusPath } from '../test/helpers/corpus.js';
 import { libreOfficePngs } from './libreoffice.js';
 
@@ -63,7 +64,7 @@ async function throughPool(pool: CpuPool, bytes: Uint8Array, slideCount: number)
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const targets = Array.from({ length: slideCount }, (_, i) => ({ slide_number: i + 1 }));
-  const r = await renderAcrossPool(pool, bytes, `bench-${runNo++}`, targets, widthPx, { threads: THREADS });
+  const r = await renderAcrossPool(pool, bytes, `bench-${runNo++}`, targets, widthPx, { threads: THREADS, slidesPerTask: PRERENDER_SLIDES_PER_TASK });
   const wallMs = performance.now() - t0;
   const c = process.cpuUsage(cpu0);
   if (!r.ok) throw new Error(`rendering failed: ${r.error.message}`);

@@ -382,7 +382,9 @@ export async function measurePreviewsPath(base: string, file: string, slides: nu
       for (let n = next++; n <= slides; n = next++) {
         const r = await api(base, `/api/v1/templates/${id}/slides/${n}/preview`);
         if (r.status !== 200) throw new Error(`preview ${n}: ${r.status} ${await r.text()}`);
-        total += (await r.arrayBuffer()).byteLength;
+        // read before adding: `total += await …` would add to the total as it was before the await
+        const size = (await r.arrayBuffer()).byteLength;
+        total += size;
         pngs++;
       }
     }),

@@ -1,7 +1,9 @@
 /**
  * Slide previews: PNGs of template slides and of generated decks' slides, rendered in a
  * worker thread and cached in the blob store, so a repeated call is a file read. After an
- * analysis completes, every slide of the template is pre-rendered at the default width.
+ * analysis completes, every slide of the template is pre-rendered at the default width, a
+ * few slides per task in slide order, each stored as soon as its task ends; a request for a
+ * slide the pre-render has not stored yet waits for it instead of rendering it again.
  */
 import { taskError } from '../threads/task-failure.js';
 import { ServiceError, notFound } from '../errors.js';
@@ -9,6 +11,7 @@ import { blobKeys, keys, type GenerationRecord, type TemplateRecord } from '../d
 import type { AnalysisResults } from '../analysis/types.js';
 import type { RenderedImage, RenderTarget } from '../threads/cpu-task.js';
 import { renderAcrossPool } from '../threads/render-split.js';
+import { BoundedMemo } from '../bounded-memo.js';
 import type { Caller, ServiceDeps } from './deps.js';
 import type { TemplateService } from './template-service.js';
 
@@ -16,6 +19,13 @@ import type { TemplateService } from './template-service.js';
 export const DEFAULT_PREVIEW_WIDTH = 1280;
 /** Largest preview width the API accepts, px. */
 export const MAX_PREVIEW_WIDTH = 3840;
+
+/**
+ * Slides per pre-render task: small enough that the first slides are stored while the
+ * others render (a client shows a slide strip from the first slide on), large enough that a
+ * task's overhead (the package bytes copied to its thread) stays small beside its drawing.
+ */
+export const PRERENDER_SLIDES_PER_TASK = 4;
 
 /** What the preview RPCs return. Sizes in px and EMU. */
 export interface PreviewImage {
@@ -38,6 +48,14 @@ interface PreviewMeta {
 }
 
 export class PreviewService {
+  /**
+   * Previews a pre-render is drawing, by the blob key their PNG will have: what a request
+   * for one of them waits for (undefined when the pre-render could not draw it).
+   */
+  private readonly drawing = new Map<string, Promise<RenderedImage | undefined>>();
+  /** Slide numbers → part names of analyses, by results key (results never change once stored). */
+  private readonly slideLists = new BoundedMemo<ReadonlyMap<number, string>>(256);
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly templates: TemplateService,
@@ -51,11 +69,10 @@ export class PreviewService {
   async templateSlide(caller: Caller, templateId: string, slideNumber: number, widthPx = DEFAULT_PREVIEW_WIDTH): Promise<PreviewImage> {
     const template = await this.templates.requireRecord(caller, templateId);
     if (!template.completed_analysis_id || !template.blob_key) throw new ServiceError('conflict', `template ${templateId} has no completed analysis yet`);
-    const results = await this.results(template);
-    const slide = results.slides.find((s) => s.slide_number === slideNumber);
-    if (!slide) throw notFound(`slide ${slideNumber} of template ${templateId} (it has ${results.slides.length} slides)`);
-    const folder = `${blobKeys.templateFolder(caller.org, templateId)}previews/${template.file_hash.slice(0, 16)}/`;
-    return this.cachedOrRendered(template.blob_key, template.file_hash, folder, `${slideNumber}`, { part_name: slide.part_name }, widthPx);
+    const slides = await this.slideList(template);
+    const partName = slides.get(slideNumber);
+    if (partName === undefined) throw notFound(`slide ${slideNumber} of template ${templateId} (it has ${slides.size} slides)`);
+    return this.cachedOrRendered(template.blob_key, template.file_hash, templatePreviewFolder(template), `${slideNumber}`, { part_name: partName }, widthPx);
   }
 
   /**
@@ -75,41 +92,71 @@ export class PreviewService {
 
   /**
    * Renders every slide of a template at the default width into the cache (after an
-   * analysis), spread across the worker threads. Failures are logged, never raised: previews can always be rendered on demand.
+   * analysis): {@link PRERENDER_SLIDES_PER_TASK} slides per task, queued in slide order on
+   * the worker threads, each task's images stored when it ends. Failures are logged, never
+   * raised: previews can always be rendered on demand.
    */
   async prerender(org: string, templateId: string): Promise<void> {
     const { state, blobs, cpu, log } = this.deps;
     const template = await state.get<TemplateRecord>(keys.template(org, templateId));
     if (!template?.blob_key || !template.completed_analysis_id) return;
+    const folder = templatePreviewFolder(template);
+    const waiting = new Map<string, (img: RenderedImage | undefined) => void>();
     try {
-      const results = await this.results(template);
+      const slides = [...(await this.slideList(template))].map(([slideNumber, partName]) => ({ slideNumber, partName }));
       const bytes = await blobs.get(template.blob_key);
-      if (!bytes || results.slides.length === 0) return;
-      const folder = `${blobKeys.templateFolder(org, templateId)}previews/${template.file_hash.slice(0, 16)}/`;
-      // The slides are spread over the pool's threads (contiguous runs, one task each).
-      const targets = results.slides.map((s) => ({ part_name: s.part_name }));
-      const rendered = await renderAcrossPool(cpu, bytes, template.file_hash, targets, DEFAULT_PREVIEW_WIDTH, { threads: this.deps.config.workerThreads });
-      if (!rendered.ok) {
-        log.warn({ template_id: templateId, err: rendered.error.message }, 'pre-rendering previews failed');
-        return;
+      if (!bytes || slides.length === 0) return;
+      // every slide is marked as being drawn before any task starts: a request from now on waits for it
+      for (const s of slides) {
+        const key = pngKey(folder, `${s.slideNumber}`, DEFAULT_PREVIEW_WIDTH);
+        if (this.drawing.has(key)) continue; // another pre-render of the same file draws it
+        this.drawing.set(key, new Promise((resolve) => waiting.set(key, resolve)));
       }
-      await Promise.all(rendered.images.map((img, i) => this.store(folder, `${results.slides[i]!.slide_number}`, DEFAULT_PREVIEW_WIDTH, img)));
+      const targets = slides.map((s) => ({ part_name: s.partName }));
+      const rendered = await renderAcrossPool(cpu, bytes, template.file_hash, targets, DEFAULT_PREVIEW_WIDTH, {
+        threads: this.deps.config.workerThreads,
+        slidesPerTask: PRERENDER_SLIDES_PER_TASK,
+        onRun: (first, images) =>
+          Promise.all(
+            images.map(async (img, i) => {
+              const name = `${slides[first + i]!.slideNumber}`;
+              // waiting requests get the image at once; later ones read it from the store
+              waiting.get(pngKey(folder, name, DEFAULT_PREVIEW_WIDTH))?.(img);
+              await this.store(folder, name, DEFAULT_PREVIEW_WIDTH, img);
+            }),
+          ).then(() => undefined),
+      });
+      if (!rendered.ok) log.warn({ template_id: templateId, err: rendered.error.message }, 'pre-rendering previews failed');
     } catch (err) {
       log.warn({ template_id: templateId, err: (err as Error).message }, 'pre-rendering previews failed');
+    } finally {
+      // what was not drawn is rendered on demand
+      for (const [key, resolve] of waiting) {
+        resolve(undefined);
+        this.drawing.delete(key);
+      }
     }
   }
 
-  private async results(template: TemplateRecord): Promise<AnalysisResults> {
-    const bytes = await this.deps.blobs.get(blobKeys.analysisResults(template.org_name, template.template_id, template.completed_analysis_id!));
+  /** Slide numbers → part names of a template's live analysis (read once per analysis). */
+  private async slideList(template: TemplateRecord): Promise<ReadonlyMap<number, string>> {
+    const key = blobKeys.analysisResults(template.org_name, template.template_id, template.completed_analysis_id!);
+    const known = this.slideLists.get(key);
+    if (known) return known;
+    const bytes = await this.deps.blobs.get(key);
     if (!bytes) throw notFound(`analysis results of template ${template.template_id}`);
-    return JSON.parse(new TextDecoder().decode(bytes)) as AnalysisResults;
+    const results = JSON.parse(new TextDecoder().decode(bytes)) as AnalysisResults;
+    return this.slideLists.set(key, new Map(results.slides.map((s) => [s.slide_number, s.part_name])));
   }
 
   private async cachedOrRendered(sourceKey: string, version: string, folder: string, name: string, target: RenderTarget, widthPx: number): Promise<PreviewImage> {
     const { blobs, cpu } = this.deps;
     const etag = `"${version.slice(0, 16)}-${name}-${widthPx}"`;
-    const [png, meta] = await Promise.all([blobs.get(`${folder}${name}-${widthPx}.png`), blobs.get(`${folder}${name}-${widthPx}.json`)]);
+    const [png, meta] = await Promise.all([blobs.get(pngKey(folder, name, widthPx)), blobs.get(`${folder}${name}-${widthPx}.json`)]);
     if (png && meta) return { png, etag, ...toView(JSON.parse(new TextDecoder().decode(meta)) as PreviewMeta) };
+    // a pre-render drawing this preview: its image, not a second rendering
+    const drawn = await this.drawing.get(pngKey(folder, name, widthPx));
+    if (drawn) return { png: drawn.png, etag, ...toView(drawn) };
     const bytes = await blobs.get(sourceKey);
     if (!bytes) throw new ServiceError('internal', 'the presentation file is missing from storage');
     const rendered = await cpu.render(bytes, version, [target], widthPx);
@@ -122,9 +169,19 @@ export class PreviewService {
   private async store(folder: string, name: string, widthPx: number, img: RenderedImage): Promise<void> {
     const meta: PreviewMeta = { width_px: img.width_px, height_px: img.height_px, width_emu: img.width_emu, height_emu: img.height_emu, font_substitutions: img.font_substitutions };
     // The metadata is written last: a PNG without it is never served as cached.
-    await this.deps.blobs.put(`${folder}${name}-${widthPx}.png`, img.png);
+    await this.deps.blobs.put(pngKey(folder, name, widthPx), img.png);
     await this.deps.blobs.put(`${folder}${name}-${widthPx}.json`, new TextEncoder().encode(JSON.stringify(meta)));
   }
+}
+
+/** Blob folder of a template's previews (per file version). */
+function templatePreviewFolder(template: TemplateRecord): string {
+  return `${blobKeys.templateFolder(template.org_name, template.template_id)}previews/${template.file_hash.slice(0, 16)}/`;
+}
+
+/** Blob key of a cached preview PNG. */
+function pngKey(folder: string, name: string, widthPx: number): string {
+  return `${folder}${name}-${widthPx}.png`;
 }
 
 function toView(m: PreviewMeta): Omit<PreviewImage, 'png' | 'etag'> {
