@@ -198,6 +198,7 @@ async function warmUpThreads(cpu: CpuPool, stores: Pick<ServiceDeps, 'state' | '
         rounds_ms: r.threads.map((t) => t.roundsMs.map(Math.round)),
         templates_opened: r.threads.map((t) => t.templatesOpened),
         templates_ms: r.threads.map((t) => Math.round(t.templatesMs)),
+        render_ms: r.threads.map((t) => Math.round(t.renderMs)),
       },
       'CPU threads warmed up',
     );

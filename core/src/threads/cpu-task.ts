@@ -106,7 +106,7 @@ export type ChartInventoryResult = ({ ok: true } & DeckChartInventory) | TaskFai
 /** A deck with chart updates applied (`bytes` undefined when none could be). */
 export type UpdateChartsResult = ({ ok: true } & DeckChartsResult) | TaskFailure;
 /** A thread's warm-up: which thread, and each synthetic deck's build time, ms. */
-export type WarmUpTaskResult = { ok: true; threadId: number; roundsMs: number[]; templatesOpened: number; templatesMs: number } | TaskFailure;
+export type WarmUpTaskResult = { ok: true; threadId: number; roundsMs: number[]; templatesOpened: number; templatesMs: number; renderMs: number } | TaskFailure;
 export type BuildResult =
   | {
       ok: true;
@@ -221,7 +221,7 @@ export default async function run(task: CpuTask): Promise<InspectResult | Analyz
       }
       case 'warmUp': {
         const r = await warmUpThread(task.rounds, task.templates);
-        return { ok: true, threadId, roundsMs: r.roundsMs, templatesOpened: r.templatesOpened, templatesMs: r.templatesMs };
+        return { ok: true, threadId, roundsMs: r.roundsMs, templatesOpened: r.templatesOpened, templatesMs: r.templatesMs, renderMs: r.renderMs };
       }
     }
   } catch (err) {

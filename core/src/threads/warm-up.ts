@@ -3,7 +3,9 @@
  * memory, so that a thread's first real deck does not also pay for V8 compiling and
  * optimizing the generation path (zip reading and writing, XML parsing, slide cloning, text
  * and table filling, serialization). A fresh thread built its first 100-slide deck ~4-6×
- * slower than a warm one.
+ * slower than a warm one. Then a few of that deck's slides are drawn as previews, so that a
+ * first template's previews do not pay for compiling the renderer either (48 slides drawn
+ * by two fresh threads took ~1.0 s, by warm ones ~0.6 s).
  *
  * The template is a 16:9 presentation with one master, one layout, a title-and-bullets
  * slide and a title-and-table slide: what the reference workload edits. It is written
@@ -14,6 +16,7 @@ import { CT, RT } from '../ooxml/opc/constants.js';
 import { buildDeck, type DeckSlideSpec } from '../generation/deck/build-deck.js';
 import type { SlideData } from '../domain/content.js';
 import { readPresentation } from '../ooxml/pml/presentation.js';
+import { renderSlide } from '../render/index.js';
 
 /** Slides of each synthetic deck: alternately bullets and a table. */
 export const WARM_UP_SLIDES = 60;
@@ -152,6 +155,12 @@ export function warmUpSlides(templateId: string, count = WARM_UP_SLIDES): DeckSl
   return out;
 }
 
+/** Slides of the synthetic deck drawn as previews (bullets and tables in turn), and how many times. */
+export const RENDER_WARM_UP_SLIDES = 4;
+export const RENDER_WARM_UP_ROUNDS = 2;
+/** Width the warm-up draws at, px: the preview service's default width. */
+const RENDER_WARM_UP_WIDTH_PX = 1280;
+
 /** Slides of each real template's warm-up deck: its first slides in turn, with a title and bullets or a table. */
 const TEMPLATE_WARM_UP_SLIDES = 24;
 /** Warm-up decks built from each real template (the first opens it, the next runs on warmer code). */
@@ -167,6 +176,10 @@ export interface WarmUpResult {
   templatesOpened: number;
   /** Time spent on the real templates, ms. */
   templatesMs: number;
+  /** Time spent drawing the synthetic deck's slides as previews, ms. */
+  renderMs: number;
+  /** Previews drawn (PNGs of the synthetic deck's slides). */
+  previewsDrawn: number;
 }
 
 /**
@@ -182,13 +195,28 @@ export async function warmUpThread(rounds = WARM_UP_ROUNDS, templates: ReadonlyA
   const slides = warmUpSlides('warm-up');
   const roundsMs: number[] = [];
   let pages = 0;
+  let deck: Uint8Array | undefined;
   for (let r = 0; r < rounds; r++) {
     const t0 = performance.now();
     const built = await buildDeck({ slides, templates: synthetic, reuseOpenedTemplates: false });
     roundsMs.push(performance.now() - t0);
     if (built.errors.length > 0) throw new Error(`warm-up deck: ${built.errors[0]!.code}: ${built.errors[0]!.message}`);
     pages = built.pages_generated;
+    deck = built.bytes;
   }
+  // previews: the deck's first slides drawn (text, tables, fills, lines, the PNG encoder)
+  const tr = performance.now();
+  let previewsDrawn = 0;
+  if (deck) {
+    const pkg = await OpcPackage.open(deck);
+    const parts = readPresentation(pkg)
+      .slides.slice(0, RENDER_WARM_UP_SLIDES)
+      .map((s) => s.partName);
+    for (let r = 0; r < RENDER_WARM_UP_ROUNDS; r++) {
+      for (const part of parts) if ((await renderSlide(pkg, part, { widthPx: RENDER_WARM_UP_WIDTH_PX })).png.length > 0) previewsDrawn++;
+    }
+  }
+  const renderMs = performance.now() - tr;
   const t0 = performance.now();
   let templatesOpened = 0;
   for (const [id, bytes] of templates) {
@@ -209,5 +237,5 @@ export async function warmUpThread(rounds = WARM_UP_ROUNDS, templates: ReadonlyA
       // a template the engine cannot build from: its first real deck reports why
     }
   }
-  return { roundsMs, pages, templatesOpened, templatesMs: performance.now() - t0 };
+  return { roundsMs, pages, templatesOpened, templatesMs: performance.now() - t0, renderMs, previewsDrawn };
 }

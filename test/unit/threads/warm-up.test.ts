@@ -6,7 +6,7 @@ import t from 'tap';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { checkPresentationPackage, readPresentation } from '../../../core/src/ooxml/pml/presentation.js';
 import { buildDeck } from '../../../core/src/generation/deck/build-deck.js';
-import { warmUpSlides, warmUpTemplate, warmUpThread, WARM_UP_SLIDES } from '../../../core/src/threads/warm-up.js';
+import { RENDER_WARM_UP_ROUNDS, RENDER_WARM_UP_SLIDES, warmUpSlides, warmUpTemplate, warmUpThread, WARM_UP_SLIDES } from '../../../core/src/threads/warm-up.js';
 import { CpuPool } from '../../../core/src/threads/cpu-pool.js';
 
 t.test('the warm-up template is a two-slide presentation and its deck builds cleanly', async (t) => {
@@ -29,6 +29,7 @@ t.test('the warm-up template is a two-slide presentation and its deck builds cle
   const r = await warmUpThread(2);
   t.equal(r.roundsMs.length, 2);
   t.equal(r.pages, WARM_UP_SLIDES);
+  t.equal(r.previewsDrawn, RENDER_WARM_UP_SLIDES * RENDER_WARM_UP_ROUNDS, 'the deck\'s first slides were drawn as previews');
 });
 
 t.test('a pool warms each of its threads once', async (t) => {
@@ -38,4 +39,5 @@ t.test('a pool warms each of its threads once', async (t) => {
   t.equal(r.threads.length, 2);
   t.equal(new Set(r.threads.map((x) => x.threadId)).size, 2, 'two different threads');
   for (const x of r.threads) t.equal(x.roundsMs.length, 1);
+  for (const x of r.threads) t.ok(x.renderMs > 0, `thread ${x.threadId} drew previews (${Math.round(x.renderMs)} ms)`);
 });
