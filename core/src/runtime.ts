@@ -199,6 +199,7 @@ async function warmUpThreads(cpu: CpuPool, stores: Pick<ServiceDeps, 'state' | '
         templates_opened: r.threads.map((t) => t.templatesOpened),
         templates_ms: r.threads.map((t) => Math.round(t.templatesMs)),
         render_ms: r.threads.map((t) => Math.round(t.renderMs)),
+        analysis_ms: r.threads.map((t) => Math.round(t.analysisMs)),
       },
       'CPU threads warmed up',
     );

@@ -51,8 +51,8 @@ const SENT_KEYS_KEPT = 64;
 
 /** What {@link CpuPool.warmUp} did. */
 export interface PoolWarmUp {
-  /** Each thread's synthetic deck build times, ms, the real templates it opened (in ms), and its preview drawing, ms. */
-  threads: Array<{ threadId: number; roundsMs: number[]; templatesOpened: number; templatesMs: number; renderMs: number }>;
+  /** Each thread's synthetic deck build times, ms, the real templates it opened (in ms), its preview drawing and its analysis, ms. */
+  threads: Array<{ threadId: number; roundsMs: number[]; templatesOpened: number; templatesMs: number; renderMs: number; analysisMs: number }>;
   /** From the first task sent to the last answer, ms. */
   totalMs: number;
 }
@@ -240,7 +240,7 @@ export class CpuPool {
     const threads: PoolWarmUp['threads'] = [];
     for (const r of results) {
       if (!r.ok) throw new Error(`thread warm-up failed: ${r.error.message}`, { cause: taskError(r) });
-      threads.push({ threadId: r.threadId, roundsMs: r.roundsMs, templatesOpened: r.templatesOpened, templatesMs: r.templatesMs, renderMs: r.renderMs });
+      threads.push({ threadId: r.threadId, roundsMs: r.roundsMs, templatesOpened: r.templatesOpened, templatesMs: r.templatesMs, renderMs: r.renderMs, analysisMs: r.analysisMs });
     }
     // each thread that opened every template holds them: decks from them need not send their bytes there
     for (const x of threads) if (x.templatesOpened === templates.length) for (const [, bytes] of templates) this.noteHeld(contentKey(bytes), x.threadId);

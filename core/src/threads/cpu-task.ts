@@ -9,18 +9,15 @@ import { EngineError, PackageError } from '../ooxml/errors.js';
 import { NO_VISIBLE_SLIDE_MESSAGE, type TaskFailure } from './task-failure.js';
 import { CT } from '../ooxml/opc/constants.js';
 import { checkPresentationPackage } from '../ooxml/pml/presentation.js';
-import { analyzePresentation, type AnalysisOptions } from '../analysis/analyze.js';
-import type { AnalysisResults } from '../analysis/types.js';
+import type { AnalysisOptions } from '../analysis/analyze.js';
+import { analyzeTemplate, type StoredAnalysisResults } from '../analysis/analyze-template.js';
 import type { DeckSlideSpec } from '../generation/deck/build-deck.js';
 import { checkedBuild } from '../quality/checked-build.js';
 import type { QualityReport } from '../quality/types.js';
-import { templateSlideId } from '../domain/ids.js';
-import { checkPresentationIntegrity, DEFAULT_TEMPLATE_LIMITS } from '../ooxml/integrity.js';
-import { repairTemplate } from '../ooxml/repair.js';
+import { DEFAULT_TEMPLATE_LIMITS } from '../ooxml/integrity.js';
 import type { SlideError, SlideWarning } from '../domain/content.js';
 import { renderSlide, type RenderedSlide } from '../render/render-slide.js';
 import { renderPdf, slideShown, visibleSlideParts } from '../render/pdf.js';
-import { diagnose, type TemplateDoctorReport } from '../doctor/index.js';
 import { chartInventory, updateDeckCharts, type ChartUpdateSpec, type DeckChartInventory, type DeckChartsResult } from '../generation/charts/deck-update.js';
 import { readPresentation } from '../ooxml/pml/presentation.js';
 import { threadId } from 'node:worker_threads';
@@ -81,8 +78,7 @@ export interface RenderedImage extends Omit<RenderedSlide, 'png'> {
 export type { TaskFailure } from './task-failure.js';
 
 export type InspectResult = { ok: true; isTemplate: boolean; slideCount: number } | TaskFailure;
-/** Analysis results as stored and returned: the template doctor's report travels with them (`results.doctor`). */
-export type StoredAnalysisResults = AnalysisResults & { doctor: TemplateDoctorReport };
+export type { StoredAnalysisResults };
 export type AnalyzeResult = { ok: true; results: StoredAnalysisResults } | TaskFailure;
 export type RenderResult = { ok: true; images: RenderedImage[] } | TaskFailure;
 /** A presentation's visible slides as one PDF (pages: how many). */
@@ -106,7 +102,7 @@ export type ChartInventoryResult = ({ ok: true } & DeckChartInventory) | TaskFai
 /** A deck with chart updates applied (`bytes` undefined when none could be). */
 export type UpdateChartsResult = ({ ok: true } & DeckChartsResult) | TaskFailure;
 /** A thread's warm-up: which thread, and each synthetic deck's build time, ms. */
-export type WarmUpTaskResult = { ok: true; threadId: number; roundsMs: number[]; templatesOpened: number; templatesMs: number; renderMs: number } | TaskFailure;
+export type WarmUpTaskResult = { ok: true; threadId: number; roundsMs: number[]; templatesOpened: number; templatesMs: number; renderMs: number; analysisMs: number } | TaskFailure;
 export type BuildResult =
   | {
       ok: true;
@@ -145,16 +141,9 @@ export default async function run(task: CpuTask): Promise<InspectResult | Analyz
         }
         return { ok: true, isTemplate, slideCount };
       }
-      case 'analyze': {
-        const pkg = await OpcPackage.open(task.bytes);
-        const { mainPartName } = checkPresentationPackage(pkg);
-        // what PowerPoint repairs is repaired here (listed as results.repairs); what it refuses stays refused below
-        repairTemplate(pkg, mainPartName);
-        checkPresentationIntegrity(pkg, mainPartName);
-        const results = analyzePresentation({ pkg, options: task.options, idFor: (kind, partName) => templateSlideId(task.templateId, kind, partName) });
-        // The template doctor's report (roles, capacities, fonts, unfillable constructs, pictures past the pixel limits) travels with the results.
-        return { ok: true, results: { ...results, doctor: diagnose(results, pkg) } };
-      }
+      case 'analyze':
+        // the template doctor's report (roles, capacities, fonts, unfillable constructs, pictures past the pixel limits) travels with the results
+        return { ok: true, results: await analyzeTemplate(task.bytes, task.templateId, task.options) };
       case 'render': {
         const pkg = await openedTemplates.readPackage(task.cacheKey, task.bytes);
         let order: string[] | undefined;
@@ -221,7 +210,7 @@ export default async function run(task: CpuTask): Promise<InspectResult | Analyz
       }
       case 'warmUp': {
         const r = await warmUpThread(task.rounds, task.templates);
-        return { ok: true, threadId, roundsMs: r.roundsMs, templatesOpened: r.templatesOpened, templatesMs: r.templatesMs, renderMs: r.renderMs };
+        return { ok: true, threadId, roundsMs: r.roundsMs, templatesOpened: r.templatesOpened, templatesMs: r.templatesMs, renderMs: r.renderMs, analysisMs: r.analysisMs };
       }
     }
   } catch (err) {

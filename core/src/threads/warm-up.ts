@@ -3,9 +3,10 @@
  * memory, so that a thread's first real deck does not also pay for V8 compiling and
  * optimizing the generation path (zip reading and writing, XML parsing, slide cloning, text
  * and table filling, serialization). A fresh thread built its first 100-slide deck ~4-6×
- * slower than a warm one. Then a few of that deck's slides are drawn as previews, so that a
- * first template's previews do not pay for compiling the renderer either (48 slides drawn
- * by two fresh threads took ~1.0 s, by warm ones ~0.6 s).
+ * slower than a warm one. Then a few of that deck's slides are drawn as previews and the deck
+ * is analysed as a template upload is, so that a first template's analysis and previews do
+ * not pay for compiling the analysis, the doctor and the renderer either (48 slides drawn by
+ * two fresh threads took ~1.0 s, by warm ones ~0.6 s).
  *
  * The template is a 16:9 presentation with one master, one layout, a title-and-bullets
  * slide and a title-and-table slide: what the reference workload edits. It is written
@@ -17,6 +18,7 @@ import { buildDeck, type DeckSlideSpec } from '../generation/deck/build-deck.js'
 import type { SlideData } from '../domain/content.js';
 import { readPresentation } from '../ooxml/pml/presentation.js';
 import { renderSlide } from '../render/index.js';
+import { analyzeTemplate } from '../analysis/analyze-template.js';
 
 /** Slides of each synthetic deck: alternately bullets and a table. */
 export const WARM_UP_SLIDES = 60;
@@ -158,6 +160,8 @@ export function warmUpSlides(templateId: string, count = WARM_UP_SLIDES): DeckSl
 /** Slides of the synthetic deck drawn as previews (bullets and tables in turn), and how many times. */
 export const RENDER_WARM_UP_SLIDES = 4;
 export const RENDER_WARM_UP_ROUNDS = 2;
+/** Analyses of the synthetic deck, as of an uploaded template. */
+export const ANALYSIS_WARM_UP_ROUNDS = 2;
 /** Width the warm-up draws at, px: the preview service's default width. */
 const RENDER_WARM_UP_WIDTH_PX = 1280;
 
@@ -180,6 +184,10 @@ export interface WarmUpResult {
   renderMs: number;
   /** Previews drawn (PNGs of the synthetic deck's slides). */
   previewsDrawn: number;
+  /** Time spent analysing the synthetic deck as a template, ms. */
+  analysisMs: number;
+  /** Slides the last of those analyses found (a check that the work was done). */
+  analyzedSlides: number;
 }
 
 /**
@@ -217,6 +225,11 @@ export async function warmUpThread(rounds = WARM_UP_ROUNDS, templates: ReadonlyA
     }
   }
   const renderMs = performance.now() - tr;
+  // analysis: the deck read as an uploaded template (checks, repairs, analysis, doctor)
+  const ta = performance.now();
+  let analyzedSlides = 0;
+  if (deck) for (let r = 0; r < ANALYSIS_WARM_UP_ROUNDS; r++) analyzedSlides = (await analyzeTemplate(deck, 'warm-up', {})).slides.length;
+  const analysisMs = performance.now() - ta;
   const t0 = performance.now();
   let templatesOpened = 0;
   for (const [id, bytes] of templates) {
@@ -237,5 +250,5 @@ export async function warmUpThread(rounds = WARM_UP_ROUNDS, templates: ReadonlyA
       // a template the engine cannot build from: its first real deck reports why
     }
   }
-  return { roundsMs, pages, templatesOpened, templatesMs: performance.now() - t0, renderMs, previewsDrawn };
+  return { roundsMs, pages, templatesOpened, templatesMs: performance.now() - t0, renderMs, previewsDrawn, analysisMs, analyzedSlides };
 }

@@ -30,6 +30,7 @@ t.test('the warm-up template is a two-slide presentation and its deck builds cle
   t.equal(r.roundsMs.length, 2);
   t.equal(r.pages, WARM_UP_SLIDES);
   t.equal(r.previewsDrawn, RENDER_WARM_UP_SLIDES * RENDER_WARM_UP_ROUNDS, 'the deck\'s first slides were drawn as previews');
+  t.equal(r.analyzedSlides, WARM_UP_SLIDES, 'and the deck was analysed as a template');
 });
 
 t.test('a pool warms each of its threads once', async (t) => {
@@ -39,5 +40,5 @@ t.test('a pool warms each of its threads once', async (t) => {
   t.equal(r.threads.length, 2);
   t.equal(new Set(r.threads.map((x) => x.threadId)).size, 2, 'two different threads');
   for (const x of r.threads) t.equal(x.roundsMs.length, 1);
-  for (const x of r.threads) t.ok(x.renderMs > 0, `thread ${x.threadId} drew previews (${Math.round(x.renderMs)} ms)`);
+  for (const x of r.threads) t.ok(x.renderMs > 0 && x.analysisMs > 0, `thread ${x.threadId} drew previews (${Math.round(x.renderMs)} ms) and analysed (${Math.round(x.analysisMs)} ms)`);
 });
