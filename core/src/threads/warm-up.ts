@@ -14,7 +14,8 @@
  */
 import { OpcPackage } from '../ooxml/opc/package.js';
 import { CT, RT } from '../ooxml/opc/constants.js';
-import { buildDeck, type DeckSlideSpec } from '../generation/deck/build-deck.js';
+import type { DeckSlideSpec } from '../generation/deck/build-deck.js';
+import { checkedBuild } from '../quality/checked-build.js';
 import type { SlideData } from '../domain/content.js';
 import { readPresentation } from '../ooxml/pml/presentation.js';
 import { renderSlide } from '../render/index.js';
@@ -191,10 +192,12 @@ export interface WarmUpResult {
 }
 
 /**
- * Builds {@link WARM_UP_ROUNDS} synthetic decks on the calling thread (opened synthetic
- * templates are not kept), then a small deck from each of `templates` with opened
- * templates kept, so that a first real deck from them finds them open. A template that
- * cannot be built from is passed over.
+ * Builds {@link WARM_UP_ROUNDS} synthetic decks on the calling thread as a generation task
+ * does (the build with its package check and quality report; opened synthetic templates are
+ * not kept), draws a few of the deck's slides as previews and analyses the deck as a
+ * template; then builds a small deck from each of `templates` with opened templates kept,
+ * so that a first real deck from them finds them open. A template that cannot be built from
+ * is passed over.
  * @param templates - template files by any distinct key (the templates recent decks used)
  * @throws Error when a synthetic deck cannot be built (a fault of the engine)
  */
@@ -206,8 +209,10 @@ export async function warmUpThread(rounds = WARM_UP_ROUNDS, templates: ReadonlyA
   let deck: Uint8Array | undefined;
   for (let r = 0; r < rounds; r++) {
     const t0 = performance.now();
-    const built = await buildDeck({ slides, templates: synthetic, reuseOpenedTemplates: false });
+    // what a generation task runs: the build, its package check and quality report
+    const built = await checkedBuild({ slides, templates: synthetic, reuseOpenedTemplates: false });
     roundsMs.push(performance.now() - t0);
+    if (!built.ok) throw new Error(`warm-up deck: ${built.error.code}: ${built.error.message}`);
     if (built.errors.length > 0) throw new Error(`warm-up deck: ${built.errors[0]!.code}: ${built.errors[0]!.message}`);
     pages = built.pages_generated;
     deck = built.bytes;
@@ -244,7 +249,7 @@ export async function warmUpThread(rounds = WARM_UP_ROUNDS, templates: ReadonlyA
         template_slide_id: `warm-up-${i}`,
         source: { kind: 'slide', part_name: partNames[i % partNames.length]! },
       }));
-      for (let r = 0; r < TEMPLATE_WARM_UP_ROUNDS; r++) await buildDeck({ slides: deck, templates: new Map([[id, bytes]]) });
+      for (let r = 0; r < TEMPLATE_WARM_UP_ROUNDS; r++) await checkedBuild({ slides: deck, templates: new Map([[id, bytes]]) });
       templatesOpened++;
     } catch {
       // a template the engine cannot build from: its first real deck reports why
