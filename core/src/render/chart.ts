@@ -432,6 +432,27 @@ const PLOTS = ['barChart', 'bar3DChart', 'lineChart', 'line3DChart', 'pieChart',
 /** Plots drawn over categories and a value axis. */
 const CATEGORY_PLOTS = ['barChart', 'bar3DChart', 'lineChart', 'line3DChart', 'areaChart', 'area3DChart', 'surfaceChart', 'surface3DChart', 'stockChart'];
 
+/**
+ * What an axis fixes of its scale (`c:scaling`, §21.2.2.195: `c:max`, `c:min`,
+ * `c:orientation`; `c:majorUnit`, §21.2.2.102); anything absent or unusable is left to the
+ * automatic scale (undefined).
+ */
+function axisScaling(ax: Element | undefined): { max: number | undefined; min: number | undefined; majorUnit: number | undefined; reversed: boolean } {
+  const scaling = child(ax, NS.c, 'scaling');
+  const num = (el: Element | undefined): number | undefined => {
+    const v = Number(attr(el, 'val'));
+    return attr(el, 'val') !== undefined && Number.isFinite(v) ? v : undefined;
+  };
+  let max = num(child(scaling, NS.c, 'max'));
+  let min = num(child(scaling, NS.c, 'min'));
+  if (max !== undefined && min !== undefined && !(max > min)) max = min = undefined;
+  const unit = num(child(ax, NS.c, 'majorUnit'));
+  const range = max !== undefined && min !== undefined ? max - min : undefined;
+  // at most 1,000 intervals: a unit too small for the range is left to the automatic step
+  const majorUnit = unit !== undefined && unit > 0 && (range === undefined || range / unit <= 1000) ? unit : undefined;
+  return { max, min, majorUnit, reversed: attr(child(scaling, NS.c, 'orientation'), 'val') === 'maxMin' };
+}
+
 /** Draws a chart graphic frame into `r` (points). */
 export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promise<void> {
   const ctx = dc.ctx;
@@ -554,23 +575,38 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
   } else if (!autoDeleted && allSeries.length === 1 && isPie) title = allSeries[0]!.name;
   if (title) {
     const titleBase: ChartTextStyle = { ...base, size: intAttr(firstRPr(spaceTxPr), 'sz', 0) >= 100 ? base.size * 1.2 : 18, bold: true };
-    const firstPara = rich ? child(rich, NS.a, 'p') : undefined;
-    let ts = txPrStyle(child(titleEl, NS.c, 'txPr') ?? rich, titleBase, colors, faces);
-    const run = firstPara ? firstPara.getElementsByTagNameNS(NS.a, 'rPr')[0] : undefined;
-    if (run) ts = textStyleFrom(run, undefined, ts, colors, faces);
-    ctx.fillStyle = css(ts.color);
-    ctx.font = styledFont(ts);
-    ctx.textBaseline = 'top';
-    const lines = wrapWords(ctx, title, r.w * 0.8);
-    const lh = ts.size * 1.2;
+    const titleStyle = txPrStyle(child(titleEl, NS.c, 'txPr') ?? rich, titleBase, colors, faces);
+    // each paragraph of rich text in the style of its paragraph defaults and first run (a
+    // title's second line is often a smaller subtitle); other titles as one paragraph
+    const paras = (rich ? children(rich, NS.a, 'p') : []).map((para) => {
+      const text = Array.from(para.getElementsByTagNameNS(NS.a, 't')).map((t) => t.textContent ?? '').join('');
+      let st = textStyleFrom(child(child(para, NS.a, 'pPr'), NS.a, 'defRPr'), undefined, titleStyle, colors, faces);
+      const run = para.getElementsByTagNameNS(NS.a, 'rPr')[0];
+      if (run) st = textStyleFrom(run, undefined, st, colors, faces);
+      return { text, st };
+    });
+    while (paras.length && !paras[paras.length - 1]!.text.trim()) paras.pop();
+    while (paras.length && !paras[0]!.text.trim()) paras.shift();
+    if (!paras.length) paras.push({ text: title, st: titleStyle });
+    const lines = paras.flatMap(({ text, st }) => {
+      ctx.font = styledFont(st);
+      return (text.trim() ? wrapWords(ctx, text.trim(), r.w * 0.8) : ['']).map((l) => ({ l, st, w: ctx.measureText(l).width }));
+    });
     const at = manualLayoutOf(titleEl);
-    const widest = Math.max(...lines.map((l) => ctx.measureText(l).width));
+    const widest = Math.max(...lines.map((x) => x.w));
     const cx = at ? r.x + at.x * r.w + widest / 2 : r.x + r.w / 2;
     const ty = at ? r.y + at.y * r.h : top;
     ctx.textAlign = 'center';
-    lines.forEach((l, k) => ctx.fillText(l, cx, ty + k * lh));
+    ctx.textBaseline = 'top';
+    let y = ty;
+    for (const { l, st } of lines) {
+      ctx.fillStyle = css(st.color);
+      ctx.font = styledFont(st);
+      ctx.fillText(l, cx, y);
+      y += st.size * 1.2;
+    }
     // Unless it overlays the plot, the plot area starts under the title (wherever it is placed).
-    if (attr(child(titleEl, NS.c, 'overlay'), 'val') !== '1') top = Math.max(top, ty + lines.length * lh + ts.size * 0.4);
+    if (attr(child(titleEl, NS.c, 'overlay'), 'val') !== '1') top = Math.max(top, y + (lines[lines.length - 1]?.st.size ?? titleStyle.size) * 0.4);
   }
   const legendEl = child(chart, NS.c, 'legend');
   const legendPos = attr(child(legendEl, NS.c, 'legendPos'), 'val') ?? 'r';
@@ -784,19 +820,26 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
   const catW = catLabels ? Math.min(plotR.w * 0.3, catWidest + 6) : 2;
   const lineH = valStyle.size * 1.3;
   ctx.font = styledFont(valStyle);
-  interface Scale { bottom: number; top: number; step: number; fmt: (v: number) => string }
+  interface Scale { bottom: number; top: number; step: number; fmt: (v: number) => string; reversed: boolean }
   const scaleFor = (which: 'primary' | 'secondary', length: number, ax: Element | undefined): Scale => {
     const { minV, maxV, percent } = rangeOf(which);
     const code = percent ? '0%' : axisFormat(ax, which);
     const fmt = (v: number): string => formatNumber(v, code);
-    let step = percent ? 0.1 : niceAtLeast((maxV - minV) / 10 || 1);
+    const fixed = axisScaling(ax);
+    // a fixed end outside the data still bounds the automatic one (an axis from 0.2 to an automatic maximum)
+    const lo = Math.min(minV, fixed.max ?? minV);
+    const hi = Math.max(maxV, fixed.min ?? maxV);
+    let step = fixed.majorUnit ?? (percent ? 0.1 : niceAtLeast(((fixed.max ?? hi) - (fixed.min ?? lo)) / 10 || 1));
     let top2 = 1;
     let bottom = 0;
     for (let attempt = 0; attempt < 8; attempt++) {
       // The automatic maximum: the largest value plus 5 % of the range, rounded up to the step.
-      top2 = percent ? 1 : Math.max(step, Math.ceil((maxV + 0.05 * (maxV - minV)) / step - 1e-9) * step);
-      bottom = minV < 0 ? -Math.ceil((-minV + (maxV <= 0 ? 0.05 * (maxV - minV) : 0)) / step - 1e-9) * step : 0;
-      if (maxV <= 0 && minV < 0) top2 = 0;
+      top2 = percent ? 1 : Math.max(step, Math.ceil((hi + 0.05 * (hi - lo)) / step - 1e-9) * step);
+      bottom = lo < 0 ? -Math.ceil((-lo + (hi <= 0 ? 0.05 * (hi - lo) : 0)) / step - 1e-9) * step : 0;
+      if (hi <= 0 && lo < 0) top2 = 0;
+      if (fixed.max !== undefined) top2 = fixed.max;
+      if (fixed.min !== undefined) bottom = fixed.min;
+      if (fixed.majorUnit !== undefined || !(top2 > bottom)) break;
       const widest = Math.max(ctx.measureText(fmt(top2)).width, ctx.measureText(fmt(bottom)).width);
       const n = Math.max(1, Math.round((top2 - bottom) / step));
       // At most ten intervals, each at least 1.5 lines tall (vertical axes; percentages keep
@@ -804,7 +847,8 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
       if (n <= 10 && length / n >= (horizontal ? widest : valStyle.size * (percent ? 1 : 1.5))) break;
       step = niceAtLeast(step * 1.01);
     }
-    return { bottom, top: top2, step, fmt };
+    if (!(top2 > bottom)) top2 = bottom + step;
+    return { bottom, top: top2, step, fmt, reversed: fixed.reversed };
   };
   const secAx = secondaryId !== undefined ? axisOf(secondaryId) : undefined;
   const secLabels = secondaryId !== undefined && shown(secAx);
@@ -861,12 +905,19 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
   ctx.font = styledFont(valStyle);
   const half = horizontal && valLabels ? ctx.measureText(primary.fmt(primary.top)).width / 2 : 0;
   const halfFirst = horizontal && valLabels ? Math.max(0, ctx.measureText(primary.fmt(primary.bottom)).width / 2 - catW) : 0;
+  // categories in reverse order (c:orientation maxMin): the first at the top of a bar chart
+  // or at the right of a column chart; the value axis, crossing at the first category,
+  // moves with it (to the top of a bar chart)
+  const catReversed = axisScaling(catAx).reversed;
+  const catAt = (i: number): number => (catReversed ? nCat - 1 - i : i);
+  const valuesOnTop = horizontal && catReversed;
   const area: RectPt = innerR ?? (horizontal
-    ? { x: plotR.x + catW + halfFirst, y: plotR.y, w: plotR.w - catW - halfFirst - half, h: plotR.h - (valLabels ? lineH : 2) }
+    ? { x: plotR.x + catW + halfFirst, y: plotR.y + (valuesOnTop && valLabels ? lineH : 0), w: plotR.w - catW - halfFirst - half, h: plotR.h - (valLabels ? lineH : 2) }
     : { x: plotR.x + labelW, y: plotR.y + valStyle.size / 2, w: plotR.w - labelW - secW, h: plotR.h - valStyle.size / 2 - catPlan.band });
   const posFor = (sc: Scale) => (v: number): number => {
     const span = sc.top - sc.bottom || 1;
-    return horizontal ? area.x + ((v - sc.bottom) / span) * area.w : area.y + area.h - ((v - sc.bottom) / span) * area.h;
+    const f = sc.reversed ? (sc.top - v) / span : (v - sc.bottom) / span;
+    return horizontal ? area.x + f * area.w : area.y + area.h - f * area.h;
   };
   const valuePos = posFor(primary);
   const plotSpPr = child(plotArea, NS.c, 'spPr');
@@ -884,17 +935,24 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
     const st = ax === valAx ? valStyle : txPrStyle(child(ax, NS.c, 'txPr'), base, colors, faces);
     ctx.font = styledFont(st);
     ctx.fillStyle = css(st.color);
-    const steps = Math.max(1, Math.round((sc.top - sc.bottom) / sc.step));
-    for (let k = 0; k <= steps; k++) {
-      const v = sc.bottom + ((sc.top - sc.bottom) * k) / steps;
-      const label = sc.fmt(v);
+    // gridlines and labels at the minimum and every major unit above it (a last interval may be shorter)
+    const span = sc.top - sc.bottom;
+    const steps = Math.min(1000, Math.floor(span / sc.step + 1e-6));
+    const marks = Array.from({ length: steps + 1 }, (_, k) => sc.bottom + k * sc.step);
+    for (const v of marks) {
+      const f = sc.reversed ? (sc.top - v) / span : (v - sc.bottom) / span;
+      const label = sc.fmt(Math.abs(v) < sc.step * 1e-9 ? 0 : v);
       if (horizontal) {
-        const x = area.x + (area.w * k) / steps;
+        const x = area.x + area.w * f;
         if (grid) stroke(grid, () => { ctx.moveTo(x, area.y); ctx.lineTo(x, area.y + area.h); });
         if (valLine && tick && grid) stroke(valLine, () => { ctx.moveTo(x, area.y + area.h); ctx.lineTo(x, area.y + area.h + tick); });
-        if (labels) { ctx.textAlign = 'center'; ctx.textBaseline = 'top'; ctx.fillText(label, x, area.y + area.h + 2); }
+        if (labels) {
+          ctx.textAlign = 'center';
+          ctx.textBaseline = valuesOnTop ? 'bottom' : 'top';
+          ctx.fillText(label, x, valuesOnTop ? area.y - 2 : area.y + area.h + 2);
+        }
       } else {
-        const y = area.y + area.h - (area.h * k) / steps;
+        const y = area.y + area.h - area.h * f;
         if (grid) stroke(grid, () => { ctx.moveTo(area.x, y); ctx.lineTo(area.x + area.w, y); });
         if (valLine && tick && !right) stroke(valLine, () => { ctx.moveTo(area.x - tick, y); ctx.lineTo(area.x, y); });
         if (labels) {
@@ -920,10 +978,10 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
     ctx.fillStyle = css(catStyle.color);
     if (horizontal) {
       const every = Math.max(1, Math.ceil(catLineH / Math.max(1, slot)));
-      for (let i = 0; i < nCat; i += every) { ctx.textAlign = 'right'; ctx.textBaseline = 'middle'; ctx.fillText(cats[i] ?? String(i + 1), area.x - 4, area.y + area.h - slot * (i + 0.5)); }
+      for (let i = 0; i < nCat; i += every) { ctx.textAlign = 'right'; ctx.textBaseline = 'middle'; ctx.fillText(cats[i] ?? String(i + 1), area.x - 4, area.y + area.h - slot * (catAt(i) + 0.5)); }
     } else {
       for (let i = 0; i < nCat; i += catPlan.every) {
-        const x = area.x + slot * (i + 0.5);
+        const x = area.x + slot * (catAt(i) + 0.5);
         const y = area.y + area.h + 3;
         const lines = catPlan.lines[i] ?? [cats[i] ?? String(i + 1)];
         if (catPlan.angle === 0) {
@@ -968,12 +1026,12 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
           const start = stacked ? (v >= 0 ? pos : neg) : 0;
           const end = start + v;
           if (stacked) { if (v >= 0) pos = end; else neg = end; }
-          const offset = (slot - group) / 2 + (stacked ? 0 : si * barW);
+          const offset = (slot - group) / 2 + (stacked ? 0 : (catReversed ? perCluster - 1 - si : si) * barW);
           const a = vPos(Math.max(sc.bottom, Math.min(start, end)));
           const b = vPos(Math.min(sc.top, Math.max(start, end)));
           const bar: RectPt = horizontal
-            ? { x: a, y: area.y + area.h - slot * i - offset - barW, w: b - a, h: barW }
-            : { x: area.x + slot * i + offset, y: b, w: barW, h: a - b };
+            ? { x: a, y: area.y + area.h - slot * catAt(i) - offset - barW, w: b - a, h: barW }
+            : { x: area.x + slot * catAt(i) + offset, y: b, w: barW, h: a - b };
           await fillSeriesRect(dc, s, i, bar, vary ? pointColor(s, i, nCat) : undefined);
           const spec = s.labels;
           if (spec && !spec.deleted.has(i) && s.present[i]) {
@@ -1010,7 +1068,7 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
     const totals = Array.from({ length: nCat }, (_, i) => p.series.reduce((t2, x) => t2 + Math.abs(x.values[i] ?? 0), 0) || 1);
     // Lines of a combination with bars sit in the middle of the categories.
     const between = midCat && !drawn.some((q) => q.kind.startsWith('bar'));
-    const xAt = (i: number): number => (between && nCat > 1 ? area.x + (area.w * i) / (nCat - 1) : area.x + slot * (i + 0.5));
+    const xAt = (i: number): number => (between && nCat > 1 ? area.x + (area.w * catAt(i)) / (nCat - 1) : area.x + slot * (catAt(i) + 0.5));
     const polys: Array<{ s: Series; pts: Array<[number, number]>; base: Array<[number, number]>; present: boolean[] }> = [];
     for (const s of p.series) {
       const pts: Array<[number, number]> = [];
@@ -1093,7 +1151,8 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
   // Axis lines: the category axis where the values cross zero, the value axis along the plot's edge.
   const zero = valuePos(Math.max(primary.bottom, Math.min(primary.top, 0)));
   if (catLine) stroke(catLine, () => { if (horizontal) { ctx.moveTo(zero, area.y); ctx.lineTo(zero, area.y + area.h); } else { ctx.moveTo(area.x, zero); ctx.lineTo(area.x + area.w, zero); } });
-  if (valLine) stroke(valLine, () => { if (horizontal) { ctx.moveTo(area.x, area.y + area.h); ctx.lineTo(area.x + area.w, area.y + area.h); } else { ctx.moveTo(area.x, area.y); ctx.lineTo(area.x, area.y + area.h); } });
+  const valEdge = horizontal ? (valuesOnTop ? area.y : area.y + area.h) : area.x;
+  if (valLine) stroke(valLine, () => { if (horizontal) { ctx.moveTo(area.x, valEdge); ctx.lineTo(area.x + area.w, valEdge); } else { ctx.moveTo(valEdge, area.y); ctx.lineTo(valEdge, area.y + area.h); } });
   if (secLabels && !horizontal) stroke(axisGrey, () => { ctx.moveTo(area.x + area.w, area.y); ctx.lineTo(area.x + area.w, area.y + area.h); });
   const plotBorder = chartLine(plotSpPr, undefined, colors);
   if (plotBorder) { ctx.strokeStyle = css(plotBorder.color); ctx.lineWidth = plotBorder.width; ctx.strokeRect(area.x, area.y, area.w, area.h); }

@@ -193,3 +193,68 @@ t.test('without category labels the plot keeps half a value label free under its
   t.ok(Math.abs(below - 13.4) <= 1, `zero gridline ${below.toFixed(1)} pt above the frame's bottom (LibreOffice: 13.4 pt)`);
   t.ok(Math.abs(below - above) <= 2, `as far from the bottom as the top gridline from the top (${above.toFixed(1)} pt)`);
 });
+
+t.test('a value axis with a fixed maximum ends there (c:scaling/c:max)', needsCorpus(TEMPLATE), async (t) => {
+  // Slide 16: three clustered column charts of scores relative to 1, each value axis with
+  // c:max val="1". The first chart (frame (0, 914400) 3048000 × 4800600 EMU) holds bars at
+  // exactly 1: they reach the top gridline, with no gridline above them. With an automatic
+  // maximum (1.2, the data's maximum plus 5 % rounded up to the step) the top gridline
+  // stood a sixth of the plot's height above the bars.
+  const img = await pixels('/ppt/slides/slide16.xml');
+  const d = img.data;
+  const frame = { x: px(0), y: px(914400), w: px(3048000), h: px(4800600) };
+  // The first series' bars (accent 1, #4F81BD): their highest pixel.
+  const blue = (p: number): boolean => Math.abs(d[p]! - 0x4f) < 25 && Math.abs(d[p + 1]! - 0x81) < 25 && Math.abs(d[p + 2]! - 0xbd) < 25;
+  let barTop = Infinity;
+  for (let y = Math.round(frame.y); y < frame.y + frame.h * 0.8; y++) for (let x = Math.round(frame.x); x < frame.x + frame.w; x++) if (blue((y * img.width + x) * 4)) barTop = Math.min(barTop, y);
+  t.ok(Number.isFinite(barTop), `bars found (top at y=${barTop})`);
+  // Gridlines: grey (antialiased) rows in the gaps between the clusters, columns where no
+  // bar is drawn from the top gridline down
+  const grey = (p: number): boolean => Math.abs(d[p]! - d[p + 2]!) < 10 && d[p]! > 0x60 && d[p]! < 0xe0;
+  const white = (p: number): boolean => d[p]! > 0xf0 && d[p + 1]! > 0xf0 && d[p + 2]! > 0xf0;
+  const gaps: number[] = [];
+  for (let x = Math.round(frame.x + frame.w * 0.2); x < frame.x + frame.w * 0.95; x++) {
+    let clear = 0;
+    for (let y = barTop + 4; y < barTop + 60; y++) if (white((y * img.width + x) * 4)) clear++;
+    if (clear >= 40) gaps.push(x);
+  }
+  t.ok(gaps.length >= 3, `gaps between clusters found (${gaps.length} columns)`);
+  const rows: number[] = [];
+  for (let y = Math.round(frame.y); y < frame.y + frame.h * 0.8; y++) {
+    const n = gaps.filter((x) => grey((y * img.width + x) * 4)).length;
+    if (n >= 0.7 * gaps.length) rows.push(y);
+  }
+  t.ok(rows.length >= 5, `gridlines found (rows ${rows.join(', ')})`);
+  t.ok(Math.abs(Math.min(...rows) - barTop) <= 2, `the top gridline (y=${Math.min(...rows)}) is where the bars at 1 end (y=${barTop})`);
+  // ten intervals of 0.1 (the automatic step for a range of 1 in a plot this tall): eleven gridlines
+  const distinct = rows.filter((y, i) => i === 0 || y - rows[i - 1]! > 2);
+  t.equal(distinct.length, 11, `gridlines at 0, 0.1 … 1 (${distinct.join(', ')})`);
+});
+
+t.test('a category axis in reverse order (c:orientation maxMin) puts the first category at the top of a bar chart', needsCorpus('bench/SlideWithCharts.pptx'), async (t) => {
+  // Slide 1: a stacked bar chart (c:barDir bar) of four categories whose category axis is
+  // c:orientation="maxMin", as bar charts are made to read top-down; "Kategorie 1" is the
+  // longest (2 + 2 + 2 against 1 + 1 + 1). Its bar is the top one, and the longest.
+  const img = await pixels('/ppt/slides/slide1.xml', 'bench/SlideWithCharts.pptx');
+  const d = img.data;
+  // the first series' colour (accent 1 of the Office 2013+ theme, #4472C4), then the bars'
+  // extent to the right: any non-white, non-grey pixel
+  const blue = (p: number): boolean => Math.abs(d[p]! - 0x44) < 30 && Math.abs(d[p + 1]! - 0x72) < 30 && Math.abs(d[p + 2]! - 0xc4) < 30;
+  const coloured = (p: number): boolean => Math.max(d[p]!, d[p + 1]!, d[p + 2]!) - Math.min(d[p]!, d[p + 1]!, d[p + 2]!) > 20 || d[p]! < 0xc0;
+  const bars: Array<{ y: number; width: number }> = [];
+  let inBar = false;
+  for (let y = 0; y < img.height; y++) {
+    let first = -1;
+    for (let x = 0; x < img.width && first < 0; x++) if (blue((y * img.width + x) * 4)) first = x;
+    if (first < 0) { inBar = false; continue; }
+    let end = first;
+    while (end < img.width && coloured((y * img.width + end) * 4)) end++;
+    if (!inBar) bars.push({ y, width: end - first });
+    else bars[bars.length - 1]!.width = Math.max(bars[bars.length - 1]!.width, end - first);
+    inBar = true;
+  }
+  // the legend's key is a blue square too: bars are the wide ones
+  const wide = bars.filter((b) => b.width > 40);
+  t.equal(wide.length, 4, `four bars (${wide.map((b) => `y ${b.y}: ${b.width} px`).join(', ')})`);
+  t.ok(wide.slice(1).every((b) => wide[0]!.width > b.width * 1.5), 'the top bar is the first category, the longest');
+});
