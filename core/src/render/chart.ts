@@ -911,9 +911,15 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
   const catReversed = axisScaling(catAx).reversed;
   const catAt = (i: number): number => (catReversed ? nCat - 1 - i : i);
   const valuesOnTop = horizontal && catReversed;
-  const area: RectPt = innerR ?? (horizontal
+  const flatArea: RectPt = innerR ?? (horizontal
     ? { x: plotR.x + catW + halfFirst, y: plotR.y + (valuesOnTop && valLabels ? lineH : 0), w: plotR.w - catW - halfFirst - half, h: plotR.h - (valLabels ? lineH : 2) }
     : { x: plotR.x + labelW, y: plotR.y + valStyle.size / 2, w: plotR.w - labelW - secW, h: plotR.h - valStyle.size / 2 - catPlan.band });
+  // A 3-D bar chart: the plot's front plane, where values and categories are measured, and
+  // the depth the back wall lies behind it, projected (points; dy > 0 is up the page)
+  const depth = drawn.length === 1 && drawn[0]!.kind === 'bar3DChart' ? barDepth(chart, drawn[0]!, (horizontal ? flatArea.h : flatArea.w) / nCat) : undefined;
+  const area: RectPt = depth
+    ? { x: flatArea.x + Math.max(0, -depth.dx), y: flatArea.y + Math.max(0, depth.dy), w: flatArea.w - Math.abs(depth.dx), h: flatArea.h - Math.abs(depth.dy) }
+    : flatArea;
   const posFor = (sc: Scale) => (v: number): number => {
     const span = sc.top - sc.bottom || 1;
     const f = sc.reversed ? (sc.top - v) / span : (v - sc.bottom) / span;
@@ -944,7 +950,8 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
       const label = sc.fmt(Math.abs(v) < sc.step * 1e-9 ? 0 : v);
       if (horizontal) {
         const x = area.x + area.w * f;
-        if (grid) stroke(grid, () => { ctx.moveTo(x, area.y); ctx.lineTo(x, area.y + area.h); });
+        if (grid && depth) stroke(grid, () => { ctx.moveTo(x, area.y + area.h); ctx.lineTo(x + depth.dx, area.y + area.h - depth.dy); ctx.lineTo(x + depth.dx, area.y - depth.dy); });
+        else if (grid) stroke(grid, () => { ctx.moveTo(x, area.y); ctx.lineTo(x, area.y + area.h); });
         if (valLine && tick && grid) stroke(valLine, () => { ctx.moveTo(x, area.y + area.h); ctx.lineTo(x, area.y + area.h + tick); });
         if (labels) {
           ctx.textAlign = 'center';
@@ -953,12 +960,16 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
         }
       } else {
         const y = area.y + area.h - area.h * f;
-        if (grid) stroke(grid, () => { ctx.moveTo(area.x, y); ctx.lineTo(area.x + area.w, y); });
-        if (valLine && tick && !right) stroke(valLine, () => { ctx.moveTo(area.x - tick, y); ctx.lineTo(area.x, y); });
+        const wallX = depth && depth.dx < 0 ? area.x + area.w : area.x;
+        if (grid && depth) stroke(grid, () => { ctx.moveTo(wallX, y); ctx.lineTo(wallX + depth.dx, y - depth.dy); ctx.lineTo(wallX + depth.dx + (depth.dx < 0 ? -area.w : area.w), y - depth.dy); });
+        else if (grid) stroke(grid, () => { ctx.moveTo(area.x, y); ctx.lineTo(area.x + area.w, y); });
+        // a 3-D plot whose depth runs left has its value axis on the back wall's left edge
+        const shift = depth && depth.dx < 0 && !right ? { x: depth.dx, y: -depth.dy } : { x: 0, y: 0 };
+        if (valLine && tick && !right) stroke(valLine, () => { ctx.moveTo(area.x + shift.x - tick, y + shift.y); ctx.lineTo(area.x + shift.x, y + shift.y); });
         if (labels) {
           ctx.textAlign = right ? 'left' : 'right';
           ctx.textBaseline = 'middle';
-          ctx.fillText(label, right ? area.x + area.w + 4 : area.x - 4, y);
+          ctx.fillText(label, right ? area.x + area.w + 4 : area.x + shift.x - 4, y + shift.y);
         }
       }
     }
@@ -1002,6 +1013,7 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
     }
   }
   const pendingLabels: Array<() => void> = [];
+  const boxes: Array<{ bar: RectPt; draw: () => Promise<void> }> = [];
   // Filled plots (bars, areas) first, lines over them.
   const order = drawn.slice().sort((p, q) => Number(/^(line|surface|stock)/.test(p.kind)) - Number(/^(line|surface|stock)/.test(q.kind)));
   for (const p of order) {
@@ -1032,7 +1044,9 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
           const bar: RectPt = horizontal
             ? { x: a, y: area.y + area.h - slot * catAt(i) - offset - barW, w: b - a, h: barW }
             : { x: area.x + slot * catAt(i) + offset, y: b, w: barW, h: a - b };
-          await fillSeriesRect(dc, s, i, bar, vary ? pointColor(s, i, nCat) : undefined);
+          const vary1 = vary ? pointColor(s, i, nCat) : undefined;
+          if (depth) boxes.push({ bar, draw: () => drawBox(dc, s, i, bar, depth, vary1) });
+          else await fillSeriesRect(dc, s, i, bar, vary1);
           const spec = s.labels;
           if (spec && !spec.deleted.has(i) && s.present[i]) {
             const text = labelText(spec, s, i, cats[i] ?? '', raw / total);
@@ -1060,6 +1074,15 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
             });
           }
         }
+      }
+      if (boxes.length && depth) {
+        // painter's order: boxes further from the viewer first (along the depth's sideways
+        // direction, then lower on the page: a stacked segment's top hides under the next)
+        const side = depth.dx >= 0 ? 1 : -1;
+        const cx = (b: RectPt): number => b.x + b.w / 2;
+        const bottom = (b: RectPt): number => b.y + b.h;
+        boxes.sort((a, b) => (horizontal ? bottom(b.bar) - bottom(a.bar) || side * (cx(a.bar) - cx(b.bar)) : side * (cx(a.bar) - cx(b.bar)) || bottom(b.bar) - bottom(a.bar)));
+        for (const box of boxes.splice(0)) await box.draw();
       }
       continue;
     }
@@ -1152,11 +1175,73 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
   const zero = valuePos(Math.max(primary.bottom, Math.min(primary.top, 0)));
   if (catLine) stroke(catLine, () => { if (horizontal) { ctx.moveTo(zero, area.y); ctx.lineTo(zero, area.y + area.h); } else { ctx.moveTo(area.x, zero); ctx.lineTo(area.x + area.w, zero); } });
   const valEdge = horizontal ? (valuesOnTop ? area.y : area.y + area.h) : area.x;
-  if (valLine) stroke(valLine, () => { if (horizontal) { ctx.moveTo(area.x, valEdge); ctx.lineTo(area.x + area.w, valEdge); } else { ctx.moveTo(valEdge, area.y); ctx.lineTo(valEdge, area.y + area.h); } });
+  // (on a 3-D plot whose depth runs left, the back wall's left edge)
+  const back = !horizontal && depth && depth.dx < 0 ? { x: depth.dx, y: -depth.dy } : { x: 0, y: 0 };
+  if (valLine) stroke(valLine, () => { if (horizontal) { ctx.moveTo(area.x, valEdge); ctx.lineTo(area.x + area.w, valEdge); } else { ctx.moveTo(valEdge + back.x, area.y + back.y); ctx.lineTo(valEdge + back.x, area.y + area.h + back.y); } });
   if (secLabels && !horizontal) stroke(axisGrey, () => { ctx.moveTo(area.x + area.w, area.y); ctx.lineTo(area.x + area.w, area.y + area.h); });
   const plotBorder = chartLine(plotSpPr, undefined, colors);
   if (plotBorder) { ctx.strokeStyle = css(plotBorder.color); ctx.lineWidth = plotBorder.width; ctx.strokeRect(area.x, area.y, area.w, area.h); }
   for (const draw of pendingLabels) draw();
+}
+
+/**
+ * The depth of a 3-D bar chart's plot (§21.2.2.16 `c:bar3DChart`), drawn as an oblique
+ * projection of right-angle axes (`c:view3D`, §21.2.2.228: `c:rotX` up, default 15°;
+ * `c:rotY` around, default 20°; perspective views are drawn the same way): a bar is as deep
+ * as `c:depthPercent` (default 100) of its width, and the plot as deep as a bar and the gap
+ * around it (`c:gapDepth`, §21.2.2.75, a percentage of a bar's depth, default 150).
+ * `slot` is a category's width on the page (points).
+ */
+function barDepth(chart: Element | undefined, plot: Plot, slot: number): Depth3D {
+  const view = child(chart, NS.c, 'view3D');
+  const deg = (name: string, fallback: number, lo: number, hi: number): number => Math.max(lo, Math.min(hi, intAttr(child(view, NS.c, name), 'val', fallback))) * (Math.PI / 180);
+  const rotX = deg('rotX', 15, -90, 90);
+  const rotY = deg('rotY', 20, 0, 360);
+  const depthPercent = Math.max(20, Math.min(2000, intAttr(child(view, NS.c, 'depthPercent'), 'val', 100))) / 100;
+  const gapDepth = Math.max(0, Math.min(500, intAttr(child(plot.el, NS.c, 'gapDepth'), 'val', 150))) / 100;
+  const gapWidth = Math.max(0, Math.min(500, intAttr(child(plot.el, NS.c, 'gapWidth'), 'val', 150))) / 100;
+  const stacked = plot.grouping === 'stacked' || plot.grouping === 'percentStacked';
+  const barWidth = slot / ((stacked ? 1 : Math.max(1, plot.series.length)) + gapWidth);
+  // never deeper than one and a half categories (a steep view would hide the plot)
+  const depth = Math.min(slot * 1.5, barWidth * depthPercent * (1 + gapDepth));
+  return { dx: depth * Math.sin(rotY) * Math.cos(rotX), dy: depth * Math.sin(rotX), bar: 1 / (1 + gapDepth) };
+}
+
+/** A 3-D bar chart's plot depth, projected (dx right, dy up the page, points), and a bar's share of it. */
+interface Depth3D { dx: number; dy: number; bar: number }
+
+/**
+ * One bar of a 3-D bar chart as a box: its front face (`bar`, drawn as a flat bar is, moved
+ * back to the middle of the plot's depth), the top face a little darker and the side face
+ * towards the depth darker still, as PowerPoint shades a box lit from the front.
+ */
+async function drawBox(dc: DrawContext, s: Series, i: number, bar: RectPt, depth: Depth3D, vary: Rgba | undefined): Promise<void> {
+  const ctx = dc.ctx;
+  const share = depth.bar;
+  const back = (1 - share) / 2;
+  const front: RectPt = { x: bar.x + depth.dx * back, y: bar.y - depth.dy * back, w: bar.w, h: bar.h };
+  const dx = depth.dx * share;
+  const dy = depth.dy * share;
+  const base = s.pointColors.get(i) ?? vary ?? s.color;
+  const darker = (c: Rgba, k: number): Rgba => ({ r: Math.round(c.r * k), g: Math.round(c.g * k), b: Math.round(c.b * k), a: c.a });
+  const face = (pts: ReadonlyArray<readonly [number, number]>, color: Rgba): void => {
+    ctx.beginPath();
+    ctx.moveTo(pts[0]![0], pts[0]![1]);
+    for (const [x, y] of pts.slice(1)) ctx.lineTo(x, y);
+    ctx.closePath();
+    ctx.fillStyle = css(color);
+    ctx.fill();
+  };
+  if (front.w <= 0 || front.h <= 0) return;
+  const sideX = dx >= 0 ? front.x + front.w : front.x;
+  // the face towards the depth, then the top (or the bottom, seen from below), then the front over both
+  // both reach a point under the front face, so no background shows through the antialiased seams
+  const under = Math.sign(dx) || 1;
+  face([[sideX - under, front.y], [sideX + dx, front.y - dy], [sideX + dx, front.y + front.h - dy], [sideX - under, front.y + front.h]], darker(base, 0.72));
+  const capY = dy >= 0 ? front.y : front.y + front.h;
+  const into = dy >= 0 ? 1 : -1;
+  face([[front.x, capY + into], [front.x + front.w, capY + into], [front.x + front.w + dx, capY - dy], [front.x + dx, capY - dy]], darker(base, 0.86));
+  await fillSeriesRect(dc, s, i, front, vary);
 }
 
 /** Shared text settings of one chart for the plot drawers. */

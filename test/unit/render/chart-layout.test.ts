@@ -258,3 +258,35 @@ t.test('a category axis in reverse order (c:orientation maxMin) puts the first c
   t.equal(wide.length, 4, `four bars (${wide.map((b) => `y ${b.y}: ${b.width} px`).join(', ')})`);
   t.ok(wide.slice(1).every((b) => wide[0]!.width > b.width * 1.5), 'the top bar is the first category, the longest');
 });
+
+t.test('3-D columns are drawn as boxes: a darker side towards the depth and a top face', needsCorpus(TEMPLATE), async (t) => {
+  // Slide 5: a clustered c:bar3DChart with right-angle axes and PowerPoint's default view
+  // (c:view3D holds only rAngAx: rotX 15°, rotY 20°), 20 columns in accent colour #2FA4C0
+  // (the flat test above finds the same bars). Drawn flat before: no side, no top.
+  const { data, width, height } = await pixels('/ppt/slides/slide5.xml');
+  const at = (x: number, y: number): [number, number, number] => { const p = (y * width + x) * 4; return [data[p]!, data[p + 1]!, data[p + 2]!]; };
+  const front = (c: [number, number, number]): boolean => Math.abs(c[0] - 0x2f) < 10 && Math.abs(c[1] - 0xa4) < 10 && Math.abs(c[2] - 0xc0) < 10;
+  // a darker pixel of the same hue: every channel 60–95 % of the front's
+  const darker = (c: [number, number, number], f: [number, number, number]): boolean => [0, 1, 2].every((k) => c[k]! <= f[k]! * 0.95 + 2 && c[k]! >= f[k]! * 0.55 - 2) && c[2] > c[0];
+  // along a row through the columns' lower half: each front face's right edge
+  const y = Math.round(height * 0.68);
+  let fronts = 0;
+  let sides = 0;
+  for (let x = 1; x < width - 3; x++) {
+    if (front(at(x, y)) && !front(at(x + 1, y))) {
+      fronts++;
+      const f = at(x, y);
+      if ([1, 2, 3].some((d) => darker(at(x + d, y), f))) sides++;
+    }
+  }
+  t.ok(fronts >= 18, `column fronts crossed on row ${y}: ${fronts}`);
+  t.ok(sides >= fronts - 1, `a darker side face right of ${sides} of ${fronts} fronts`);
+  // the top face: over the tallest column's front a darker band leaning right
+  let topFaces = 0;
+  for (let x = 1; x < width - 3; x++) {
+    let yTop = -1;
+    for (let yy = 0; yy < y && yTop < 0; yy++) if (front(at(x, yy))) yTop = yy;
+    if (yTop > 2 && darker(at(x, yTop - 2), at(x, yTop + 2))) topFaces++;
+  }
+  t.ok(topFaces >= 100, `a darker top face over the fronts in ${topFaces} columns of pixels`);
+});
