@@ -1,7 +1,8 @@
 /**
- * The gateway's warm-up (issue 20): before the app is handed back it sends one
- * generate-deck and one status request through to core, unauthenticated; they count in
- * no metric. Without the option it calls nothing.
+ * The gateway's warm-up (issue 20): before the app is handed back it sends a 100-slide
+ * generate-deck request (valid for the schema: it reaches core) and a status request through
+ * to core, three times, unauthenticated; they count in no metric. Without the option it
+ * calls nothing.
  */
 import t from 'tap';
 import { buildGateway } from '../../../gateway/src/app.js';
@@ -36,7 +37,7 @@ t.test('the app is handed back once the warm-up requests were answered; they car
   t.teardown(() => app.close());
   t.same(
     calls.map((c) => c.rpc),
-    ['GenerateDeck', 'GetGenerationStatus'],
+    ['GenerateDeck', 'GetGenerationStatus', 'GenerateDeck', 'GetGenerationStatus', 'GenerateDeck', 'GetGenerationStatus'],
   );
   for (const c of calls) t.equal(c.metadata['x-api-key'], undefined, 'sent without an API key');
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
