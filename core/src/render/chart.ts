@@ -1351,15 +1351,27 @@ function drawRadar(dc: DrawContext, plot: Plot, plotArea: Element | undefined, p
   const lineH = t.txSz * 1.2;
   const widest = Math.max(0, ...t.cats.map((c) => ctx.measureText(c).width));
   const catShown = !!catAx && attr(child(catAx, NS.c, 'delete'), 'val') !== '1';
-  const radius = Math.max(4, Math.min(plotR.w / 2 - (catShown ? widest + 6 : 2), plotR.h / 2 - (catShown ? lineH + 4 : 2)));
+  const angle = (i: number): number => -Math.PI / 2 + (i * 2 * Math.PI) / n;
+  // the polygon's own extent (a pentagon reaches 0.81 of its radius below the centre and
+  // 0.95 to the sides): the radius as large as the plot allows with the labels outside it,
+  // the polygon centred
+  let across = 0;
+  let below = 0;
+  for (let i = 0; i < n; i++) {
+    across = Math.max(across, Math.abs(Math.cos(angle(i))));
+    below = Math.max(below, Math.sin(angle(i)));
+  }
+  const padX = catShown ? widest + 6 : 2;
+  const padY = catShown ? lineH + 4 : 2;
+  const radius = Math.max(4, Math.min((plotR.w / 2 - padX) / Math.max(0.5, across), (plotR.h - 2 * padY) / (1 + Math.max(0, below))));
   const cx = plotR.x + plotR.w / 2;
-  const cy = plotR.y + plotR.h / 2;
+  const cy = plotR.y + (plotR.h - radius * (1 + Math.max(0, below))) / 2 + radius;
   const values = plot.series.flatMap((s) => s.values);
   const hi0 = Math.max(0, ...values);
   const lo = Math.min(0, ...values);
-  const step = niceStep(Math.max(1e-9, ((hi0 - lo) * 1.05) / Math.max(1, radius / (t.txSz * 2.5))));
+  // rings at least 1.5 lines apart, as a value axis' gridlines
+  const step = niceStep(Math.max(1e-9, ((hi0 - lo) * 1.05) / Math.max(1, radius / (t.txSz * 1.5))));
   const hi = Math.max(lo + step, Math.ceil((hi0 + 0.05 * (hi0 - lo)) / step - 1e-9) * step);
-  const angle = (i: number): number => -Math.PI / 2 + (i * 2 * Math.PI) / n;
   const at = (i: number, v: number): [number, number] => {
     const k = ((v - lo) / (hi - lo)) * radius;
     return [cx + Math.cos(angle(i)) * k, cy + Math.sin(angle(i)) * k];
@@ -1400,7 +1412,9 @@ function drawRadar(dc: DrawContext, plot: Plot, plotArea: Element | undefined, p
     const code = attr(child(valAx, NS.c, 'numFmt'), 'sourceLinked') === '1' ? plot.series[0]?.formatCode : attr(child(valAx, NS.c, 'numFmt'), 'formatCode');
     ctx.textAlign = 'left';
     ctx.textBaseline = 'middle';
-    for (let k = 0; k <= rings; k++) { const [x, y] = at(0, lo + k * step); ctx.fillText(formatNumber(lo + k * step, code), x + 3, y); }
+    // every ring labelled while the labels keep 1.5 lines apart, else every second (third …) one
+    const every = Math.max(1, Math.ceil((t.txSz * 1.5) / Math.max(1e-6, radius / Math.max(1, rings)) - 1e-9));
+    for (let k = 0; k <= rings; k += every) { const [x, y] = at(0, lo + k * step); ctx.fillText(formatNumber(lo + k * step, code), x + 3, y); }
   }
   if (catShown) {
     for (let i = 0; i < n; i++) {

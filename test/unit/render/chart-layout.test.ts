@@ -290,3 +290,18 @@ t.test('3-D columns are drawn as boxes: a darker side towards the depth and a to
   }
   t.ok(topFaces >= 100, `a darker top face over the fronts in ${topFaces} columns of pixels`);
 });
+
+t.test('a radar chart fills its plot: the polygon centred on its own extent, rings labelled a line and a half apart', needsCorpus('templates/python-pptx-chart-types.pptx'), async (t) => {
+  // Slide 7: three radar charts of five categories, 18 pt text; the first in the frame
+  // (228600, 228600) 4271392 × 3056384 EMU. A pentagon reaches 0.81 of its radius below its
+  // centre: centred on the frame it left a fifth of the height unused (the rings spanned
+  // 0.79 of the frame's height; LibreOffice's 0.94 with the labels).
+  const img = await pixels('/ppt/slides/slide7.xml', 'templates/python-pptx-chart-types.pptx');
+  const d = img.data;
+  const frame = { x: px(228600), y: px(228600), w: px(4271392), h: px(3056384) };
+  const grey = (p: number): boolean => Math.abs(d[p]! - d[p + 1]!) < 6 && Math.abs(d[p]! - d[p + 2]!) < 6 && Math.abs(d[p]! - 0x86) < 40;
+  let top = Infinity;
+  let bottom = -1;
+  for (let y = Math.round(frame.y); y < frame.y + frame.h; y++) for (let x = Math.round(frame.x); x < frame.x + frame.w; x++) if (grey((y * img.width + x) * 4)) { top = Math.min(top, y); bottom = Math.max(bottom, y); }
+  t.ok((bottom - top) / frame.h >= 0.84, `the rings span ${((bottom - top) / frame.h).toFixed(2)} of the frame's height`);
+});
