@@ -15,7 +15,7 @@ import type { Shape } from '../ooxml/pml/shapes.js';
 import { NS, attr, attrNS, child, children, intAttr, parseXml, type Element } from '../ooxml/xml.js';
 import { colorIn, css, type ColorContext, type Rgba } from '../ooxml/pml/color.js';
 import type { ThemeColorName } from '../ooxml/pml/theme.js';
-import { DrawContext, fillColor, fillOf, paintFill, type RectPt, type ResolvedFill } from './draw-context.js';
+import { DrawContext, fillColor, fillOf, mix, paintFill, type RectPt, type ResolvedFill } from './draw-context.js';
 import { cssFont } from './fonts.js';
 import { shapeFromAttributes } from '../text/font-class.js';
 
@@ -366,10 +366,17 @@ function txPrStyle(txPr: Element | undefined, base: ChartTextStyle, colors: Colo
  * layout target is the plot's inner rectangle (the axes' box, without tick labels).
  * Factor mode (offsets from the automatic position) is not followed: undefined.
  */
+/** The number an element's `val` attribute holds (chart elements carry their value so); undefined when absent or not finite. */
+function valNumber(el: Element | undefined): number | undefined {
+  const raw = attr(el, 'val');
+  const v = Number(raw);
+  return raw !== undefined && Number.isFinite(v) ? v : undefined;
+}
+
 export function manualLayoutOf(el: Element | undefined): { x: number; y: number; w: number | undefined; h: number | undefined; inner: boolean } | undefined {
   const ml = child(child(el, NS.c, 'layout'), NS.c, 'manualLayout');
   if (!ml) return undefined;
-  const num = (name: string): number | undefined => { const v = Number(attr(child(ml, NS.c, name), 'val')); return Number.isFinite(v) && attr(child(ml, NS.c, name), 'val') !== undefined ? v : undefined; };
+  const num = (name: string): number | undefined => valNumber(child(ml, NS.c, name));
   const x = num('x');
   const y = num('y');
   if (x === undefined || y === undefined) return undefined;
@@ -439,14 +446,10 @@ const CATEGORY_PLOTS = ['barChart', 'bar3DChart', 'lineChart', 'line3DChart', 'a
  */
 function axisScaling(ax: Element | undefined): { max: number | undefined; min: number | undefined; majorUnit: number | undefined; reversed: boolean } {
   const scaling = child(ax, NS.c, 'scaling');
-  const num = (el: Element | undefined): number | undefined => {
-    const v = Number(attr(el, 'val'));
-    return attr(el, 'val') !== undefined && Number.isFinite(v) ? v : undefined;
-  };
-  let max = num(child(scaling, NS.c, 'max'));
-  let min = num(child(scaling, NS.c, 'min'));
+  let max = valNumber(child(scaling, NS.c, 'max'));
+  let min = valNumber(child(scaling, NS.c, 'min'));
   if (max !== undefined && min !== undefined && !(max > min)) max = min = undefined;
-  const unit = num(child(ax, NS.c, 'majorUnit'));
+  const unit = valNumber(child(ax, NS.c, 'majorUnit'));
   const range = max !== undefined && min !== undefined ? max - min : undefined;
   // at most 1,000 intervals: a unit too small for the range is left to the automatic step
   const majorUnit = unit !== undefined && unit > 0 && (range === undefined || range / unit <= 1000) ? unit : undefined;
@@ -920,6 +923,8 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
   const area: RectPt = depth
     ? { x: flatArea.x + Math.max(0, -depth.dx), y: flatArea.y + Math.max(0, depth.dy), w: flatArea.w - Math.abs(depth.dx), h: flatArea.h - Math.abs(depth.dy) }
     : flatArea;
+  // a vertical 3-D plot whose depth runs left has its value axis on the back wall's left edge
+  const valueAxisShift = !horizontal && depth && depth.dx < 0 ? { x: depth.dx, y: -depth.dy } : { x: 0, y: 0 };
   const posFor = (sc: Scale) => (v: number): number => {
     const span = sc.top - sc.bottom || 1;
     const f = sc.reversed ? (sc.top - v) / span : (v - sc.bottom) / span;
@@ -963,8 +968,7 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
         const wallX = depth && depth.dx < 0 ? area.x + area.w : area.x;
         if (grid && depth) stroke(grid, () => { ctx.moveTo(wallX, y); ctx.lineTo(wallX + depth.dx, y - depth.dy); ctx.lineTo(wallX + depth.dx + (depth.dx < 0 ? -area.w : area.w), y - depth.dy); });
         else if (grid) stroke(grid, () => { ctx.moveTo(area.x, y); ctx.lineTo(area.x + area.w, y); });
-        // a 3-D plot whose depth runs left has its value axis on the back wall's left edge
-        const shift = depth && depth.dx < 0 && !right ? { x: depth.dx, y: -depth.dy } : { x: 0, y: 0 };
+        const shift = right ? { x: 0, y: 0 } : valueAxisShift;
         if (valLine && tick && !right) stroke(valLine, () => { ctx.moveTo(area.x + shift.x - tick, y + shift.y); ctx.lineTo(area.x + shift.x, y + shift.y); });
         if (labels) {
           ctx.textAlign = right ? 'left' : 'right';
@@ -1174,10 +1178,8 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
   // Axis lines: the category axis where the values cross zero, the value axis along the plot's edge.
   const zero = valuePos(Math.max(primary.bottom, Math.min(primary.top, 0)));
   if (catLine) stroke(catLine, () => { if (horizontal) { ctx.moveTo(zero, area.y); ctx.lineTo(zero, area.y + area.h); } else { ctx.moveTo(area.x, zero); ctx.lineTo(area.x + area.w, zero); } });
-  const valEdge = horizontal ? (valuesOnTop ? area.y : area.y + area.h) : area.x;
-  // (on a 3-D plot whose depth runs left, the back wall's left edge)
-  const back = !horizontal && depth && depth.dx < 0 ? { x: depth.dx, y: -depth.dy } : { x: 0, y: 0 };
-  if (valLine) stroke(valLine, () => { if (horizontal) { ctx.moveTo(area.x, valEdge); ctx.lineTo(area.x + area.w, valEdge); } else { ctx.moveTo(valEdge + back.x, area.y + back.y); ctx.lineTo(valEdge + back.x, area.y + area.h + back.y); } });
+  const valEdge = horizontal ? (valuesOnTop ? area.y : area.y + area.h) : area.x + valueAxisShift.x;
+  if (valLine) stroke(valLine, () => { if (horizontal) { ctx.moveTo(area.x, valEdge); ctx.lineTo(area.x + area.w, valEdge); } else { ctx.moveTo(valEdge, area.y + valueAxisShift.y); ctx.lineTo(valEdge, area.y + area.h + valueAxisShift.y); } });
   if (secLabels && !horizontal) stroke(axisGrey, () => { ctx.moveTo(area.x + area.w, area.y); ctx.lineTo(area.x + area.w, area.y + area.h); });
   const plotBorder = chartLine(plotSpPr, undefined, colors);
   if (plotBorder) { ctx.strokeStyle = css(plotBorder.color); ctx.lineWidth = plotBorder.width; ctx.strokeRect(area.x, area.y, area.w, area.h); }
@@ -1223,7 +1225,7 @@ async function drawBox(dc: DrawContext, s: Series, i: number, bar: RectPt, depth
   const dx = depth.dx * share;
   const dy = depth.dy * share;
   const base = s.pointColors.get(i) ?? vary ?? s.color;
-  const darker = (c: Rgba, k: number): Rgba => ({ r: Math.round(c.r * k), g: Math.round(c.g * k), b: Math.round(c.b * k), a: c.a });
+  const darker = (c: Rgba, k: number): Rgba => mix(c, { r: 0, g: 0, b: 0, a: c.a }, 1 - k);
   const face = (pts: ReadonlyArray<readonly [number, number]>, color: Rgba): void => {
     ctx.beginPath();
     ctx.moveTo(pts[0]![0], pts[0]![1]);
@@ -1359,13 +1361,13 @@ function drawRadar(dc: DrawContext, plot: Plot, plotArea: Element | undefined, p
   let below = 0;
   for (let i = 0; i < n; i++) {
     across = Math.max(across, Math.abs(Math.cos(angle(i))));
-    below = Math.max(below, Math.sin(angle(i)));
+    below = Math.max(below, Math.sin(angle(i))); // ≥ 0: the first spoke points up
   }
   const padX = catShown ? widest + 6 : 2;
   const padY = catShown ? lineH + 4 : 2;
-  const radius = Math.max(4, Math.min((plotR.w / 2 - padX) / Math.max(0.5, across), (plotR.h - 2 * padY) / (1 + Math.max(0, below))));
+  const radius = Math.max(4, Math.min((plotR.w / 2 - padX) / Math.max(0.5, across), (plotR.h - 2 * padY) / (1 + below)));
   const cx = plotR.x + plotR.w / 2;
-  const cy = plotR.y + (plotR.h - radius * (1 + Math.max(0, below))) / 2 + radius;
+  const cy = plotR.y + (plotR.h - radius * (1 + below)) / 2 + radius;
   const values = plot.series.flatMap((s) => s.values);
   const hi0 = Math.max(0, ...values);
   const lo = Math.min(0, ...values);

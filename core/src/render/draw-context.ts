@@ -210,7 +210,8 @@ export function styleFill(dc: DrawContext, ref: Element | undefined, part: strin
   return { el, colors: { ...dc.colors, phClr: ph }, part: dc.theme.partName ?? part };
 }
 
-function mix(a: Rgba, b: Rgba, t: number): Rgba {
+/** `a` moved towards `b` by the share `t` (0–1), alpha included. */
+export function mix(a: Rgba, b: Rgba, t: number): Rgba {
   return { r: a.r * (1 - t) + b.r * t, g: a.g * (1 - t) + b.g * t, b: a.b * (1 - t) + b.b * t, a: a.a * (1 - t) + b.a * t };
 }
 
