@@ -52,6 +52,10 @@ const RANGES: Array<[number, number]> = [
   [0x25a0, 0x25ff], // Geometric shapes (bullets)
   [0x2600, 0x26ff], // Misc symbols
   [0x2700, 0x27bf], // Dingbats
+  [0x1f300, 0x1f5ff], // Miscellaneous Symbols and Pictographs (emoji)
+  [0x1f600, 0x1f64f], // Emoticons (DejaVu Sans has them)
+  [0x1f680, 0x1f6ff], // Transport and Map Symbols
+  [0x1f900, 0x1f9ff], // Supplemental Symbols and Pictographs
 ];
 
 const FACES: Array<{ key: string; family: string; file: string }> = [];

@@ -1026,10 +1026,14 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
     const stacked = stackedOf(p);
     if (p.kind.startsWith('bar')) {
       const gap = intAttr(child(p.el, NS.c, 'gapWidth'), 'val', 150) / 100;
-      // gapWidth is the space between clusters as a share of one bar's width.
+      // gapWidth is the space between clusters as a share of one bar's width; c:overlap
+      // (§21.2.2.131, −100…100 %) how far each bar of a cluster covers the one before it
+      // (negative: a space between them; PowerPoint writes −27 for new clustered charts).
       const perCluster = stacked ? 1 : Math.max(1, p.series.length);
-      const barW = slot / (perCluster + gap);
-      const group = barW * perCluster;
+      const overlap = stacked ? 0 : Math.max(-1, Math.min(1, intAttr(child(p.el, NS.c, 'overlap'), 'val', 0) / 100));
+      const barW = slot / (perCluster - (perCluster - 1) * overlap + gap);
+      const step = barW * (1 - overlap);
+      const group = barW + step * (perCluster - 1);
       for (let i = 0; i < nCat; i++) {
         let pos = 0;
         let neg = 0;
@@ -1042,7 +1046,7 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
           const start = stacked ? (v >= 0 ? pos : neg) : 0;
           const end = start + v;
           if (stacked) { if (v >= 0) pos = end; else neg = end; }
-          const offset = (slot - group) / 2 + (stacked ? 0 : (catReversed ? perCluster - 1 - si : si) * barW);
+          const offset = (slot - group) / 2 + (stacked ? 0 : (catReversed ? perCluster - 1 - si : si) * step);
           const a = vPos(Math.max(sc.bottom, Math.min(start, end)));
           const b = vPos(Math.min(sc.top, Math.max(start, end)));
           const bar: RectPt = horizontal

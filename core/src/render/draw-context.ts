@@ -10,6 +10,7 @@ import type { PmlModel } from '../ooxml/pml/parts.js';
 import { FactKind, openedTemplates } from '../ooxml/pml/opened-templates.js';
 import type { Theme } from '../ooxml/pml/theme.js';
 import { NS, attr, attrNS, child, children, intAttr, type Element } from '../ooxml/xml.js';
+import { defaultFontMetrics } from '../text/font-metrics.js';
 import { PREVIEW_LAYOUT, isVerticalText, layoutText, type LayoutOptions, type TextBodyInput, type TextBox, type TextLayout } from '../text/layout.js';
 import { colorIn, css, resolveRgba, type ColorContext, type Rgba } from '../ooxml/pml/color.js';
 import { cjkFamilyFor, cssFont, drawFamily, pdfFallbackFamilies, scriptFallbackFamilies } from './fonts.js';
@@ -355,7 +356,7 @@ export async function paintFill(dc: DrawContext, f: ResolvedFill, path: SkPath2D
           }
         }
       } else {
-        drawCropped(ctx, pic, child(el, NS.a, 'srcRect'), box);
+        drawCropped(ctx, pic, child(el, NS.a, 'srcRect'), box, dc.surface.pdf);
       }
       ctx.restore();
       return;
@@ -445,9 +446,11 @@ function resolveStop(el: Element, colors: ColorContext): Rgba | undefined {
 
 /**
  * Draws an image into `box` honouring `a:srcRect` crops (§20.1.8.55; negative values pad).
- * A metafile is played as vectors into the uncropped frame, clipped to `box`.
+ * A metafile is played as vectors into the uncropped frame, clipped to `box`; its cosmetic
+ * pens (1 pixel wide in GDI) draw one device pixel wide on a canvas, 0.5 pt on a PDF page
+ * (`pdf`), whose unit is the point.
  */
-export function drawCropped(ctx: SKRSContext2D, img: Image | Canvas | MetafilePicture, srcRect: Element | undefined, box: RectPt): void {
+export function drawCropped(ctx: SKRSContext2D, img: Image | Canvas | MetafilePicture, srcRect: Element | undefined, box: RectPt, pdf = false): void {
   const l = intAttr(srcRect, 'l', 0) / 100000;
   const t = intAttr(srcRect, 't', 0) / 100000;
   const r = intAttr(srcRect, 'r', 0) / 100000;
@@ -461,7 +464,7 @@ export function drawCropped(ctx: SKRSContext2D, img: Image | Canvas | MetafilePi
   ctx.beginPath();
   ctx.rect(box.x, box.y, box.w, box.h);
   ctx.clip();
-  if (img instanceof MetafilePicture) img.draw(ctx, { x: box.x - l * dw, y: box.y - t * dh, w: dw, h: dh });
+  if (img instanceof MetafilePicture) img.draw(ctx, { x: box.x - l * dw, y: box.y - t * dh, w: dw, h: dh }, pdf ? 0.5 : 1 / deviceScale(ctx.getTransform()));
   else ctx.drawImage(img, box.x - l * dw, box.y - t * dh, dw, dh);
   ctx.restore();
 }
@@ -966,6 +969,15 @@ export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt
   let spacing = '0px';
   ctx.letterSpacing = spacing;
   for (const line of layout.lines) {
+    // Highlights (a:highlight) first, under the line's text, spaces included: each fragment's
+    // width from its font's ascent to its descent.
+    for (const f of line.fragments) {
+      if (!f.highlight || f.bullet) continue;
+      const v = defaultFontMetrics.vertical(f.font);
+      const n = Number.parseInt(f.highlight, 16);
+      ctx.fillStyle = fill = css({ r: (n >> 16) & 255, g: (n >> 8) & 255, b: n & 255, a: 1 });
+      ctx.fillRect((rect.x + f.x_pt) * q, (rect.y + line.baseline_pt - f.rise_pt - v.ascent_pt) * q, f.width_pt * q, (v.ascent_pt + v.descent_pt) * q);
+    }
     for (const f of line.fragments) {
       if (!f.text.trim()) continue;
       const alpha = f.alpha ?? 1;

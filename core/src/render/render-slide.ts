@@ -21,7 +21,7 @@ import { graphicKind } from '../ooxml/pml/graphic.js';
 import type { PmlModel, ShapeTreePart } from '../ooxml/pml/parts.js';
 import { openedTemplates } from '../ooxml/pml/opened-templates.js';
 import { effective, type Frame, type Shape } from '../ooxml/pml/shapes.js';
-import { NS, attr, attrNS, child, children, type Document, type Element } from '../ooxml/xml.js';
+import { NS, attr, attrNS, child, children, isElement, type Document, type Element } from '../ooxml/xml.js';
 import { layoutDiagram } from './smartart-layout.js';
 import { colorIn, type ColorContext } from '../ooxml/pml/color.js';
 import { drawChart } from './chart.js';
@@ -468,7 +468,7 @@ async function drawPic(dc: DrawContext, shape: Shape, o: DrawOptions): Promise<v
     ctx.clip(path);
     const alphaMod = child(blip, NS.a, 'alphaModFix');
     if (alphaMod) ctx.globalAlpha = Number(attr(alphaMod, 'amt') ?? 100000) / 100000;
-    drawCropped(ctx, recolor(img, blip, dc.colors), child(blipFill, NS.a, 'srcRect'), r);
+    drawCropped(ctx, recolor(img, blip, dc.colors), child(blipFill, NS.a, 'srcRect'), r, dc.surface.pdf);
     ctx.restore();
   } else if (img === 'too_large') {
     dc.warnings.push(`picture ${shape.name} is over the pixel limit; drawn as a box`);
@@ -553,20 +553,33 @@ async function drawGraphicFrame(dc: DrawContext, shape: Shape, o: DrawOptions): 
     } else if (kind === 'chart') {
       await drawChart(dc, shape, r);
     } else if (kind === 'ole' || kind === 'other' || kind === 'chartex') {
-      // OLE objects and others: their preview picture when there is one (p:oleObj/p:pic or mc fallback).
-      const pic = shape.graphicData ? shape.graphicData.getElementsByTagNameNS(NS.p, 'pic')[0] : undefined;
+      // OLE objects and others: their preview picture when there is one (p:oleObj/p:pic or mc fallback);
+      // a chartex frame is chosen over its mc:Fallback, whose picture is PowerPoint's own drawing of the chart.
+      const pic = (shape.graphicData ? shape.graphicData.getElementsByTagNameNS(NS.p, 'pic')[0] : undefined) ?? fallbackPicture(shape.element);
       const blip = pic ? child(child(pic, NS.p, 'blipFill'), NS.a, 'blip') : undefined;
       // A legacy OLE object (no p:pic) keeps its preview in the slide's VML drawing.
       const legacy = !blip && kind === 'ole' ? legacyOlePreview(dc.pkg, shape.part.partName, shape.graphicData?.getElementsByTagNameNS(NS.p, 'oleObj')[0]) : undefined;
       const pending = legacy ? dc.image(legacy.part, legacy.rId) : dc.image(shape.part.partName, attrNS(blip, NS.r, 'embed'));
       const img = pending ? await pending : undefined;
-      if (img && typeof img !== 'string') drawCropped(ctx, img, undefined, r);
+      if (img && typeof img !== 'string') drawCropped(ctx, img, undefined, r, dc.surface.pdf);
     } else if (kind === 'diagram') {
       await drawDiagram(dc, shape, r, o);
     }
   } finally {
     ctx.restore();
   }
+}
+
+/**
+ * The picture in the `mc:Fallback` of the `mc:AlternateContent` whose chosen `mc:Choice` holds
+ * `frame` (ECMA-376 Part 3, §10.2): PowerPoint writes one beside every chartex frame (Office 2016
+ * chart types, drawn by consumers that cannot read `cx:chart` — as LibreOffice does).
+ */
+function fallbackPicture(frame: Element): Element | undefined {
+  const choice = frame.parentNode;
+  const ac = choice?.parentNode;
+  if (!isElement(choice) || !isElement(ac) || choice.namespaceURI !== NS.mc || ac.namespaceURI !== NS.mc || ac.localName !== 'AlternateContent') return undefined;
+  return child(child(ac, NS.mc, 'Fallback'), NS.p, 'pic');
 }
 
 /** SmartArt: draws the diagram's pre-rendered drawing part (`dsp:drawing`, the Office 2007 diagramDrawing relationship) when present. */

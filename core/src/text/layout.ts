@@ -29,6 +29,8 @@ export interface TextRunInput {
   alpha?: number;
   underline?: boolean;
   strike?: boolean;
+  /** Highlight behind the text (`a:highlight`, §21.1.2.3.4) as `RRGGBB`. */
+  highlight?: string;
   /** Baseline shift in percent of the size (`baseline`, 30 = superscript); 0 by default. */
   baseline_pct?: number;
   /** Extra letter spacing, pt (`spc` / 100). */
@@ -129,6 +131,8 @@ export interface LineFragment {
   alpha?: number;
   underline?: boolean;
   strike?: boolean;
+  /** Highlight colour behind the fragment ({@link TextRunInput.highlight}). */
+  highlight?: string;
   /** Baseline shift upwards, pt. */
   rise_pt: number;
   /** Extra spacing after each character, pt. */
@@ -799,7 +803,8 @@ class Scratch {
       this.lineX = atLeast(this.lineX, li + 1, (n) => new Float64Array(n));
       this.lineAvail = atLeast(this.lineAvail, li + 1, (n) => new Float64Array(n));
     }
-    const startX = li === 0 ? marL + indent : marL;
+    // A first line hanging left of the inset starts at it: PowerPoint's indent markers stop at the margin.
+    const startX = li === 0 ? Math.max(0, marL + indent) : marL;
     this.lineStart[li] = this.placedLen;
     this.lineX[li] = startX;
     this.lineAvail[li] = Math.max(1, innerW - startX - marR);
@@ -1091,8 +1096,9 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
     if (p.bullet && visible) {
       bulletFont = sized(p.bullet.font, s, k);
       bulletW = m.measure(p.bullet.text, bulletFont);
-      // A bullet sits at marL + indent; the text starts at marL (hanging indent), or after the bullet when that is further.
-      const startX = indent < 0 ? Math.max(marL, marL + indent + bulletW) : marL + indent + bulletW;
+      // A bullet sits at marL + indent (not left of the inset); the text starts at marL (hanging indent), or after the bullet when that is further.
+      const bulletX = Math.max(0, marL + indent);
+      const startX = indent < 0 ? Math.max(marL, bulletX + bulletW) : bulletX + bulletW;
       S.lineX[0] = startX;
       S.lineAvail[0] = Math.max(1, innerW - startX - marR);
     }
@@ -1260,7 +1266,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
       let x = lIns + S.lineX[li]! + off;
       if (li === 0 && bulletFont && p.bullet && visibleCount) {
         // The bullet stays at marL + indent; centred or right-aligned text moves it along with the text.
-        const bx = lIns + marL + indent + (align === 'l' ? 0 : off);
+        const bx = lIns + Math.max(0, marL + indent) + (align === 'l' ? 0 : off);
         frags.push({ text: p.bullet.text, x_pt: bx, width_pt: bulletW, font: bulletFont, color: p.bullet.color, rise_pt: 0, spacing_pt: 0, bullet: true });
       }
       // after a space between East Asian and other text the next text starts a fragment of its own
@@ -1280,6 +1286,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
             alpha: run.alpha,
             underline: run.underline,
             strike: run.strike,
+            ...(run.highlight ? { highlight: run.highlight } : {}),
             rise_pt: ((run.baseline_pct ?? 0) / 100) * font.size_pt,
             spacing_pt: (run.spacing_pt ?? 0) * k,
             ...(run.link_rid ? { link_rid: run.link_rid } : {}),
@@ -1312,6 +1319,8 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
         }
         if (gaps === undefined) {
           emit(S.text(i), w, run, font, i);
+          // a justified space widens the line between fragments: the next word starts one of its own
+          if (kind === SPACE && extra > 0) afterGap = true;
           continue;
         }
         // the piece's text is drawn in parts, each space between them left empty

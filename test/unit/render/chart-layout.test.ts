@@ -305,3 +305,52 @@ t.test('a radar chart fills its plot: the polygon centred on its own extent, rin
   for (let y = Math.round(frame.y); y < frame.y + frame.h; y++) for (let x = Math.round(frame.x); x < frame.x + frame.w; x++) if (grey((y * img.width + x) * 4)) { top = Math.min(top, y); bottom = Math.max(bottom, y); }
   t.ok((bottom - top) / frame.h >= 0.84, `the rings span ${((bottom - top) / frame.h).toFixed(2)} of the frame's height`);
 });
+
+t.test('clustered bars keep the space c:overlap puts between them (−27 %: a gap inside each cluster)', needsCorpus('incoming/templates/clippit-chart-xlexternaldata.pptx'), async (t) => {
+  // A 4:3 slide (9144000 EMU wide), chart frame (1524000, 1397000) 6096000 × 4064000 EMU, three series
+  // over four categories, every value ≥ 1.8 on a 0–6 axis: a row a little above the axis crosses
+  // all twelve bars. With the overlap, each bar is set apart from its neighbour by white.
+  const { data, width } = await pixels('/ppt/slides/slide1.xml', 'incoming/templates/clippit-chart-xlexternaldata.pptx');
+  const frame = { x: px(1524000), y: px(1397000), w: px(6096000), h: px(4064000) };
+  const white = (x: number, y: number): boolean => { const p = (y * width + x) * 4; return data[p]! > 235 && data[p + 1]! > 235 && data[p + 2]! > 235; };
+  // the axis: lowest row of the frame's middle third holding a long coloured run
+  let best = { y: 0, bars: 0, gaps: 0 };
+  for (let y = Math.round(frame.y + frame.h * 0.5); y < frame.y + frame.h * 0.85; y += 2) {
+    let bars = 0;
+    let gaps = 0;
+    let inBar = false;
+    let sinceBar = -1;
+    for (let x = Math.round(frame.x); x < frame.x + frame.w; x++) {
+      const w = white(x, y);
+      if (!w && !inBar) { bars++; if (sinceBar > 0 && sinceBar < frame.w * 0.03) gaps++; }
+      if (w) sinceBar = inBar ? 1 : sinceBar >= 0 ? sinceBar + 1 : -1;
+      inBar = !w;
+    }
+    if (bars === 12) best = { y, bars, gaps };
+  }
+  t.equal(best.bars, 12, `a row through twelve separate bars (y=${best.y})`);
+  t.ok(best.gaps >= 8, `${best.gaps} narrow white gaps inside the clusters (8 expected)`);
+});
+
+t.test('an Office 2016 chart (cx:chart) draws the picture of its mc:Fallback, as PowerPoint saved it', needsCorpus('templates/automizer-waterfall-chartex.pptx'), async (t) => {
+  // The waterfall's frame (2032000, 719666) 8128000 × 5418667 EMU on a 16:9 slide (12192000 EMU wide).
+  const { data, width } = await pixels('/ppt/slides/slide1.xml', 'templates/automizer-waterfall-chartex.pptx');
+  const scale = WIDTH_PX / 12192000;
+  const x0 = Math.round(2032000 * scale);
+  const y0 = Math.round(719666 * scale);
+  const x1 = Math.round((2032000 + 8128000) * scale);
+  const y1 = Math.round((719666 + 5418667) * scale);
+  let coloured = 0;
+  let orange = 0;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const p = (y * width + x) * 4;
+      const [r, g, b] = [data[p]!, data[p + 1]!, data[p + 2]!];
+      if (Math.max(r, g, b) - Math.min(r, g, b) > 60) coloured++;
+      if (r > 200 && g > 100 && g < 150 && b < 80) orange++; // accent 2, the "Abfall" bars
+    }
+  }
+  const area = (x1 - x0) * (y1 - y0);
+  t.ok(coloured > area * 0.03, `${coloured} of ${area} frame pixels coloured (the bars)`);
+  t.ok(orange > area * 0.005, `${orange} orange pixels: the falling steps`);
+});

@@ -12,6 +12,7 @@ import { renderSlide } from '../../../core/src/render/render-slide.js';
 import { renderPdf } from '../../../core/src/render/pdf.js';
 import { decodeImage } from '../../../core/src/render/images.js';
 import { MetafilePicture } from '../../../core/src/render/metafile/index.js';
+import { drawCropped } from '../../../core/src/render/draw-context.js';
 import { pngPixels, type Rgb } from '../../helpers/png-pixels.js';
 import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 import { havePoppler, pageTexts } from '../../helpers/pdf-tools.js';
@@ -156,5 +157,28 @@ t.test('hostile metafiles: truncated, huge or zero record sizes, huge counts ret
     const ms = performance.now() - t0;
     t.equal(threw, undefined, `${name}: no throw`);
     t.ok(ms < 3000, `${name}: ${ms.toFixed(0)} ms`);
+  }
+});
+
+t.test('a WMF cosmetic pen (width 1) draws one device pixel wide on a preview, whatever the scale', async (t) => {
+  // Window 1000 × 1000 on a 100 pt box; a navy (COLORREF 0x00800000) pen 1 unit wide, a horizontal line at y = 500.
+  const m = MetafilePicture.parse(wmf([[0x020b, 0, 0], [0x020c, 1000, 1000], [0x02fa, 0, 1, 0, 0, 0x80], [0x012d, 0], [0x0214, 500, 100], [0x0213, 500, 900]]));
+  t.ok(m, 'parsed');
+  for (const scale of [1, 1.111, 1.333]) {
+    // a slide drawn at `scale` px per pt: the line at 50 pt lies 50 × scale px down
+    const size = Math.ceil(100 * scale);
+    const c = createCanvas(size, size);
+    const ctx = c.getContext('2d');
+    ctx.fillStyle = '#fff';
+    ctx.fillRect(0, 0, size, size);
+    ctx.scale(scale, scale);
+    drawCropped(ctx, m!, undefined, { x: 0, y: 0, w: 100, h: 100 });
+    const d = ctx.getImageData(Math.round(size / 2), 0, 1, size).data;
+    // the line's ink summed down the middle column: one pixel of navy, spread over the rows it touches
+    let ink = 0;
+    let darkest = 255;
+    for (let y = 0; y < size; y++) { ink += (255 - d[y * 4]!) / 255; darkest = Math.min(darkest, d[y * 4]!); }
+    t.ok(ink > 0.85 && ink < 1.3, `scale ${scale}: ${ink.toFixed(2)} px of ink down the column`);
+    t.ok(darkest < 140, `scale ${scale}: darkest row red ${darkest}`);
   }
 });

@@ -180,3 +180,15 @@ t.test('tint and shade work in linear light; an outer shadow falls below and rig
   t.same(await pixel(r.png, 495, 150), [255, 255, 255], 'none above left');
   t.ok(near(await pixel(r.png, 550, 150), [0x44, 0x72, 0xc4]), 'the shape is drawn over its shadow');
 });
+
+t.test('a run highlight (a:highlight) is painted behind its text, spaces included', async (t) => {
+  // 40 pt text at (100, 100) pt; at 960 px one pixel is one point.
+  const run = (text: string, hl: string): string => `<a:r><a:rPr lang="en-US" sz="4000"><a:solidFill><a:srgbClr val="000000"/></a:solidFill>${hl}</a:rPr><a:t>${text}</a:t></a:r>`;
+  const tree = (hl: string): string => sp(2, 'T', { xfrm: [100 * 12700, 100 * 12700, 600 * 12700, 100 * 12700], body: `<a:p>${run('ii      ii', hl)}</a:p>` });
+  const lit = await renderSlide(await miniDeck({ slides: [{ tree: tree('<a:highlight><a:srgbClr val="00FF00"/></a:highlight>') }] }), '/ppt/slides/slide1.xml', { widthPx: 960 });
+  const plain = await renderSlide(await miniDeck({ slides: [{ tree: tree('') }] }), '/ppt/slides/slide1.xml', { widthPx: 960 });
+  // the middle of the spaces: about 7.2 pt inset + 2 × 9 pt (i) + 3 spaces of 11 pt
+  const at: [number, number] = [100 + 7 + 18 + 33, 100 + 4 + 24];
+  t.ok(near(await pixel(lit.png, ...at), [0, 255, 0], 8), `highlighted space is green: ${await pixel(lit.png, ...at)}`);
+  t.same(await pixel(plain.png, ...at), [255, 255, 255], 'without a highlight it is white');
+});

@@ -217,3 +217,43 @@ t.test('a body changed in place between layouts is laid out as changed', async (
   body.paragraphs.reverse();
   t.same(layoutText(body, box), layoutText(fresh(), box), 'paragraphs reordered');
 });
+
+t.test('emoji in the faces that have them are measured as drawn (DejaVu Sans emoticons), missing ones at 0.6 em', async (t) => {
+  // DejaVu Sans: U+1F602 advance 2393/2048 em; a face without it (Liberation Sans) falls back to DejaVu Sans, as the renderer's font stack does.
+  close(t, measure('\u{1F602}', { name: 'DejaVu Sans', size_pt: 10 }), (2393 / 2048) * 10, 'DejaVu Sans 😂');
+  close(t, measure('\u{1F602}', arial(10)), (2393 / 2048) * 10, 'Arial 😂 through the fallback face');
+  close(t, measure('\u{1F446}', arial(10)), 6, 'a glyph no face has: 0.6 em');
+});
+
+t.test('a first line hanging left of the inset (marL 0, negative indent) starts at the inset, as PowerPoint draws it', async (t) => {
+  const words = 'word '.repeat(40).trim();
+  const body: TextBodyInput = { ...noInsets, paragraphs: [para(words, 10, { marL_emu: 0, indent_emu: -69850 })] };
+  const l = layoutText(body, { width_emu: pt(200), height_emu: pt(400) });
+  t.ok(l.lines.length >= 2, `${l.lines.length} lines`);
+  t.equal(l.lines[0]!.fragments[0]!.x_pt, 0, 'first line at the inset');
+  t.equal(l.lines[1]!.fragments[0]!.x_pt, 0, 'next lines at marL');
+  // a hanging bullet stops at the inset too; the text still starts at marL or after the bullet
+  const bulleted: TextBodyInput = { ...noInsets, paragraphs: [para(words, 10, { marL_emu: 0, indent_emu: -pt(20), bullet: { text: '•', font: arial(10) } })] };
+  const b = layoutText(bulleted, { width_emu: pt(200), height_emu: pt(400) });
+  t.equal(b.lines[0]!.fragments[0]!.x_pt, 0, 'bullet at the inset');
+  t.ok(b.lines[0]!.fragments[1]!.x_pt >= measure('•', arial(10)) - 1e-9, 'text after the bullet');
+});
+
+t.test('a justified line spreads its words: each word after a widened space is placed on its own', async (t) => {
+  const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma';
+  const body: TextBodyInput = { ...noInsets, paragraphs: [para(words, 10, { align: 'just' })] };
+  const l = layoutText(body, { width_emu: pt(150), height_emu: pt(400) });
+  t.ok(l.lines.length >= 2, `${l.lines.length} lines`);
+  const first = l.lines[0]!;
+  const drawn = first.fragments.filter((f) => f.text.trim());
+  t.ok(drawn.length >= 3, `${drawn.length} fragments on the first line`);
+  // the last word ends at the right edge: the line is as wide as the box
+  const last = drawn[drawn.length - 1]!;
+  const end = last.x_pt + measure(last.text.trimEnd(), arial(10));
+  t.ok(Math.abs(end - 150) < 0.01, `first line ends at ${end.toFixed(2)} pt of 150`);
+  // each fragment's glyphs start where the layout put them: no fragment holds a widened space inside
+  for (const f of drawn) t.notOk(/\S \S/.test(f.text.trim()), `"${f.text}" holds no inner space`);
+  // the last line is not justified: one fragment at the natural spacing
+  const lastLine = l.lines[l.lines.length - 1]!;
+  t.equal(lastLine.fragments.filter((f) => f.text.trim()).length, 1, 'last line set as one piece');
+});

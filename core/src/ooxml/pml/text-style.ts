@@ -192,16 +192,24 @@ function sharedLevelStyles(theme: Theme, near: readonly Element[], far: readonly
 
 /** Wingdings / Symbol bullet characters mapped to Unicode look-alikes. */
 const SYMBOL_BULLETS: Record<string, Record<string, string>> = {
-  wingdings: { '§': '▪', 'Ø': '➢', 'ü': '✓', 'q': '❑', 'v': '❖', 'l': '●', 'n': '■', 'Ÿ': '•', 'ð': '⇨', 'è': '➔', 'à': '➔', 'Ü': '✓', 'o': '□', 'p': '◆', 'u': '◆', 's': '♦', 'Ê': '☺', 'ª': '▪', '¡': '○' },
+  wingdings: { '§': '▪', 'Ø': '➢', 'ü': '✓', 'û': '✗', 'ý': '☒', 'þ': '☑', 'w': '⬥', 'F': '☞', 'J': '☺', 'q': '❑', 'v': '❖', 'l': '●', 'n': '■', 'Ÿ': '•', 'ð': '⇨', 'è': '➔', 'à': '➔', 'Ü': '✓', 'o': '□', 'p': '◆', 'u': '◆', 's': '♦', 'Ê': '☺', 'ª': '▪', '¡': '○' },
   symbol: { '·': '•', '¨': '♦', 'Þ': '⇒', '®': '→' },
   'wingdings 2': { '': '▪', '¨': '■', 'ê': '✓' },
   'wingdings 3': { '}': '▶', 'u': '▶', 'Ø': '▶', 'Ú': '▶', 'Æ': '▶', '': '➢' },
 };
 
+/**
+ * The Unicode look-alike of a bullet character of a symbol font. Symbol fonts' characters
+ * come either as their 8-bit codes or moved into the Private Use Area at U+F000 + code (as
+ * PowerPoint writes `buChar` for them, §21.1.2.4.3 with `buFont` charset 2); both are
+ * looked up by the code.
+ */
 function mapBulletChar(ch: string, font: string | undefined): string {
   const table = SYMBOL_BULLETS[(font ?? '').toLowerCase()];
-  if (table) return table[ch] ?? (ch.charCodeAt(0) >= 0xf000 ? '•' : table[String.fromCharCode(ch.charCodeAt(0))] ?? '•');
-  if (ch.charCodeAt(0) >= 0xf000 && ch.charCodeAt(0) <= 0xf0ff) return '•';
+  const code = ch.charCodeAt(0);
+  const symbolArea = code >= 0xf000 && code <= 0xf0ff;
+  if (table) return table[ch] ?? (symbolArea ? table[String.fromCharCode(code - 0xf000)] : undefined) ?? '•';
+  if (symbolArea) return '•';
   return ch;
 }
 
@@ -451,7 +459,7 @@ export class ResolvedRun {
     readonly font: TextRunInput['font'],
     /** The colour drawn (transparent for `a:noFill`). */
     readonly color: Rgba | undefined,
-    private readonly decoration: Pick<TextRunInput, 'underline' | 'strike' | 'baseline_pct' | 'spacing_pt' | 'cap'>,
+    private readonly decoration: Pick<TextRunInput, 'underline' | 'strike' | 'highlight' | 'baseline_pct' | 'spacing_pt' | 'cap'>,
     /** What analysis reports of the run. */
     readonly facts: RunFacts,
   ) {
@@ -586,12 +594,15 @@ export class ParagraphStyle {
     const cap = ownAttr('cap') ?? d.cap;
     const baseline = ownAttr('baseline');
     const spc = ownAttr('spc');
+    const highlightEl = child(rPr, NS.a, 'highlight') ?? child(ownDefRPr, NS.a, 'highlight');
+    const highlight = highlightEl ? colorIn(highlightEl, src.colorCtx) : undefined;
     return new ResolvedRun(
       { name, size_pt: (sz ?? 1800) / 100, bold: b !== undefined ? onOff(b) : d.bold, italic: i !== undefined ? onOff(i) : d.italic, ...(shapeHint ? { shapeHint } : {}), ...(eastAsianLang ? { eastAsianLang } : {}), ...(complexScript ? { complexScript } : {}), ...(inheritedComplexScript ? { inheritedComplexScript } : {}), ...(lang && isRightToLeftLanguage(lang) ? { rightToLeftLang: lang } : {}) },
       fill === null ? { r: 0, g: 0, b: 0, a: 0 } : fill ?? this.lvl.textColor(),
       {
         underline: u !== undefined && u !== 'none',
         strike: strike !== undefined && strike !== 'noStrike',
+        ...(highlight && highlight.a > 0 ? { highlight: rgbaToHex(highlight) } : {}),
         baseline_pct: (baseline !== undefined ? intOr(baseline, 0) : d.baseline) / 1000,
         spacing_pt: (spc !== undefined ? intOr(spc, 0) : d.spc) / 100,
         cap: cap === 'all' ? 'all' : cap === 'small' ? 'small' : 'none',

@@ -108,3 +108,24 @@ t.test('rtl is an xsd:boolean: "true" and "1" both make a right-to-left paragrap
     t.equal(laidOut(s, s.txBody).rtl, true, `layout input, rtl="${v}"`);
   }
 });
+
+t.test('a run highlight (a:highlight, §21.1.2.3.4) reaches the layout as its colour', async (t) => {
+  const s = await deckOf('<a:rPr lang="en-US"><a:solidFill><a:srgbClr val="DFE954"/></a:solidFill><a:highlight><a:srgbClr val="266D78"/></a:highlight></a:rPr>');
+  t.equal(laidOut(s, s.txBody).runs[0]!.highlight, '266D78');
+  const plain = await deckOf('<a:rPr lang="en-US"/>');
+  t.equal(laidOut(plain, plain.txBody).runs[0]!.highlight, undefined, 'no highlight unless stated');
+});
+
+t.test('symbol-font bullets map to look-alikes whether written as 8-bit codes or at U+F000 + code', async (t) => {
+  const bullet = async (font: string, ch: string): Promise<string | undefined> => {
+    const s = await deckOf('<a:rPr lang="en-US"/>', `<a:pPr marL="342900" indent="-342900"><a:buFont typeface="${font}" charset="2"/><a:buChar char="${ch}"/></a:pPr>`);
+    return laidOut(s, s.txBody).bullet?.text;
+  };
+  // Wingdings 0xD8 is the arrowhead PowerPoint shows for "Ø"; PowerPoint itself writes it as U+F0D8.
+  t.equal(await bullet('Wingdings', '\uF0D8'), '➢', 'Wingdings U+F0D8');
+  t.equal(await bullet('Wingdings', 'Ø'), '➢', 'Wingdings Ø');
+  t.equal(await bullet('Wingdings', '\uF0FC'), '✓', 'Wingdings U+F0FC (check mark)');
+  t.equal(await bullet('Wingdings', '\uF0A7'), '▪', 'Wingdings U+F0A7 (small square)');
+  t.equal(await bullet('Symbol', '\uF0B7'), '•', 'Symbol U+F0B7 (bullet)');
+  t.equal(await bullet('Arial', '–'), '–', 'a text face keeps its character');
+});
