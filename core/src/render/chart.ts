@@ -744,7 +744,7 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
         const x = cx + Math.cos(mid) * rad * k;
         const y = cy + Math.sin(mid) * rad * squash * k;
         if (outside) ctx.textAlign = Math.cos(mid) >= 0 ? 'left' : 'right';
-        ctx.fillStyle = css(spec.color ?? (outside ? textRgba : contrastOn(sl.color)));
+        ctx.fillStyle = css(spec.color ?? textRgba);
         ctx.fillText(text, x, y);
         ctx.textAlign = 'center';
       }
@@ -1062,8 +1062,9 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
             const neg0 = v < 0;
             pendingLabels.push(() => {
               ctx.font = labelFont(spec);
-              const inside = position !== 'outEnd';
-              ctx.fillStyle = css(spec.color ?? (inside ? contrastOn(s.pointColors.get(i) ?? s.color) : textRgba));
+              // without a colour of its own a label takes the chart's text colour, inside a bar too:
+              // PowerPoint's automatic label colour does not turn white on dark fills (nor LibreOffice's)
+              ctx.fillStyle = css(spec.color ?? textRgba);
               if (horizontal) {
                 ctx.textBaseline = 'middle';
                 const y = bar.y + bar.h / 2;
@@ -1166,7 +1167,7 @@ export async function drawChart(dc: DrawContext, shape: Shape, r: RectPt): Promi
           const position = spec.position ?? (isArea ? 'ctr' : 'r');
           pendingLabels.push(() => {
             ctx.font = labelFont(spec);
-            ctx.fillStyle = css(spec.color ?? (isArea ? contrastOn(s.color) : textRgba));
+            ctx.fillStyle = css(spec.color ?? textRgba);
             const gap = (s.marker?.size ?? 0) / 2 + 3;
             if (isArea) { ctx.textAlign = 'center'; ctx.textBaseline = 'middle'; ctx.fillText(text, x, (y + by) / 2); }
             else if (position === 't') { ctx.textAlign = 'center'; ctx.textBaseline = 'bottom'; ctx.fillText(text, x, y - gap); }
@@ -1469,12 +1470,6 @@ function labelText(spec: LabelSpec, s: Series, i: number, category: string, shar
   if (spec.value) parts.push(formatNumber(s.values[i] ?? 0, spec.formatCode ?? s.formatCode));
   if (spec.percent) parts.push(formatNumber(share, spec.formatCode && spec.formatCode.includes('%') ? spec.formatCode : '0%'));
   return parts.join(spec.separator);
-}
-
-/** Black or white, whichever reads on `c` (labels inside bars and slices). */
-function contrastOn(c: Rgba): Rgba {
-  const luma = 0.299 * c.r + 0.587 * c.g + 0.114 * c.b;
-  return luma > 150 ? { r: 0, g: 0, b: 0, a: 1 } : { r: 255, g: 255, b: 255, a: 1 };
 }
 
 /** Draws one marker (§21.2.3.46 ST_MarkerStyle) centred on (x, y), `size` points across. */

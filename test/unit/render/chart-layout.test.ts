@@ -354,3 +354,21 @@ t.test('an Office 2016 chart (cx:chart) draws the picture of its mc:Fallback, as
   t.ok(coloured > area * 0.03, `${coloured} of ${area} frame pixels coloured (the bars)`);
   t.ok(orange > area * 0.005, `${orange} orange pixels: the falling steps`);
 });
+
+t.test('data labels without a colour of their own are drawn in the chart text colour, inside dark bars too', needsCorpus('templates/poi-aascu-summit-9masters.pptx'), async (t) => {
+  // Slide 6: a 100 % stacked column chart, its lowest series dark red, labels centred in the bars with
+  // no c:txPr colour. The first column's lowest bar holds the label "26" near (325, 418) px at 800 px.
+  const { data, width } = await pixels('/ppt/slides/slide6.xml', 'templates/poi-aascu-summit-9masters.pptx');
+  let dark = 0;
+  let white = 0;
+  for (let y = 405; y < 432; y++) {
+    for (let x = 308; x < 342; x++) {
+      const p = (y * width + x) * 4;
+      const [r, g, b] = [data[p]!, data[p + 1]!, data[p + 2]!];
+      if (r + g + b < 130) dark++;
+      if (r > 225 && g > 225 && b > 225) white++;
+    }
+  }
+  t.ok(dark >= 8, `${dark} near-black label pixels in the bar`);
+  t.equal(white, 0, 'no white label pixels');
+});
