@@ -75,8 +75,13 @@ function builtins(w: number, h: number): Map<string, number> {
  * Evaluates a geometry definition for a box of `w` × `h`.
  *
  * @param adjust - adjust values from the shape's `a:avLst` (name → formula), overriding the definition's defaults
+ * @param shapeEmu - the shape's own extent (`a:ext`), EMU: a custom path without `w`/`h`
+ *   (§20.1.9.15, both default 0) is written in the shape's coordinates, so its numbers are
+ *   EMU and are scaled from this extent onto the box (PowerPoint and LibreOffice draw such
+ *   paths so; SmartArt drawing parts write their connectors that way). Without it such
+ *   numbers are taken in the box's own unit.
  */
-export function evaluateGeometry(def: GeometryDef, w: number, h: number, adjust: ReadonlyMap<string, string> = new Map()): EvaluatedGeometry {
+export function evaluateGeometry(def: GeometryDef, w: number, h: number, adjust: ReadonlyMap<string, string> = new Map(), shapeEmu?: { cx: number; cy: number }): EvaluatedGeometry {
   const vals = builtins(w, h);
   const get = (name: string): number => {
     const v = vals.get(name);
@@ -87,22 +92,41 @@ export function evaluateGeometry(def: GeometryDef, w: number, h: number, adjust:
   for (const [name, fmla] of def.av) vals.set(name!, evalFormula(adjust.get(name!) ?? fmla!, get));
   for (const [name, fmla] of adjust) if (!vals.has(name)) vals.set(name, evalFormula(fmla, get));
   for (const [name, fmla] of def.gd) vals.set(name!, evalFormula(fmla!, get));
-  const paths = def.p.map((p) => evalPath(p, w, h, get));
+  // numbers of a path without its own space are EMU of the shape's extent (a zero extent collapses them)
+  const emuScale = shapeEmu ? { x: shapeEmu.cx > 0 ? w / shapeEmu.cx : 0, y: shapeEmu.cy > 0 ? h / shapeEmu.cy : 0 } : { x: 1, y: 1 };
+  const paths = def.p.map((p) => evalPath(p, w, h, get, emuScale));
   const r = def.r;
   const textRect = r ? { l: get(r[0] ?? 'l'), t: get(r[1] ?? 't'), r: get(r[2] ?? 'r'), b: get(r[3] ?? 'b') } : { l: 0, t: 0, r: w, b: h };
   return { paths, textRect };
 }
 
-function evalPath(p: GeometryPath, w: number, h: number, get: (n: string) => number): EvaluatedPath {
+/** A path argument written as a number (not a guide name). */
+const LITERAL = /^-?\d/;
+
+function evalPath(p: GeometryPath, w: number, h: number, get: (n: string) => number, emuScale: { x: number; y: number }): EvaluatedPath {
+  // A path with its own space (w, h) maps it onto the box. Without one, guide values are
+  // already in the box's unit, and written numbers are shape EMU (scaled by emuScale).
   const sx = p.w ? w / p.w : 1;
   const sy = p.h ? h / p.h : 1;
+  const literalX = p.w ? sx : emuScale.x;
+  const literalY = p.h ? sy : emuScale.y;
   const ops: EvaluatedPath['ops'] = [];
   let cx = 0;
   let cy = 0;
   let startX = 0;
   let startY = 0;
   for (const c of p.c as ReadonlyArray<PathCommand>) {
-    const v = (i: number): number => get(c[i] ?? '0');
+    // odd arguments are x (or a radius along x), even ones y; arcTo's angles (3, 4) are not scaled here
+    const v = (i: number): number => {
+      const name = c[i] ?? '0';
+      const value = get(name);
+      if (p.w && p.h) return value;
+      if (!LITERAL.test(name)) return value;
+      if (c[0] === 'A' && i >= 3) return value;
+      const literal = i % 2 === 1 ? literalX : literalY;
+      const scale = i % 2 === 1 ? sx : sy;
+      return (value * literal) / scale;
+    };
     switch (c[0]) {
       case 'M':
         cx = v(1) * sx; cy = v(2) * sy; startX = cx; startY = cy;

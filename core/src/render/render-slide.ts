@@ -298,7 +298,7 @@ function geometryOf(shape: Shape, w: number, h: number): EvaluatedGeometry {
   });
   if (geomEl?.localName === 'custGeom') {
     const def = readCustomGeometry(geomEl);
-    if (def.p.length) return evaluateGeometry(def, w, h);
+    if (def.p.length) return evaluateGeometry(def, w, h, new Map(), shape.xfrm?.ext ?? (shape.frame ? { cx: shape.frame.cx, cy: shape.frame.cy } : undefined));
   }
   const prst = attr(geomEl, 'prst') ?? 'rect';
   const def = presetGeometry(prst) ?? presetGeometry('rect')!;
@@ -606,7 +606,10 @@ async function drawDiagram(dc: DrawContext, shape: Shape, r: RectPt, o: DrawOpti
   const root = drawingPart && dc.pkg.hasPart(drawingPart) ? dc.pkg.getXml(drawingPart).documentElement : undefined;
   const spTree = child(root ?? undefined, DSP_NS, 'spTree');
   if (spTree && drawingPart && children(spTree, DSP_NS).some((e) => e.localName === 'sp' || e.localName === 'grpSp')) {
-    await drawDspTree(dc, spTree, drawingPart, r, shape, o);
+    // the drawing is laid out in the frame's own extent; a group may have scaled the frame since
+    const ext = shape.xfrm?.ext;
+    const scale = ext && ext.cx > 0 && ext.cy > 0 ? { x: (r.w * EMU_PT) / ext.cx, y: (r.h * EMU_PT) / ext.cy } : { x: 1, y: 1 };
+    await drawDspTree(dc, spTree, drawingPart, r, shape, o, scale);
     return;
   }
   // No drawing, or an empty one (WPS Office): laid out from the data model and the layout definition.
@@ -641,12 +644,15 @@ function dataModelExtRelId(bytes: Uint8Array): string | undefined {
   return m ? m[1] ?? m[2] : undefined;
 }
 
-/** Draws the shapes of a diagram drawing (`dsp:sp`), positioned in slide EMU like the frame's contents. */
-async function drawDspTree(dc: DrawContext, tree: Element, partName: string, frameRect: RectPt, owner: Shape, o: DrawOptions): Promise<void> {
-  void frameRect;
+/**
+ * Draws the shapes of a diagram drawing (`dsp:sp`), whose offsets and sizes are EMU from the
+ * frame's corner in the extent the drawing was laid out in; `scale` maps that extent onto the
+ * frame as drawn (a group that resized the frame scales its diagram with it; text keeps its size).
+ */
+async function drawDspTree(dc: DrawContext, tree: Element, partName: string, frameRect: RectPt, owner: Shape, o: DrawOptions, scale = { x: 1, y: 1 }): Promise<void> {
   for (const el of children(tree, DSP_NS)) {
     if (el.localName === 'grpSp') {
-      await drawDspTree(dc, el, partName, frameRect, owner, o);
+      await drawDspTree(dc, el, partName, frameRect, owner, o, scale);
       continue;
     }
     if (el.localName !== 'sp') continue;
@@ -656,17 +662,17 @@ async function drawDspTree(dc: DrawContext, tree: Element, partName: string, fra
     const ext = child(xfrm, NS.a, 'ext');
     if (!off || !ext) continue;
     const r: RectPt = {
-      x: frameRect.x + Number(attr(off, 'x') ?? 0) / EMU_PT,
-      y: frameRect.y + Number(attr(off, 'y') ?? 0) / EMU_PT,
-      w: Number(attr(ext, 'cx') ?? 0) / EMU_PT,
-      h: Number(attr(ext, 'cy') ?? 0) / EMU_PT,
+      x: frameRect.x + (Number(attr(off, 'x') ?? 0) / EMU_PT) * scale.x,
+      y: frameRect.y + (Number(attr(off, 'y') ?? 0) / EMU_PT) * scale.y,
+      w: (Number(attr(ext, 'cx') ?? 0) / EMU_PT) * scale.x,
+      h: (Number(attr(ext, 'cy') ?? 0) / EMU_PT) * scale.y,
     };
     const rot = Number(attr(xfrm, 'rot') ?? 0) / 60000;
     const frame: Frame = { x: 0, y: 0, cx: 0, cy: 0, rotation: rot, flipH: attr(xfrm, 'flipH') === '1', flipV: attr(xfrm, 'flipV') === '1' };
     const ctx = dc.ctx;
     const geomEl = child(spPr, NS.a, 'custGeom') ?? child(spPr, NS.a, 'prstGeom');
     const def = geomEl?.localName === 'custGeom' ? readCustomGeometry(geomEl) : presetGeometry(attr(geomEl, 'prst') ?? 'rect') ?? presetGeometry('rect')!;
-    const geom = evaluateGeometry(def, r.w, r.h, geomEl?.localName === 'prstGeom' ? readAdjustValues(geomEl) : new Map());
+    const geom = evaluateGeometry(def, r.w, r.h, geomEl?.localName === 'prstGeom' ? readAdjustValues(geomEl) : new Map(), { cx: Number(attr(ext, 'cx') ?? 0), cy: Number(attr(ext, 'cy') ?? 0) });
     ctx.save();
     enterFrame(ctx, r, frame, true);
     const style = child(el, DSP_NS, 'style');
@@ -687,7 +693,7 @@ async function drawDspTree(dc: DrawContext, tree: Element, partName: string, fra
       const tOff = child(txXfrm, NS.a, 'off');
       const tExt = child(txXfrm, NS.a, 'ext');
       const tr: RectPt = tOff && tExt
-        ? { x: frameRect.x + Number(attr(tOff, 'x') ?? 0) / EMU_PT, y: frameRect.y + Number(attr(tOff, 'y') ?? 0) / EMU_PT, w: Number(attr(tExt, 'cx') ?? 0) / EMU_PT, h: Number(attr(tExt, 'cy') ?? 0) / EMU_PT }
+        ? { x: frameRect.x + (Number(attr(tOff, 'x') ?? 0) / EMU_PT) * scale.x, y: frameRect.y + (Number(attr(tOff, 'y') ?? 0) / EMU_PT) * scale.y, w: (Number(attr(tExt, 'cx') ?? 0) / EMU_PT) * scale.x, h: (Number(attr(tExt, 'cy') ?? 0) / EMU_PT) * scale.y }
         : r;
       const fontRef = child(style, NS.a, 'fontRef');
       const src = {

@@ -192,3 +192,16 @@ t.test('a run highlight (a:highlight) is painted behind its text, spaces include
   t.ok(near(await pixel(lit.png, ...at), [0, 255, 0], 8), `highlighted space is green: ${await pixel(lit.png, ...at)}`);
   t.same(await pixel(plain.png, ...at), [255, 255, 255], 'without a highlight it is white');
 });
+
+t.test('a custom path without its own w/h is drawn in the shape\'s EMU coordinates (§20.1.9.15)', async (t) => {
+  // A 200 × 100 pt box at (100, 100) pt with an elbow path written in EMU: down to the middle,
+  // across, down to the bottom-right corner — the connector form SmartArt drawings use.
+  const cx = 200 * 12700;
+  const cy = 100 * 12700;
+  const path = `<a:custGeom><a:avLst/><a:gdLst/><a:ahLst/><a:cxnLst/><a:rect l="0" t="0" r="0" b="0"/><a:pathLst><a:path><a:moveTo><a:pt x="0" y="0"/></a:moveTo><a:lnTo><a:pt x="0" y="${cy / 2}"/></a:lnTo><a:lnTo><a:pt x="${cx}" y="${cy / 2}"/></a:lnTo><a:lnTo><a:pt x="${cx}" y="${cy}"/></a:lnTo></a:path></a:pathLst></a:custGeom>`;
+  const tree = `<p:sp><p:nvSpPr><p:cNvPr id="2" name="elbow"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="${100 * 12700}" y="${100 * 12700}"/><a:ext cx="${cx}" cy="${cy}"/></a:xfrm>${path}<a:noFill/><a:ln w="50800"><a:solidFill><a:srgbClr val="FF0000"/></a:solidFill></a:ln></p:spPr></p:sp>`;
+  const r = await renderSlide(await miniDeck({ slides: [{ tree }] }), '/ppt/slides/slide1.xml', { widthPx: 960 });
+  t.ok(near(await pixel(r.png, 200, 150), [255, 0, 0], 8), 'the horizontal run crosses the middle of the box');
+  t.ok(near(await pixel(r.png, 300, 180), [255, 0, 0], 8), 'the last leg runs down the right edge');
+  t.ok(near(await pixel(r.png, 100, 125), [255, 0, 0], 8), 'the first leg runs down the left edge');
+});

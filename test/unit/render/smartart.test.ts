@@ -60,3 +60,26 @@ t.test('SmartArt is drawn from its drawing part', { ...needsCorpus(), timeout: 6
   }
   t.ok(checked >= 1, `${checked} slides with SmartArt checked`);
 });
+
+t.test('a diagram in a group that resized its frame is drawn at the frame\'s size, its connectors as elbows', needsCorpus('templates/poi-stress021-hebrew-9masters.pptx'), async (t) => {
+  // Slide 9: the diagram's frame is in a group scaling y by 0.927 (ext 3471863 / chExt 3745232 EMU).
+  // Its drawing's two connectors are custom paths without w/h (shape EMU): down, across, down.
+  // Their horizontal runs meet under the top box at y = 4683130 + 864139 × 0.927 EMU = 479.8 px
+  // at 800 px, from x ≈ 199 to 480 px (unscaled it would be 485.3 px; as points, off the slide); the
+  // boxes under it start at 491 px.
+  const pkg = await OpcPackage.open(readFileSync(corpusPath('templates/poi-stress021-hebrew-9masters.pptx')));
+  const out = await renderSlide(pkg, '/ppt/slides/slide9.xml', { widthPx: 800 });
+  const d = await rgba(out.png);
+  for (const x of [240, 300, 420, 460]) {
+    let sum = 0;
+    let weight = 0;
+    for (let y = 472; y <= 487; y++) {
+      const p = (y * 800 + x) * 4;
+      const ink = 765 - (d[p]! + d[p + 1]! + d[p + 2]!);
+      if (ink > 120) { sum += y * ink; weight += ink; }
+    }
+    t.ok(weight > 0, `a line crosses x = ${x}`);
+    const centre = sum / Math.max(1, weight);
+    t.ok(Math.abs(centre - 479.8) <= 1.5, `at x = ${x} the connector is centred at y = ${centre.toFixed(1)} (479.8 expected)`);
+  }
+});
