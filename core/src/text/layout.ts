@@ -1205,7 +1205,10 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
         if (kind === UNIT && tallCjk && S.seg[i]! >= 0 && S.splits[S.run[i]!]!.eastAsian?.[S.seg[i]!]) S.take(cjkFace(font), m);
       }
       if (visibleCount === 0) S.take(p.endFont ? sized(p.endFont, s, k) : firstFont, m);
-      if (li === 0 && bulletFont && visibleCount) S.take(bulletFont, m);
+      // the bullet's face counts towards its line's height, except where lines are set by the
+      // text's own faces (LibreOffice's table cells: a bullet in Arial beside Calibri text leaves
+      // the line as tall as the text's)
+      if (li === 0 && bulletFont && visibleCount && lineMetrics !== 'face') S.take(bulletFont, m);
       let asc = S.asc;
       let desc = S.desc;
       if (lineMetrics === 'fontIndependent') {

@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import { measure, resolveFace, defaultFontMetrics } from '../../../core/src/text/font-metrics.js';
-import { EMU_PER_PT, fitText, layoutText, type ParagraphInput, type TextBodyInput } from '../../../core/src/text/layout.js';
+import { EMU_PER_PT, PREVIEW_LAYOUT, fitText, layoutText, type ParagraphInput, type TextBodyInput } from '../../../core/src/text/layout.js';
 
 const arial = (size_pt: number) => ({ name: 'Arial', size_pt });
 const close = (t2: { ok(v: boolean, m: string): unknown }, a: number, b: number, msg: string): void => {
@@ -256,4 +256,17 @@ t.test('a justified line spreads its words: each word after a widened space is p
   // the last line is not justified: one fragment at the natural spacing
   const lastLine = l.lines[l.lines.length - 1]!;
   t.equal(lastLine.fragments.filter((f) => f.text.trim()).length, 1, 'last line set as one piece');
+});
+
+t.test('in lines set by their faces (table cells), a bullet in another face leaves the line as tall as its text', async (t) => {
+  const calibri = { name: 'Calibri', size_pt: 14 };
+  const text = (bullet: boolean): TextBodyInput => ({
+    ...noInsets,
+    paragraphs: [{ runs: [{ text: 'Citing textual evidence', font: calibri }], marL_emu: 285750, indent_emu: -285750, ...(bullet ? { bullet: { text: '•', font: { name: 'Arial', size_pt: 14 } } } : {}) }],
+  });
+  const face = { ...PREVIEW_LAYOUT, lineMetrics: 'face' as const };
+  const plain = layoutText(text(false), { width_emu: pt(400), height_emu: pt(400) }, face);
+  const bulleted = layoutText(text(true), { width_emu: pt(400), height_emu: pt(400) }, face);
+  close(t, bulleted.lines[0]!.height_pt, plain.lines[0]!.height_pt, 'bulleted line as tall as the plain one');
+  t.ok(bulleted.lines[0]!.fragments.some((f) => f.bullet), 'the bullet is drawn');
 });
