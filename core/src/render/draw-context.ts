@@ -475,6 +475,11 @@ export interface OuterShadow {
   dxPt: number;
   dyPt: number;
   color: Rgba;
+  /** Horizontal and vertical scale (`sx`, `sy`; 1 = 100 %), about the point `algn` names. */
+  sx?: number;
+  sy?: number;
+  /** `algn` (ST_RectAlignment: tl, t, tr, l, ctr, r, bl, b, br; default b). */
+  align?: string;
 }
 
 /**
@@ -497,7 +502,15 @@ export function shapeShadow(dc: DrawContext, spPr: Element | undefined, effectRe
   if (!color || color.a <= 0) return undefined;
   const dist = intAttr(sh, 'dist', 0) / EMU_PT;
   const dir = ((intAttr(sh, 'dir', 0) / 60000) * Math.PI) / 180;
-  return { blurPt: intAttr(sh, 'blurRad', 0) / EMU_PT, dxPt: dist * Math.cos(dir), dyPt: dist * Math.sin(dir), color };
+  return {
+    blurPt: intAttr(sh, 'blurRad', 0) / EMU_PT,
+    dxPt: dist * Math.cos(dir),
+    dyPt: dist * Math.sin(dir),
+    color,
+    sx: intAttr(sh, 'sx', 100000) / 100000,
+    sy: intAttr(sh, 'sy', 100000) / 100000,
+    align: attr(sh, 'algn') ?? 'b',
+  };
 }
 
 /** A path whose shadow is cast: filled, and/or outlined `strokePt` wide (0: not outlined). */
@@ -877,7 +890,7 @@ function autofitLayout(body: TextBodyInput, box: TextBox, options: LayoutOptions
  * of `a:bodyPr` §21.1.2.1.1 or `a:tcPr` §21.1.3.17; 90°, `vert270` 270°).
  * @param options - how the text is laid out ({@link drawTextBody})
  */
-export function drawTurnedTextBody(dc: DrawContext, body: TextBodyInput, rect0: RectPt, vert: string | undefined, autofit = false, options: LayoutOptions = PREVIEW_LAYOUT): void {
+export function drawTurnedTextBody(dc: DrawContext, body: TextBodyInput, rect0: RectPt, vert: string | undefined, autofit = false, options: LayoutOptions = PREVIEW_LAYOUT, shadow?: OuterShadow): void {
   const ctx = dc.ctx;
   let rect = rect0;
   ctx.save();
@@ -889,7 +902,7 @@ export function drawTurnedTextBody(dc: DrawContext, body: TextBodyInput, rect0: 
     ctx.translate(-cx, -cy);
     rect = { x: cx - rect.h / 2, y: cy - rect.w / 2, w: rect.h, h: rect.w };
   }
-  drawTextBody(dc, body, rect, autofit, options);
+  drawTextBody(dc, body, rect, autofit, options, shadow);
   ctx.restore();
 }
 
@@ -951,7 +964,7 @@ export function deviceScale(m: Pick<Affine, 'a' | 'b' | 'c' | 'd'>): number {
  *   LibreOffice sets it) unless the caller sets it otherwise (table cells: `table.ts`)
  * @returns false when there was nothing to draw
  */
-export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt, autofit = false, options: LayoutOptions = PREVIEW_LAYOUT): boolean {
+export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt, autofit = false, options: LayoutOptions = PREVIEW_LAYOUT, shadow?: OuterShadow): boolean {
   if (!body0.paragraphs.some((p) => p.runs.some((r) => !r.lineBreak && r.text.trim() !== ''))) return false;
   const body = drawableText(dc, body0);
   const box = { width_emu: rect.w * EMU_PT, height_emu: rect.h * EMU_PT };
@@ -968,6 +981,40 @@ export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt
   let fill = '';
   let spacing = '0px';
   ctx.letterSpacing = spacing;
+  if (shadow) {
+    // The text's shadow first (a shape without fill or line casts it from its text, as
+    // PowerPoint draws it): the glyphs in the shadow's colour, scaled about its alignment
+    // point of the text box, moved by its offset, blurred on a canvas (a PDF page gets it sharp).
+    const [ax, ay] = alignPoint(shadow.align ?? 'b', rect);
+    ctx.save();
+    ctx.translate((ax + shadow.dxPt) * q, (ay + shadow.dyPt) * q);
+    ctx.scale(shadow.sx ?? 1, shadow.sy ?? 1);
+    ctx.translate(-ax * q, -ay * q);
+    // the filter's radius is in device pixels: σ is half the blur radius
+    if (shadow.blurPt > 0 && !dc.surface.pdf) ctx.filter = `blur(${((shadow.blurPt * deviceScale(ctx.getTransform()) * q) / 2).toFixed(2)}px)`;
+    ctx.fillStyle = css(shadow.color);
+    ctx.letterSpacing = '0px';
+    for (const line of layout.lines) {
+      for (const f of line.fragments) {
+        if (!f.text.trim() || (f.alpha ?? 1) <= 0) continue;
+        const fallbacks = hasNonLatinScript(f.text) ? scriptFallbackFamilies(dc.fallbackFamilies, f.font.eastAsianLang && hasEastAsian(f.text) ? cjkFamilyFor(f.font.eastAsianLang, !!f.font.bold) : undefined) : dc.fallbackFamilies;
+        ctx.font = cssFont(dc.family(f.font.name, f.font.shapeHint), f.font.size_pt * q, !!f.font.bold, !!f.font.italic, fallbacks);
+        ctx.letterSpacing = f.spacing_pt ? `${f.spacing_pt * q}px` : '0px';
+        const x = (rect.x + f.x_pt) * q;
+        const y = (rect.y + line.baseline_pt - f.rise_pt) * q;
+        if (f.rtl) {
+          ctx.direction = 'rtl';
+          ctx.textAlign = 'right';
+          ctx.fillText(f.text, x + f.width_pt * q, y);
+          ctx.direction = 'ltr';
+          ctx.textAlign = 'left';
+        } else ctx.fillText(f.text, x, y);
+      }
+    }
+    ctx.filter = 'none';
+    ctx.restore();
+    ctx.letterSpacing = spacing;
+  }
   for (const line of layout.lines) {
     // Highlights (a:highlight) first, under the line's text, spaces included: each fragment's
     // width from its font's ascent to its descent.
@@ -1020,6 +1067,14 @@ export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt
   }
   ctx.restore();
   return true;
+}
+
+/** The point of `r` an ST_RectAlignment value names (§20.1.10.53), points. */
+function alignPoint(align: string, r: RectPt): [number, number] {
+  if (align === 'ctr') return [r.x + r.w / 2, r.y + r.h / 2];
+  const x = align.endsWith('l') ? r.x : align.endsWith('r') ? r.x + r.w : r.x + r.w / 2;
+  const y = align.startsWith('t') ? r.y : align.startsWith('b') ? r.y + r.h : r.y + r.h / 2;
+  return [x, y];
 }
 
 /** Name of the PDF destination at the top of a slide's page (internal links jump there). */

@@ -401,7 +401,9 @@ async function drawSp(dc: DrawContext, shape: Shape, o: DrawOptions): Promise<vo
     ctx.save();
     const rotExtra = frame.flipV ? 180 : 0;
     enterFrame(ctx, r, { ...frame, rotation: frame.rotation + rotExtra }, false);
-    drawTurnedTextBody(dc, body, rect, vert, hasNormAutofit(src.bodyPrs));
+    // a shape with neither fill nor line casts its shadow from its text
+    const castsFromText = shadow && !(fill && fill.el.localName !== 'noFill') && !outline;
+    drawTurnedTextBody(dc, body, rect, vert, hasNormAutofit(src.bodyPrs), undefined, castsFromText ? shadow : undefined);
     ctx.restore();
   }
 }

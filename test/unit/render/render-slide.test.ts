@@ -205,3 +205,25 @@ t.test('a custom path without its own w/h is drawn in the shape\'s EMU coordinat
   t.ok(near(await pixel(r.png, 300, 180), [255, 0, 0], 8), 'the last leg runs down the right edge');
   t.ok(near(await pixel(r.png, 100, 125), [255, 0, 0], 8), 'the first leg runs down the left edge');
 });
+
+t.test('a shape with neither fill nor line casts its shadow from its text; a filled one from its outline', async (t) => {
+  // 40 pt "IIII" at (100, 100) pt, black; a sharp green shadow 6 pt to the right (dir 0).
+  const shadow = '<a:effectLst><a:outerShdw dist="76200" dir="0" algn="l" rotWithShape="0"><a:srgbClr val="00FF00"/></a:outerShdw></a:effectLst>';
+  const tree = (fill: string): string =>
+    `<p:sp><p:nvSpPr><p:cNvPr id="2" name="T"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="${100 * 12700}" y="${100 * 12700}"/><a:ext cx="${400 * 12700}" cy="${100 * 12700}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom>${fill}<a:ln><a:noFill/></a:ln>${shadow}</p:spPr>` +
+    `<p:txBody><a:bodyPr wrap="none" lIns="0" tIns="0" rIns="0" bIns="0"/><a:lstStyle/><a:p><a:r><a:rPr lang="en-US" sz="4000"><a:solidFill><a:srgbClr val="000000"/></a:solidFill><a:latin typeface="Arial"/></a:rPr><a:t>IIII</a:t></a:r></a:p></p:txBody></p:sp>`;
+  const count = async (png: Uint8Array): Promise<number> => {
+    const img = await loadImage(Buffer.from(png));
+    const c = createCanvas(img.width, img.height);
+    c.getContext('2d').drawImage(img, 0, 0);
+    const d = c.getContext('2d').getImageData(100, 100, 200, 60).data;
+    let n = 0;
+    for (let p = 0; p < d.length; p += 4) if (d[p]! < 60 && d[p + 1]! > 200 && d[p + 2]! < 60) n++;
+    return n;
+  };
+  const unfilled = await renderSlide(await miniDeck({ slides: [{ tree: tree('<a:noFill/>') }] }), '/ppt/slides/slide1.xml', { widthPx: 960 });
+  const filled = await renderSlide(await miniDeck({ slides: [{ tree: tree('<a:solidFill><a:srgbClr val="FFFFFF"/></a:solidFill>') }] }), '/ppt/slides/slide1.xml', { widthPx: 960 });
+  const unfilledGreen = await count(unfilled.png);
+  t.ok(unfilledGreen > 200, `${unfilledGreen} green shadow pixels beside the unfilled box's letters`);
+  t.equal(await count(filled.png), 0, 'a white-filled box hides its own outline shadow where the letters are');
+});
