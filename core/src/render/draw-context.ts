@@ -11,7 +11,7 @@ import { FactKind, openedTemplates } from '../ooxml/pml/opened-templates.js';
 import type { Theme } from '../ooxml/pml/theme.js';
 import { NS, attr, attrNS, child, children, intAttr, type Element } from '../ooxml/xml.js';
 import { defaultFontMetrics } from '../text/font-metrics.js';
-import { PREVIEW_LAYOUT, isVerticalText, layoutText, type LayoutOptions, type TextBodyInput, type TextBox, type TextLayout } from '../text/layout.js';
+import { PREVIEW_LAYOUT, isVerticalText, layoutText, type LayoutOptions, type LineFragment, type TextBodyInput, type TextBox, type TextLayout } from '../text/layout.js';
 import { colorIn, css, resolveRgba, type ColorContext, type Rgba } from '../ooxml/pml/color.js';
 import { cjkFamilyFor, cssFont, drawFamily, pdfFallbackFamilies, scriptFallbackFamilies } from './fonts.js';
 import { hasEastAsian, hasNonLatinScript } from '../text/script.js';
@@ -981,40 +981,54 @@ export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt
   let fill = '';
   let spacing = '0px';
   ctx.letterSpacing = spacing;
+  // Shadows first, under all the text: a run's own (a:rPr/a:effectLst), else the one its shape
+  // casts from its text (a shape without fill or line, as PowerPoint draws it) — the glyphs
+  // in the shadow's colour, moved by its offset (a shape's also scaled by sx/sy about its
+  // alignment point of the text box), blurred on a canvas (sharp on a PDF page).
+  const glyphs = (f: LineFragment, baseline: number): void => {
+    const fallbacks = hasNonLatinScript(f.text) ? scriptFallbackFamilies(dc.fallbackFamilies, f.font.eastAsianLang && hasEastAsian(f.text) ? cjkFamilyFor(f.font.eastAsianLang, !!f.font.bold) : undefined) : dc.fallbackFamilies;
+    ctx.font = cssFont(dc.family(f.font.name, f.font.shapeHint), f.font.size_pt * q, !!f.font.bold, !!f.font.italic, fallbacks);
+    ctx.letterSpacing = f.spacing_pt ? `${f.spacing_pt * q}px` : '0px';
+    const x = (rect.x + f.x_pt) * q;
+    const y = (rect.y + baseline - f.rise_pt) * q;
+    if (f.rtl) {
+      ctx.direction = 'rtl';
+      ctx.textAlign = 'right';
+      ctx.fillText(f.text, x + f.width_pt * q, y);
+      ctx.direction = 'ltr';
+      ctx.textAlign = 'left';
+    } else ctx.fillText(f.text, x, y);
+  };
+  // the filter's radius is in device pixels: σ is half the blur radius
+  const blurFilter = (blurPt: number): string => (blurPt > 0 && !dc.surface.pdf ? `blur(${((blurPt * deviceScale(ctx.getTransform()) * q) / 2).toFixed(2)}px)` : 'none');
+  const casts = (f: LineFragment): boolean => !!f.text.trim() && (f.alpha ?? 1) > 0;
   if (shadow) {
-    // The text's shadow first (a shape without fill or line casts it from its text, as
-    // PowerPoint draws it): the glyphs in the shadow's colour, scaled about its alignment
-    // point of the text box, moved by its offset, blurred on a canvas (a PDF page gets it sharp).
     const [ax, ay] = alignPoint(shadow.align ?? 'b', rect);
     ctx.save();
     ctx.translate((ax + shadow.dxPt) * q, (ay + shadow.dyPt) * q);
     ctx.scale(shadow.sx ?? 1, shadow.sy ?? 1);
     ctx.translate(-ax * q, -ay * q);
-    // the filter's radius is in device pixels: σ is half the blur radius
-    if (shadow.blurPt > 0 && !dc.surface.pdf) ctx.filter = `blur(${((shadow.blurPt * deviceScale(ctx.getTransform()) * q) / 2).toFixed(2)}px)`;
+    ctx.filter = blurFilter(shadow.blurPt);
     ctx.fillStyle = css(shadow.color);
-    ctx.letterSpacing = '0px';
-    for (const line of layout.lines) {
-      for (const f of line.fragments) {
-        if (!f.text.trim() || (f.alpha ?? 1) <= 0) continue;
-        const fallbacks = hasNonLatinScript(f.text) ? scriptFallbackFamilies(dc.fallbackFamilies, f.font.eastAsianLang && hasEastAsian(f.text) ? cjkFamilyFor(f.font.eastAsianLang, !!f.font.bold) : undefined) : dc.fallbackFamilies;
-        ctx.font = cssFont(dc.family(f.font.name, f.font.shapeHint), f.font.size_pt * q, !!f.font.bold, !!f.font.italic, fallbacks);
-        ctx.letterSpacing = f.spacing_pt ? `${f.spacing_pt * q}px` : '0px';
-        const x = (rect.x + f.x_pt) * q;
-        const y = (rect.y + line.baseline_pt - f.rise_pt) * q;
-        if (f.rtl) {
-          ctx.direction = 'rtl';
-          ctx.textAlign = 'right';
-          ctx.fillText(f.text, x + f.width_pt * q, y);
-          ctx.direction = 'ltr';
-          ctx.textAlign = 'left';
-        } else ctx.fillText(f.text, x, y);
-      }
-    }
+    for (const line of layout.lines) for (const f of line.fragments) if (casts(f) && !f.shadow) glyphs(f, line.baseline_pt);
     ctx.filter = 'none';
     ctx.restore();
-    ctx.letterSpacing = spacing;
   }
+  for (const line of layout.lines) {
+    for (const f of line.fragments) {
+      const sh = f.shadow;
+      if (!sh || !casts(f)) continue;
+      const n = Number.parseInt(sh.color, 16);
+      ctx.save();
+      ctx.translate(sh.dxPt * q, sh.dyPt * q);
+      ctx.filter = blurFilter(sh.blurPt);
+      ctx.fillStyle = css({ r: (n >> 16) & 255, g: (n >> 8) & 255, b: n & 255, a: sh.alpha * (f.alpha ?? 1) });
+      glyphs(f, line.baseline_pt);
+      ctx.filter = 'none';
+      ctx.restore();
+    }
+  }
+  ctx.letterSpacing = spacing;
   for (const line of layout.lines) {
     // Highlights (a:highlight) first, under the line's text, spaces included: each fragment's
     // width from its font's ascent to its descent.

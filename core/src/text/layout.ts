@@ -20,6 +20,15 @@ import { hasEastAsian, hasNonLatinScript, hasRightToLeft, isEastAsian, isRightTo
 /** EMU per point (ECMA-376 §20.1.10.16 ST_Coordinate: 914400 EMU per inch, 72 pt per inch). */
 export const EMU_PER_PT = 12700;
 
+/** A run's shadow: colour `RRGGBB` with alpha 0–1, offset and blur radius in points. */
+export interface TextShadow {
+  color: string;
+  alpha: number;
+  dxPt: number;
+  dyPt: number;
+  blurPt: number;
+}
+
 /** One run of text with its resolved character properties (§21.1.2.3.9 `a:rPr`). */
 export interface TextRunInput {
   text: string;
@@ -31,6 +40,8 @@ export interface TextRunInput {
   strike?: boolean;
   /** Highlight behind the text (`a:highlight`, §21.1.2.3.4) as `RRGGBB`. */
   highlight?: string;
+  /** The run's outer shadow (`a:rPr/a:effectLst/a:outerShdw`, §20.1.8.49). */
+  shadow?: TextShadow;
   /** Baseline shift in percent of the size (`baseline`, 30 = superscript); 0 by default. */
   baseline_pct?: number;
   /** Extra letter spacing, pt (`spc` / 100). */
@@ -133,6 +144,8 @@ export interface LineFragment {
   strike?: boolean;
   /** Highlight colour behind the fragment ({@link TextRunInput.highlight}). */
   highlight?: string;
+  /** The fragment's run's shadow ({@link TextRunInput.shadow}). */
+  shadow?: TextShadow;
   /** Baseline shift upwards, pt. */
   rise_pt: number;
   /** Extra spacing after each character, pt. */
@@ -1290,6 +1303,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
             underline: run.underline,
             strike: run.strike,
             ...(run.highlight ? { highlight: run.highlight } : {}),
+            ...(run.shadow ? { shadow: run.shadow } : {}),
             rise_pt: ((run.baseline_pct ?? 0) / 100) * font.size_pt,
             spacing_pt: (run.spacing_pt ?? 0) * k,
             ...(run.link_rid ? { link_rid: run.link_rid } : {}),

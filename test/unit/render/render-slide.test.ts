@@ -226,4 +226,9 @@ t.test('a shape with neither fill nor line casts its shadow from its text; a fil
   const unfilledGreen = await count(unfilled.png);
   t.ok(unfilledGreen > 200, `${unfilledGreen} green shadow pixels beside the unfilled box's letters`);
   t.equal(await count(filled.png), 0, 'a white-filled box hides its own outline shadow where the letters are');
+  // a run's own shadow (a:rPr/a:effectLst), in a filled box: cast by its glyphs over the fill
+  const runShadow = tree('<a:solidFill><a:srgbClr val="FFFFFF"/></a:solidFill>').replace(shadow, '').replace('<a:latin typeface="Arial"/>', `${shadow}<a:latin typeface="Arial"/>`);
+  const run = await renderSlide(await miniDeck({ slides: [{ tree: runShadow }] }), '/ppt/slides/slide1.xml', { widthPx: 960 });
+  const runGreen = await count(run.png);
+  t.ok(runGreen > 200, `${runGreen} green pixels beside the letters of a run with a shadow of its own`);
 });
