@@ -360,12 +360,6 @@ function txPrStyle(txPr: Element | undefined, base: ChartTextStyle, colors: Colo
   return textStyleFrom(firstRPr(txPr), child(txPr, NS.a, 'bodyPr'), base, colors, theme);
 }
 
-/**
- * An element's manual position (`c:layout/c:manualLayout`, §21.2.2.95) as fractions of the
- * chart space in edge mode: x, y (top-left) and, when given, w and h; `inner` when the
- * layout target is the plot's inner rectangle (the axes' box, without tick labels).
- * Factor mode (offsets from the automatic position) is not followed: undefined.
- */
 /** The number an element's `val` attribute holds (chart elements carry their value so); undefined when absent or not finite. */
 function valNumber(el: Element | undefined): number | undefined {
   const raw = attr(el, 'val');
@@ -373,6 +367,12 @@ function valNumber(el: Element | undefined): number | undefined {
   return raw !== undefined && Number.isFinite(v) ? v : undefined;
 }
 
+/**
+ * An element's manual position (`c:layout/c:manualLayout`, §21.2.2.95) as fractions of the
+ * chart space in edge mode: x, y (top-left) and, when given, w and h; `inner` when the
+ * layout target is the plot's inner rectangle (the axes' box, without tick labels).
+ * Factor mode (offsets from the automatic position) is not followed: undefined.
+ */
 export function manualLayoutOf(el: Element | undefined): { x: number; y: number; w: number | undefined; h: number | undefined; inner: boolean } | undefined {
   const ml = child(child(el, NS.c, 'layout'), NS.c, 'manualLayout');
   if (!ml) return undefined;

@@ -11,8 +11,9 @@ import { FactKind, openedTemplates } from '../ooxml/pml/opened-templates.js';
 import type { Theme } from '../ooxml/pml/theme.js';
 import { NS, attr, attrNS, child, children, intAttr, type Element } from '../ooxml/xml.js';
 import { defaultFontMetrics } from '../text/font-metrics.js';
-import { PREVIEW_LAYOUT, isVerticalText, layoutText, type LayoutOptions, type LineFragment, type TextBodyInput, type TextBox, type TextLayout } from '../text/layout.js';
-import { colorIn, css, resolveRgba, type ColorContext, type Rgba } from '../ooxml/pml/color.js';
+import { PREVIEW_LAYOUT, isVerticalText, layoutText, type LayoutOptions, type LineFragment, type TextBodyInput, type TextBox, type TextLayout, type TextShadow } from '../text/layout.js';
+import { readOuterShadow } from '../ooxml/pml/effects.js';
+import { colorIn, css, hexToRgba, resolveRgba, type ColorContext, type Rgba } from '../ooxml/pml/color.js';
 import { cjkFamilyFor, cssFont, drawFamily, pdfFallbackFamilies, scriptFallbackFamilies } from './fonts.js';
 import { hasEastAsian, hasNonLatinScript } from '../text/script.js';
 import type { FontShape } from '../text/font-class.js';
@@ -469,18 +470,8 @@ export function drawCropped(ctx: SKRSContext2D, img: Image | Canvas | MetafilePi
   ctx.restore();
 }
 
-/** An outer shadow (`a:outerShdw`, §20.1.8.49): blur radius and offset in points, colour with alpha. */
-export interface OuterShadow {
-  blurPt: number;
-  dxPt: number;
-  dyPt: number;
-  color: Rgba;
-  /** Horizontal and vertical scale (`sx`, `sy`; 1 = 100 %), about the point `algn` names. */
-  sx?: number;
-  sy?: number;
-  /** `algn` (ST_RectAlignment: tl, t, tr, l, ctr, r, bl, b, br; default b). */
-  align?: string;
-}
+/** An outer shadow (`a:outerShdw`, §20.1.8.49) as shapes and text cast it. */
+export type OuterShadow = TextShadow;
 
 /**
  * The outer shadow of a shape: its own `a:effectLst` (an empty list means none), else the
@@ -496,21 +487,7 @@ export function shapeShadow(dc: DrawContext, spPr: Element | undefined, effectRe
     list = child(style, NS.a, 'effectLst');
     colors = { ...dc.colors, phClr: colorIn(effectRef, dc.colors) };
   }
-  const sh = child(list, NS.a, 'outerShdw');
-  if (!sh) return undefined;
-  const color = colorIn(sh, colors);
-  if (!color || color.a <= 0) return undefined;
-  const dist = intAttr(sh, 'dist', 0) / EMU_PT;
-  const dir = ((intAttr(sh, 'dir', 0) / 60000) * Math.PI) / 180;
-  return {
-    blurPt: intAttr(sh, 'blurRad', 0) / EMU_PT,
-    dxPt: dist * Math.cos(dir),
-    dyPt: dist * Math.sin(dir),
-    color,
-    sx: intAttr(sh, 'sx', 100000) / 100000,
-    sy: intAttr(sh, 'sy', 100000) / 100000,
-    align: attr(sh, 'algn') ?? 'b',
-  };
+  return readOuterShadow(list, colors);
 }
 
 /** A path whose shadow is cast: filled, and/or outlined `strokePt` wide (0: not outlined). */
@@ -981,14 +958,24 @@ export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt
   let fill = '';
   let spacing = '0px';
   ctx.letterSpacing = spacing;
-  // Shadows first, under all the text: a run's own (a:rPr/a:effectLst), else the one its shape
-  // casts from its text (a shape without fill or line, as PowerPoint draws it) — the glyphs
-  // in the shadow's colour, moved by its offset (a shape's also scaled by sx/sy about its
-  // alignment point of the text box), blurred on a canvas (sharp on a PDF page).
+  // The font a fragment is drawn in: text in other scripts than Latin with the faces
+  // LibreOffice falls back to for them (Han characters in the regional face of the run's
+  // language, registered when first needed). Font and spacing are set only when they change
+  // (the canvas parses each font string).
+  const useFontOf = (f: LineFragment): string => {
+    const fallbacks = hasNonLatinScript(f.text)
+      ? scriptFallbackFamilies(dc.fallbackFamilies, f.font.eastAsianLang && hasEastAsian(f.text) ? cjkFamilyFor(f.font.eastAsianLang, !!f.font.bold) : undefined)
+      : dc.fallbackFamilies;
+    const family = dc.family(f.font.name, f.font.shapeHint);
+    const nextFont = cssFont(family, f.font.size_pt * q, !!f.font.bold, !!f.font.italic, fallbacks);
+    if (nextFont !== font) ctx.font = font = nextFont;
+    const nextSpacing = f.spacing_pt ? `${f.spacing_pt * q}px` : '0px';
+    if (nextSpacing !== spacing) ctx.letterSpacing = spacing = nextSpacing;
+    return family;
+  };
+  // x, y: in the scaled-back transform (points × q); a right-to-left piece is shaped from its
+  // right edge (the shaper orders its glyphs and joins Arabic)
   const glyphs = (f: LineFragment, baseline: number): void => {
-    const fallbacks = hasNonLatinScript(f.text) ? scriptFallbackFamilies(dc.fallbackFamilies, f.font.eastAsianLang && hasEastAsian(f.text) ? cjkFamilyFor(f.font.eastAsianLang, !!f.font.bold) : undefined) : dc.fallbackFamilies;
-    ctx.font = cssFont(dc.family(f.font.name, f.font.shapeHint), f.font.size_pt * q, !!f.font.bold, !!f.font.italic, fallbacks);
-    ctx.letterSpacing = f.spacing_pt ? `${f.spacing_pt * q}px` : '0px';
     const x = (rect.x + f.x_pt) * q;
     const y = (rect.y + baseline - f.rise_pt) * q;
     if (f.rtl) {
@@ -999,78 +986,52 @@ export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt
       ctx.textAlign = 'left';
     } else ctx.fillText(f.text, x, y);
   };
-  // the filter's radius is in device pixels: σ is half the blur radius
-  const blurFilter = (blurPt: number): string => (blurPt > 0 && !dc.surface.pdf ? `blur(${((blurPt * deviceScale(ctx.getTransform()) * q) / 2).toFixed(2)}px)` : 'none');
-  const casts = (f: LineFragment): boolean => !!f.text.trim() && (f.alpha ?? 1) > 0;
-  if (shadow) {
-    const [ax, ay] = alignPoint(shadow.align ?? 'b', rect);
-    ctx.save();
-    ctx.translate((ax + shadow.dxPt) * q, (ay + shadow.dyPt) * q);
-    ctx.scale(shadow.sx ?? 1, shadow.sy ?? 1);
-    ctx.translate(-ax * q, -ay * q);
-    ctx.filter = blurFilter(shadow.blurPt);
-    ctx.fillStyle = css(shadow.color);
-    for (const line of layout.lines) for (const f of line.fragments) if (casts(f) && !f.shadow) glyphs(f, line.baseline_pt);
-    ctx.filter = 'none';
-    ctx.restore();
-  }
+  const drawn = (f: LineFragment): boolean => !!f.text.trim() && (f.alpha ?? 1) > 0;
+  // Shadows first, under all the text: a run's own (a:rPr/a:effectLst), else the one the shape
+  // casts from its text (a shape without fill or line, as PowerPoint draws it) — the glyphs in
+  // the shadow's colour, scaled by sx/sy about its alignment point of the text box, moved by
+  // its offset, blurred on a canvas (the filter's radius is device pixels, σ half the blur
+  // radius) and sharp on a PDF page.
   for (const line of layout.lines) {
     for (const f of line.fragments) {
-      const sh = f.shadow;
-      if (!sh || !casts(f)) continue;
-      const n = Number.parseInt(sh.color, 16);
+      const sh = f.shadow ?? shadow;
+      if (!sh || !drawn(f)) continue;
+      useFontOf(f);
+      const [ax, ay] = alignPoint(sh.align, rect);
       ctx.save();
-      ctx.translate(sh.dxPt * q, sh.dyPt * q);
-      ctx.filter = blurFilter(sh.blurPt);
-      ctx.fillStyle = css({ r: (n >> 16) & 255, g: (n >> 8) & 255, b: n & 255, a: sh.alpha * (f.alpha ?? 1) });
+      ctx.translate((ax + sh.dxPt) * q, (ay + sh.dyPt) * q);
+      ctx.scale(sh.sx, sh.sy);
+      ctx.translate(-ax * q, -ay * q);
+      if (sh.blurPt > 0 && !dc.surface.pdf) ctx.filter = `blur(${((sh.blurPt * deviceScale(ctx.getTransform()) * q) / 2).toFixed(2)}px)`;
+      ctx.fillStyle = css({ ...sh.color, a: sh.color.a * (f.alpha ?? 1) });
       glyphs(f, line.baseline_pt);
       ctx.filter = 'none';
       ctx.restore();
     }
   }
-  ctx.letterSpacing = spacing;
   for (const line of layout.lines) {
-    // Highlights (a:highlight) first, under the line's text, spaces included: each fragment's
-    // width from its font's ascent to its descent.
+    // Highlights (a:highlight) under the line's text, spaces included: each fragment's width
+    // from its font's ascent to its descent.
     for (const f of line.fragments) {
-      if (!f.highlight || f.bullet) continue;
+      const highlight = f.bullet ? undefined : hexToRgba(f.highlight);
+      if (!highlight) continue;
       const v = defaultFontMetrics.vertical(f.font);
-      const n = Number.parseInt(f.highlight, 16);
-      ctx.fillStyle = fill = css({ r: (n >> 16) & 255, g: (n >> 8) & 255, b: n & 255, a: 1 });
+      ctx.fillStyle = fill = css(highlight);
       ctx.fillRect((rect.x + f.x_pt) * q, (rect.y + line.baseline_pt - f.rise_pt - v.ascent_pt) * q, f.width_pt * q, (v.ascent_pt + v.descent_pt) * q);
     }
     for (const f of line.fragments) {
-      if (!f.text.trim()) continue;
-      const alpha = f.alpha ?? 1;
-      if (alpha <= 0) continue;
-      // text in other scripts than Latin is drawn with the faces LibreOffice falls back to for them
-      // (Han characters in the regional face of the run's language, registered when first needed)
-      const fallbacks = hasNonLatinScript(f.text)
-        ? scriptFallbackFamilies(dc.fallbackFamilies, f.font.eastAsianLang && hasEastAsian(f.text) ? cjkFamilyFor(f.font.eastAsianLang, !!f.font.bold) : undefined)
-        : dc.fallbackFamilies;
-      const family = dc.family(f.font.name, f.font.shapeHint);
+      if (!drawn(f)) continue;
+      const family = useFontOf(f);
       // a run whose Latin text draws in a face of its own keeps that face as its reported substitute
       if (f.substitutedFor && family.toLowerCase() !== f.substitutedFor.trim().toLowerCase()) dc.fontSubstitutions[f.substitutedFor] ??= family;
-      const nextFont = cssFont(family, f.font.size_pt * q, !!f.font.bold, !!f.font.italic, fallbacks);
-      if (nextFont !== font) ctx.font = font = nextFont;
       const n = Number.parseInt(f.color ?? '000000', 16);
-      const nextFill = css({ r: (n >> 16) & 255, g: (n >> 8) & 255, b: n & 255, a: alpha });
+      const nextFill = css({ r: (n >> 16) & 255, g: (n >> 8) & 255, b: n & 255, a: f.alpha ?? 1 });
       if (nextFill !== fill) ctx.fillStyle = fill = nextFill;
-      const nextSpacing = f.spacing_pt ? `${f.spacing_pt * q}px` : '0px';
-      if (nextSpacing !== spacing) ctx.letterSpacing = spacing = nextSpacing;
-      // x, y, size, width: in the scaled-back transform (points × q)
+      glyphs(f, line.baseline_pt);
       const x = (rect.x + f.x_pt) * q;
       const y = (rect.y + line.baseline_pt - f.rise_pt) * q;
       const size = f.font.size_pt * q;
       const width = f.width_pt * q;
-      if (f.rtl) {
-        // a right-to-left piece: the shaper orders its glyphs (and joins Arabic) from its right edge
-        ctx.direction = 'rtl';
-        ctx.textAlign = 'right';
-        ctx.fillText(f.text, x + width, y);
-        ctx.direction = 'ltr';
-        ctx.textAlign = 'left';
-      } else ctx.fillText(f.text, x, y);
       if (f.link_rid && dc.surface.pdf) annotateLink(dc, f.link_rid, x, y - size, x + width, y + size * 0.25);
       if (f.underline || f.strike) {
         const th = Math.max(f.font.size_pt / 18, 0.5) * q;

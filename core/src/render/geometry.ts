@@ -108,24 +108,20 @@ function evalPath(p: GeometryPath, w: number, h: number, get: (n: string) => num
   // already in the box's unit, and written numbers are shape EMU (scaled by emuScale).
   const sx = p.w ? w / p.w : 1;
   const sy = p.h ? h / p.h : 1;
-  const literalX = p.w ? sx : emuScale.x;
-  const literalY = p.h ? sy : emuScale.y;
+  // factors of written numbers on top of sx, sy: 1 in a path's own space, emuScale without one
+  const literalX = p.w ? 1 : emuScale.x;
+  const literalY = p.h ? 1 : emuScale.y;
   const ops: EvaluatedPath['ops'] = [];
   let cx = 0;
   let cy = 0;
   let startX = 0;
   let startY = 0;
   for (const c of p.c as ReadonlyArray<PathCommand>) {
-    // odd arguments are x (or a radius along x), even ones y; arcTo's angles (3, 4) are not scaled here
+    // odd arguments are x (or a radius along x), even ones y; arcTo's angles (3, 4) are not lengths
     const v = (i: number): number => {
       const name = c[i] ?? '0';
-      const value = get(name);
-      if (p.w && p.h) return value;
-      if (!LITERAL.test(name)) return value;
-      if (c[0] === 'A' && i >= 3) return value;
-      const literal = i % 2 === 1 ? literalX : literalY;
-      const scale = i % 2 === 1 ? sx : sy;
-      return (value * literal) / scale;
+      if (!LITERAL.test(name) || (c[0] === 'A' && i >= 3)) return get(name);
+      return get(name) * (i % 2 === 1 ? literalX : literalY);
     };
     switch (c[0]) {
       case 'M':

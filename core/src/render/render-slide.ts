@@ -298,7 +298,7 @@ function geometryOf(shape: Shape, w: number, h: number): EvaluatedGeometry {
   });
   if (geomEl?.localName === 'custGeom') {
     const def = readCustomGeometry(geomEl);
-    if (def.p.length) return evaluateGeometry(def, w, h, new Map(), shape.xfrm?.ext ?? (shape.frame ? { cx: shape.frame.cx, cy: shape.frame.cy } : undefined));
+    if (def.p.length) return evaluateGeometry(def, w, h, new Map(), shape.xfrm?.ext ?? shape.frame);
   }
   const prst = attr(geomEl, 'prst') ?? 'rect';
   const def = presetGeometry(prst) ?? presetGeometry('rect')!;
@@ -663,12 +663,14 @@ async function drawDspTree(dc: DrawContext, tree: Element, partName: string, fra
     const off = child(xfrm, NS.a, 'off');
     const ext = child(xfrm, NS.a, 'ext');
     if (!off || !ext) continue;
-    const r: RectPt = {
-      x: frameRect.x + (Number(attr(off, 'x') ?? 0) / EMU_PT) * scale.x,
-      y: frameRect.y + (Number(attr(off, 'y') ?? 0) / EMU_PT) * scale.y,
-      w: (Number(attr(ext, 'cx') ?? 0) / EMU_PT) * scale.x,
-      h: (Number(attr(ext, 'cy') ?? 0) / EMU_PT) * scale.y,
-    };
+    // an a:off/a:ext pair of the drawing, placed on the frame as drawn
+    const placed = (o: Element, e: Element): RectPt => ({
+      x: frameRect.x + (Number(attr(o, 'x') ?? 0) / EMU_PT) * scale.x,
+      y: frameRect.y + (Number(attr(o, 'y') ?? 0) / EMU_PT) * scale.y,
+      w: (Number(attr(e, 'cx') ?? 0) / EMU_PT) * scale.x,
+      h: (Number(attr(e, 'cy') ?? 0) / EMU_PT) * scale.y,
+    });
+    const r = placed(off, ext);
     const rot = Number(attr(xfrm, 'rot') ?? 0) / 60000;
     const frame: Frame = { x: 0, y: 0, cx: 0, cy: 0, rotation: rot, flipH: attr(xfrm, 'flipH') === '1', flipV: attr(xfrm, 'flipV') === '1' };
     const ctx = dc.ctx;
@@ -694,9 +696,7 @@ async function drawDspTree(dc: DrawContext, tree: Element, partName: string, fra
       const txXfrm = child(el, DSP_NS, 'txXfrm');
       const tOff = child(txXfrm, NS.a, 'off');
       const tExt = child(txXfrm, NS.a, 'ext');
-      const tr: RectPt = tOff && tExt
-        ? { x: frameRect.x + (Number(attr(tOff, 'x') ?? 0) / EMU_PT) * scale.x, y: frameRect.y + (Number(attr(tOff, 'y') ?? 0) / EMU_PT) * scale.y, w: (Number(attr(tExt, 'cx') ?? 0) / EMU_PT) * scale.x, h: (Number(attr(tExt, 'cy') ?? 0) / EMU_PT) * scale.y }
-        : r;
+      const tr = tOff && tExt ? placed(tOff, tExt) : r;
       const fontRef = child(style, NS.a, 'fontRef');
       const src = {
         near: [child(txBody, NS.a, 'lstStyle')].filter((x): x is Element => !!x),

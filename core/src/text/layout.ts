@@ -20,13 +20,19 @@ import { hasEastAsian, hasNonLatinScript, hasRightToLeft, isEastAsian, isRightTo
 /** EMU per point (ECMA-376 §20.1.10.16 ST_Coordinate: 914400 EMU per inch, 72 pt per inch). */
 export const EMU_PER_PT = 12700;
 
-/** A run's shadow: colour `RRGGBB` with alpha 0–1, offset and blur radius in points. */
+/**
+ * An outer shadow (§20.1.8.49 `a:outerShdw`) as text and shapes cast it: colour (channels
+ * 0–255, alpha 0–1), offset and blur radius in points, scale (`sx`, `sy`; 1 = 100 %) about
+ * the point of the box `align` names (ST_RectAlignment: tl, t, tr, l, ctr, r, bl, b, br).
+ */
 export interface TextShadow {
-  color: string;
-  alpha: number;
+  color: { r: number; g: number; b: number; a: number };
   dxPt: number;
   dyPt: number;
   blurPt: number;
+  sx: number;
+  sy: number;
+  align: string;
 }
 
 /** One run of text with its resolved character properties (§21.1.2.3.9 `a:rPr`). */
@@ -676,6 +682,14 @@ function weakParagraphScript(splits: ReadonlyArray<RunSplit | undefined>, runs: 
 }
 
 
+/**
+ * Where a paragraph's first line (and its bullet) starts from the left inset, pt: marL +
+ * indent, never left of the inset — PowerPoint's indent markers stop at the margin.
+ */
+function firstLineX(marL: number, indent: number): number {
+  return Math.max(0, marL + indent);
+}
+
 /** A size times `k` as written into a file: hundredths of a point, at least 1 pt. */
 function writtenSize(pt: number, k: number): number {
   return Math.max(1, Math.round(pt * k * 100) / 100);
@@ -816,8 +830,7 @@ class Scratch {
       this.lineX = atLeast(this.lineX, li + 1, (n) => new Float64Array(n));
       this.lineAvail = atLeast(this.lineAvail, li + 1, (n) => new Float64Array(n));
     }
-    // A first line hanging left of the inset starts at it: PowerPoint's indent markers stop at the margin.
-    const startX = li === 0 ? Math.max(0, marL + indent) : marL;
+    const startX = li === 0 ? firstLineX(marL, indent) : marL;
     this.lineStart[li] = this.placedLen;
     this.lineX[li] = startX;
     this.lineAvail[li] = Math.max(1, innerW - startX - marR);
@@ -1110,7 +1123,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
       bulletFont = sized(p.bullet.font, s, k);
       bulletW = m.measure(p.bullet.text, bulletFont);
       // A bullet sits at marL + indent (not left of the inset); the text starts at marL (hanging indent), or after the bullet when that is further.
-      const bulletX = Math.max(0, marL + indent);
+      const bulletX = firstLineX(marL, indent);
       const startX = indent < 0 ? Math.max(marL, bulletX + bulletW) : bulletX + bulletW;
       S.lineX[0] = startX;
       S.lineAvail[0] = Math.max(1, innerW - startX - marR);
@@ -1282,7 +1295,7 @@ function layoutWith(S: Scratch, body: TextBodyInput, boxWidthEmu: number, boxHei
       let x = lIns + S.lineX[li]! + off;
       if (li === 0 && bulletFont && p.bullet && visibleCount) {
         // The bullet stays at marL + indent; centred or right-aligned text moves it along with the text.
-        const bx = lIns + Math.max(0, marL + indent) + (align === 'l' ? 0 : off);
+        const bx = lIns + firstLineX(marL, indent) + (align === 'l' ? 0 : off);
         frags.push({ text: p.bullet.text, x_pt: bx, width_pt: bulletW, font: bulletFont, color: p.bullet.color, rise_pt: 0, spacing_pt: 0, bullet: true });
       }
       // after a space between East Asian and other text the next text starts a fragment of its own

@@ -18,7 +18,8 @@ import { NS, attr, attrNS, boolAttr, child, children, intAttr, parseXml, type Do
 import type { Shape } from './shapes.js';
 import { resolveThemeFont, scriptOfLanguage, type Theme, type ThemeFontCollection } from './theme.js';
 import { shapeFromAttributes, type FontShape } from '../../text/font-class.js';
-import { EMU_PER_PT, type ParagraphInput, type Spacing, type TextBodyInput, type TextRunInput } from '../../text/layout.js';
+import type { ParagraphInput, Spacing, TextBodyInput, TextRunInput } from '../../text/layout.js';
+import { readOuterShadow } from './effects.js';
 import { isRightToLeftLanguage, slotOfLanguage } from '../../text/script.js';
 import { colorIn, rgbaToHex, type ColorContext, type Rgba } from './color.js';
 import { BoundedMemo } from '../../bounded-memo.js';
@@ -596,7 +597,7 @@ export class ParagraphStyle {
     const spc = ownAttr('spc');
     const highlightEl = child(rPr, NS.a, 'highlight') ?? child(ownDefRPr, NS.a, 'highlight');
     const highlight = highlightEl ? colorIn(highlightEl, src.colorCtx) : undefined;
-    const shadow = runShadow(child(rPr, NS.a, 'effectLst') ?? child(ownDefRPr, NS.a, 'effectLst'), src.colorCtx);
+    const shadow = readOuterShadow(child(rPr, NS.a, 'effectLst') ?? child(ownDefRPr, NS.a, 'effectLst'), src.colorCtx);
     return new ResolvedRun(
       { name, size_pt: (sz ?? 1800) / 100, bold: b !== undefined ? onOff(b) : d.bold, italic: i !== undefined ? onOff(i) : d.italic, ...(shapeHint ? { shapeHint } : {}), ...(eastAsianLang ? { eastAsianLang } : {}), ...(complexScript ? { complexScript } : {}), ...(inheritedComplexScript ? { inheritedComplexScript } : {}), ...(lang && isRightToLeftLanguage(lang) ? { rightToLeftLang: lang } : {}) },
       fill === null ? { r: 0, g: 0, b: 0, a: 0 } : fill ?? this.lvl.textColor(),
@@ -779,20 +780,6 @@ const PICTURE_FILL = Symbol('picture fill');
  * template's author put first, and what previews have always drawn), a pattern (§20.1.8.47)
  * as its foreground colour.
  */
-/**
- * A run's outer shadow from its effect list (§20.1.8.49 `a:outerShdw` in `a:rPr/a:effectLst`:
- * PowerPoint's text shadow); undefined without one or when it is transparent.
- */
-function runShadow(list: Element | undefined, ctx: ColorContext): TextRunInput['shadow'] {
-  const sh = child(list, NS.a, 'outerShdw');
-  if (!sh) return undefined;
-  const color = colorIn(sh, ctx);
-  if (!color || color.a <= 0) return undefined;
-  const dist = intAttr(sh, 'dist', 0) / EMU_PER_PT;
-  const dir = ((intAttr(sh, 'dir', 0) / 60000) * Math.PI) / 180;
-  return { color: rgbaToHex(color), alpha: color.a, dxPt: dist * Math.cos(dir), dyPt: dist * Math.sin(dir), blurPt: intAttr(sh, 'blurRad', 0) / EMU_PER_PT };
-}
-
 function fillColor(e: Element, ctx: ColorContext): Rgba | null | typeof PICTURE_FILL | undefined {
   for (const f of children(e, NS.a)) {
     switch (f.localName) {
