@@ -9,7 +9,7 @@ import type { OpcPackage } from '../ooxml/opc/package.js';
 import type { PmlModel } from '../ooxml/pml/parts.js';
 import { FactKind, openedTemplates } from '../ooxml/pml/opened-templates.js';
 import type { Theme } from '../ooxml/pml/theme.js';
-import { NS, attr, attrNS, child, children, intAttr, type Element } from '../ooxml/xml.js';
+import { NS, attr, attrNS, child, children, intAttr, parseXml, type Element } from '../ooxml/xml.js';
 import { defaultFontMetrics } from '../text/font-metrics.js';
 import { PREVIEW_LAYOUT, isVerticalText, layoutText, type LayoutOptions, type LineFragment, type TextBodyInput, type TextBox, type TextLayout, type TextShadow } from '../text/layout.js';
 import { readOuterShadow } from '../ooxml/pml/effects.js';
@@ -200,17 +200,28 @@ export interface ResolvedFill {
   part: string;
 }
 
-/** A style matrix fill reference (`a:fillRef`, idx 1–3 fill styles, 1001+ background styles). */
+/**
+ * A style matrix fill reference (`a:fillRef`, ECMA-376 Part 1 §20.1.4.2.10: idx 1–3 fill
+ * styles, 1001+ background styles; 0 no fill). A reference past the theme's list (the schema
+ * requires at least three styles in each; a hand-made theme may have none) is painted as
+ * a solid fill in the reference's own colour rather than dropped.
+ */
 export function styleFill(dc: DrawContext, ref: Element | undefined, part: string): ResolvedFill | undefined {
   if (!ref) return undefined;
   const idx = intAttr(ref, 'idx', 0);
   if (idx === 0) return undefined;
   const fs = dc.formatScheme();
-  const el = idx >= 1001 ? fs.bg[idx - 1001] : fs.fill[idx - 1];
-  if (!el) return undefined;
   const ph = colorIn(ref, dc.colors);
+  const el = (idx >= 1001 ? fs.bg[idx - 1001] : fs.fill[idx - 1]) ?? (ph ? SOLID_PLACEHOLDER_COLOR : undefined);
+  if (!el) return undefined;
   return { el, colors: { ...dc.colors, phClr: ph }, part: dc.theme.partName ?? part };
 }
+
+/** `<a:solidFill><a:schemeClr val="phClr"/></a:solidFill>`: a fill in the style reference's colour. */
+const SOLID_PLACEHOLDER_COLOR: Element = (() => {
+  const doc = parseXml(`<a:solidFill xmlns:a="${NS.a}"><a:schemeClr val="phClr"/></a:solidFill>`, 'fill');
+  return doc.documentElement!;
+})();
 
 /** `a` moved towards `b` by the share `t` (0–1), alpha included. */
 export function mix(a: Rgba, b: Rgba, t: number): Rgba {

@@ -711,7 +711,9 @@ async function drawDspTree(dc: DrawContext, tree: Element, partName: string, fra
       const body = readTextBody(txBody, src, { slideNumber: o.slideNumber });
       dc.linkPart = partName;
       ctx.save();
-      const txRot = Number(attr(txXfrm, 'rot') ?? attr(xfrm, 'rot') ?? 0) / 60000;
+      // The text box turns by its own rotation on top of the shape's: PowerPoint writes
+      // rot="5400000" on the text of a shape turned 270° so that it reads upright.
+      const txRot = (Number(attr(xfrm, 'rot') ?? 0) + Number(attr(txXfrm, 'rot') ?? 0)) / 60000;
       enterFrame(ctx, tr, { ...frame, rotation: txRot }, false);
       const bodyPr = child(txBody, NS.a, 'bodyPr');
       drawTurnedTextBody(dc, body, tr, attr(bodyPr, 'vert') ?? 'horz', bodyPr ? hasNormAutofit([bodyPr]) : false);

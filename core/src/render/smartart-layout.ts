@@ -48,7 +48,12 @@ function constraintValue(k: Element, font: boolean, refType: string | undefined,
     const fact = Number(attr(k, 'fact') ?? 1);
     return base * (Number.isFinite(fact) ? fact : 1) * (FONT.test(refType) && !font ? MM : 1);
   }
-  const val = Number(attr(k, 'val') ?? NaN);
+  const written = attr(k, 'val');
+  // `val` defaults to 0 (`dgm:constr`, §21.4.2.8): `<constr type="l" for="ch" forName="tile1"/>` puts an
+  // edge at the origin. Without a value an `op` (equ, lte, gte) only relates values, and a
+  // font size of 0 is no size.
+  if (written === undefined && (font || (attr(k, 'op') ?? 'none') !== 'none')) return undefined;
+  const val = Number(written ?? 0);
   if (!Number.isFinite(val)) return undefined;
   return font ? val : val * MM;
 }
@@ -627,7 +632,12 @@ function pickColor(lbl: Element | undefined, list: string, index: number, count:
 }
 
 /** The `dsp:sp` of one laid-out node. */
-function emitShape(doc: Document, node: LNode, st: Styling, id: number, paras: Element[] | undefined, spPrOwn0: Element | undefined): Element | undefined {
+/**
+ * @param fixedText - the text keeps its sizes (`a:noAutofit`): a point with custom text
+ *   formatting (`dgm:prSet/@custT`, data model §21.4.3), whose sizes PowerPoint no longer fits to
+ *   the shape; otherwise the text shrinks to fit (`a:normAutofit`)
+ */
+function emitShape(doc: Document, node: LNode, st: Styling, id: number, paras: Element[] | undefined, spPrOwn0: Element | undefined, fixedText = false): Element | undefined {
   let spPrOwn = spPrOwn0;
   const r = node.rect!;
   const geomType = node.shape && !node.shape.hide && node.shape.type && node.shape.type !== 'none' && node.shape.type !== 'conn' ? node.shape.type : undefined;
@@ -663,25 +673,17 @@ function emitShape(doc: Document, node: LNode, st: Styling, id: number, paras: E
   const textC = pickColor(cl, 'txFillClrLst', node.index, node.count ?? 1);
   const ownFill = spPrOwn ? children(spPrOwn, NS.a).find((e) => /^(solidFill|gradFill|noFill|pattFill|blipFill|grpFill)$/.test(e.localName ?? '')) : undefined;
   const ownLn = spPrOwn ? child(spPrOwn, NS.a, 'ln') : undefined;
+  // A shape's own fill and line, else none here: the style's fillRef and lnRef below pick the
+  // theme's fill and line styles (§20.1.4.1.10 fillStyleLst, lnStyleLst) in the colours
+  // definition's colour, as PowerPoint draws them — a gradient for fillRef 2 or 3, no line
+  // for lnRef 0 (a colour written here would have replaced both with a flat one).
   if (!geomType) spPr.appendChild(createElement(doc, NS.a, 'a:noFill'));
   else if (ownFill) spPr.appendChild(doc.importNode(ownFill, true) as Element);
-  else {
-    const f = createElement(doc, NS.a, 'a:solidFill');
-    f.appendChild(doc.importNode(fillC, true));
-    spPr.appendChild(f);
-  }
   if (!geomType) {
     const ln = createElement(doc, NS.a, 'a:ln');
     ln.appendChild(createElement(doc, NS.a, 'a:noFill'));
     spPr.appendChild(ln);
   } else if (ownLn) spPr.appendChild(doc.importNode(ownLn, true) as Element);
-  else {
-    const ln = createElement(doc, NS.a, 'a:ln');
-    const f = createElement(doc, NS.a, 'a:solidFill');
-    f.appendChild(doc.importNode(lineC, true));
-    ln.appendChild(f);
-    spPr.appendChild(ln);
-  }
   sp.appendChild(spPr);
   // Style references from the style definition, coloured by the colours definition.
   const qs = child(styleLabel(st.style, lbl), NS.dgm, 'style');
@@ -699,12 +701,14 @@ function emitShape(doc: Document, node: LNode, st: Styling, id: number, paras: E
   if (paras?.length) {
     const tx = createElement(doc, DSP, 'dsp:txBody');
     const bp = createElement(doc, NS.a, 'a:bodyPr', { spcFirstLastPara: 0, vert: 'horz', wrap: 'square', lIns: Math.round(Math.min(r.w, r.h) * 0.04), tIns: Math.round(Math.min(r.w, r.h) * 0.03), rIns: Math.round(Math.min(r.w, r.h) * 0.04), bIns: Math.round(Math.min(r.w, r.h) * 0.03), numCol: 1, spcCol: 1270, anchor: 'ctr', anchorCtr: 0 });
-    bp.appendChild(createElement(doc, NS.a, 'a:normAutofit'));
+    bp.appendChild(createElement(doc, NS.a, fixedText ? 'a:noAutofit' : 'a:normAutofit'));
     tx.appendChild(bp);
     tx.appendChild(createElement(doc, NS.a, 'a:lstStyle'));
     for (const p of paras) tx.appendChild(p);
     sp.appendChild(tx);
-    const tx2 = createElement(doc, DSP, 'dsp:txXfrm', { rot: 0 });
+    // The text reads upright in its unturned box, as PowerPoint writes a turned shape's text:
+    // the text box's rotation, relative to the shape's, undoes it.
+    const tx2 = createElement(doc, DSP, 'dsp:txXfrm', { rot: rot ? -Math.round(rot * 60000) : 0 });
     tx2.appendChild(createElement(doc, NS.a, 'a:off', { x: Math.round(r.x), y: Math.round(r.y) }));
     tx2.appendChild(createElement(doc, NS.a, 'a:ext', { cx: Math.round(r.w), cy: Math.round(r.h) }));
     sp.appendChild(tx2);
@@ -785,7 +789,7 @@ function emitTree(doc: Document, tree: Element, root: LNode, st: Styling, shown:
       if (paras?.length) for (const p of pts) shown.add(p);
       const spPrOwn = pts.length === 1 ? pts[0]!.spPr : n.pt.type !== 'doc' && n.texts?.axis === 'self' ? n.pt.spPr : undefined;
       const seq = id++;
-      const sp = emitShape(doc, n, st, seq, paras, spPrOwn);
+      const sp = emitShape(doc, n, st, seq, paras, spPrOwn, pts.length > 0 && pts.every((p) => attr(p.prSet, 'custT') === '1'));
       const off = n.shape?.zOrderOff ?? 0;
       if (sp) out.push({ z: seq + (off < 0 ? off - 0.5 : off > 0 ? off + 0.5 : 0), sp });
     }

@@ -11,6 +11,8 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { renderSlide } from '../../../core/src/render/render-slide.js';
+import { layoutDiagram } from '../../../core/src/render/smartart-layout.js';
+import { parseXml, type Element } from '../../../core/src/ooxml/xml.js';
 import { miniDeck } from '../ooxml/pml/mini-deck.js';
 import { pngPixels, type Rgb } from '../../helpers/png-pixels.js';
 import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
@@ -26,16 +28,17 @@ const A = 'http://schemas.openxmlformats.org/drawingml/2006/main';
 const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 const PKG = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 const DRAWING_RT = 'http://schemas.microsoft.com/office/2007/relationships/diagramDrawing';
+const DSP = 'http://schemas.microsoft.com/office/drawing/2008/diagram';
 
 const para = (s: string): string => `<dgm:t><a:bodyPr/><a:lstStyle/><a:p><a:r><a:rPr lang="en-US"/><a:t>${s}</a:t></a:r></a:p></dgm:t>`;
 
-/** Data model: three items, each with one child; `texts` false leaves every text empty. */
-function dataModel(texts = true): string {
+/** Data model: `items` items (three), each with one child unless `details` is false; `texts` false leaves every text empty. */
+function dataModel(texts = true, items = 3, details = true): string {
   const pts: string[] = [`<dgm:pt modelId="0" type="doc"><dgm:prSet/><dgm:spPr/>${para('')}</dgm:pt>`];
   const cxns: string[] = [];
-  for (let i = 1; i <= 3; i++) {
+  for (let i = 1; i <= items; i++) {
     pts.push(`<dgm:pt modelId="n${i}"><dgm:prSet/><dgm:spPr/>${para(texts ? `Item ${i}` : '')}</dgm:pt>`);
-    pts.push(`<dgm:pt modelId="c${i}"><dgm:prSet/><dgm:spPr/>${para(texts ? `Detail of item ${i}` : '')}</dgm:pt>`);
+    pts.push(`<dgm:pt modelId="c${i}"><dgm:prSet/><dgm:spPr/>${para(texts && details ? `Detail of item ${i}` : '')}</dgm:pt>`);
     for (const k of ['pn', 'sn', 'pc', 'sc']) pts.push(`<dgm:pt modelId="${k}${i}" type="${k[0] === 'p' ? 'parTrans' : 'sibTrans'}" cxnId="x"><dgm:prSet/><dgm:spPr/>${para('')}</dgm:pt>`);
     cxns.push(`<dgm:cxn modelId="x${i}" srcId="0" destId="n${i}" srcOrd="${i - 1}" destOrd="0" parTransId="pn${i}" sibTransId="sn${i}"/>`);
     cxns.push(`<dgm:cxn modelId="y${i}" srcId="n${i}" destId="c${i}" srcOrd="0" destOrd="0" parTransId="pc${i}" sibTransId="sc${i}"/>`);
@@ -79,7 +82,7 @@ const FRAME =
 
 const CT = 'application/vnd.openxmlformats-officedocument.drawingml.diagram';
 
-async function deck(opts: { layout?: string; drawing?: 'empty' | 'missing'; texts?: boolean }): Promise<OpcPackage> {
+async function deck(opts: { layout?: string; drawing?: 'empty' | 'missing' | { spTree: string }; texts?: boolean; style?: string; items?: number; details?: boolean }): Promise<OpcPackage> {
   const rels: Array<[string, string, string]> = [
     ['rId2', `${PKG}/diagramData`, '../diagrams/data1.xml'],
     ['rId3', `${PKG}/diagramLayout`, '../diagrams/layout1.xml'],
@@ -87,14 +90,15 @@ async function deck(opts: { layout?: string; drawing?: 'empty' | 'missing'; text
     ['rId5', `${PKG}/diagramColors`, '../diagrams/colors1.xml'],
   ];
   const parts: Record<string, [string, string]> = {
-    'ppt/diagrams/data1.xml': [`${CT}Data+xml`, dataModel(opts.texts ?? true)],
+    'ppt/diagrams/data1.xml': [`${CT}Data+xml`, dataModel(opts.texts ?? true, opts.items, opts.details)],
     'ppt/diagrams/layout1.xml': [`${CT}Layout+xml`, opts.layout ?? EMPTY_LAYOUT],
-    'ppt/diagrams/quickStyle1.xml': [`${CT}Style+xml`, STYLE],
+    'ppt/diagrams/quickStyle1.xml': [`${CT}Style+xml`, opts.style ?? STYLE],
     'ppt/diagrams/colors1.xml': [`${CT}Colors+xml`, COLORS],
   };
-  if (opts.drawing === 'empty') {
+  if (opts.drawing && opts.drawing !== 'missing') {
+    const shapes = opts.drawing === 'empty' ? '' : opts.drawing.spTree;
     rels.push(['rId6', DRAWING_RT, '../diagrams/drawing1.xml']);
-    parts['ppt/diagrams/drawing1.xml'] = ['application/vnd.ms-office.drawingml.diagramDrawing+xml', '<dsp:drawing xmlns:dsp="http://schemas.microsoft.com/office/drawing/2008/diagram"><dsp:spTree><dsp:nvGrpSpPr><dsp:cNvPr id="0" name=""/><dsp:cNvGrpSpPr/></dsp:nvGrpSpPr><dsp:grpSpPr/></dsp:spTree></dsp:drawing>'];
+    parts['ppt/diagrams/drawing1.xml'] = ['application/vnd.ms-office.drawingml.diagramDrawing+xml', `<dsp:drawing xmlns:dsp="${DSP}" xmlns:a="${A}"><dsp:spTree><dsp:nvGrpSpPr><dsp:cNvPr id="0" name=""/><dsp:cNvGrpSpPr/></dsp:nvGrpSpPr><dsp:grpSpPr/>${shapes}</dsp:spTree></dsp:drawing>`];
   }
   return miniDeck({ slides: [{ tree: FRAME, rels }], parts, sldSz: { cx: 9144000, cy: 6858000 } });
 }
@@ -166,4 +170,108 @@ t.test('the WPS Office deck: its SmartArt slides are drawn', needsCorpus('incomi
     const share = differing(img, without, 0, 0, img.w, img.h) / (img.w * img.h);
     t.ok(share > 0.08, `slide ${n}: the diagram covers ${Math.round(100 * share)} % of the slide`);
   }
+});
+
+/**
+ * Two items in the top quadrants of the frame, as Office's matrix layouts place their tiles:
+ * edges written without a value (`<dgm:constr type="l" for="ch" forName="tile1"/>`, which
+ * is 0), the first tile turned a quarter (`rot="270"`, so its box is laid out across and
+ * its geometry turned into it), each tile presenting its item's text.
+ */
+const TILES_LAYOUT =
+  `<dgm:layoutDef xmlns:dgm="${DGM}" xmlns:a="${A}" xmlns:r="${R}" uniqueId="urn:test/tiles">` +
+  '<dgm:layoutNode name="root"><dgm:alg type="composite"/><dgm:shape r:blip=""/><dgm:presOf/>' +
+  '<dgm:constrLst><dgm:constr type="l" for="ch" forName="tile1"/><dgm:constr type="t" for="ch" forName="tile1"/>' +
+  '<dgm:constr type="r" for="ch" forName="tile1" refType="w" fact="0.5"/><dgm:constr type="b" for="ch" forName="tile1" refType="h" fact="0.5"/>' +
+  '<dgm:constr type="l" for="ch" forName="tile2" refType="w" fact="0.5"/><dgm:constr type="t" for="ch" forName="tile2"/>' +
+  '<dgm:constr type="r" for="ch" forName="tile2" refType="w"/><dgm:constr type="b" for="ch" forName="tile2" refType="h" fact="0.5"/></dgm:constrLst>' +
+  '<dgm:layoutNode name="tile1" styleLbl="node1"><dgm:alg type="tx"/><dgm:shape rot="270" type="rect" r:blip=""/><dgm:presOf axis="ch" ptType="node" st="1" cnt="1"/></dgm:layoutNode>' +
+  '<dgm:layoutNode name="tile2" styleLbl="node1"><dgm:alg type="tx"/><dgm:shape type="rect" r:blip=""/><dgm:presOf axis="ch" ptType="node" st="2" cnt="1"/></dgm:layoutNode>' +
+  '</dgm:layoutNode></dgm:layoutDef>';
+
+/** Bounding box of the pixels that differ between two renderings, within a region. */
+function inkBox(a: Awaited<ReturnType<typeof image>>, b: Awaited<ReturnType<typeof image>>, x0: number, y0: number, x1: number, y1: number): { w: number; h: number } {
+  let l = Infinity, t = Infinity, r = -Infinity, bottom = -Infinity;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const p = a.at(x, y);
+      const q = b.at(x, y);
+      if (Math.abs(p[0] - q[0]) + Math.abs(p[1] - q[1]) + Math.abs(p[2] - q[2]) <= 30) continue;
+      l = Math.min(l, x); r = Math.max(r, x); t = Math.min(t, y); bottom = Math.max(bottom, y);
+    }
+  }
+  return r < l ? { w: 0, h: 0 } : { w: r - l + 1, h: bottom - t + 1 };
+}
+
+t.test('edges written without a value stand at 0: tiles in the top quadrants, the turned one with upright text', async (t) => {
+  const img = await render(await deck({ layout: TILES_LAYOUT, drawing: 'empty', items: 2, details: false }));
+  // frame 72..648 × 72..360 pt: tile 1 at 72..360 × 72..216, tile 2 at 360..648 × 72..216
+  for (const [x, y, what] of [[80, 80, 'tile 1, top left'], [350, 210, 'tile 1, bottom right'], [370, 80, 'tile 2, top left'], [640, 210, 'tile 2, bottom right']] as const) {
+    t.ok(isOrange(img.at(x, y)), `${what} corner is filled (${JSON.stringify(img.at(x, y))})`);
+  }
+  for (const [x, y] of [[80, 230], [360, 300], [640, 350]] as const) t.ok(isWhite(img.at(x, y)), `the lower half of the frame is empty at ${x}, ${y}`);
+  // "Item 1" on one line, upright: wider than tall, whatever the tile's turn
+  const blank = await render(await deck({ layout: TILES_LAYOUT, drawing: 'empty', items: 2, texts: false }));
+  for (const [k, x0] of [72, 360].entries()) {
+    const ink = inkBox(img, blank, x0 + 4, 76, x0 + 284, 212);
+    t.ok(ink.w > 1.5 * ink.h && ink.h > 5, `tile ${k + 1}: its text reads across (ink ${ink.w} × ${ink.h} px)`);
+  }
+});
+
+/** The laid-out shapes of a diagram, from the same parts as {@link deck}. */
+function laidOut(layout: string, style = STYLE, data = dataModel()): Element[] {
+  const doc = (xml: string) => parseXml(xml, 'test part');
+  const tree = layoutDiagram({ data: doc(data), layout: doc(layout), colors: doc(COLORS), style: doc(style) }, 7315200, 3657600).spTree;
+  return Array.from(tree.getElementsByTagNameNS(DSP, 'sp'));
+}
+
+t.test('the turned tile written as PowerPoint writes one: its text box turned back', (t) => {
+  const [tile1, tile2] = laidOut(TILES_LAYOUT, STYLE, dataModel(true, 2, false));
+  const rotOf = (sp: Element | undefined, name: string) => sp?.getElementsByTagNameNS(name === 'txXfrm' ? DSP : A, name)[0]?.getAttribute('rot');
+  t.equal(rotOf(tile1, 'xfrm'), '16200000', 'tile 1 turned 270°');
+  t.equal(rotOf(tile1, 'txXfrm'), '-16200000', 'its text box turned back by as much');
+  t.equal(rotOf(tile2, 'txXfrm'), '0', 'tile 2 not turned, nor its text');
+  t.end();
+});
+
+t.test('fill and line come from the style definition\'s references, not a flat colour', (t) => {
+  // fillRef 2 (the theme's second fill style: a gradient in Office themes), lnRef 0 (no line)
+  const style = STYLE.replace('<a:lnRef idx="1">', '<a:lnRef idx="0">').replace('<a:fillRef idx="1">', '<a:fillRef idx="2">');
+  const [sp] = laidOut(LIST_LAYOUT, style);
+  const spPr = sp!.getElementsByTagNameNS(DSP, 'spPr')[0]!;
+  const local = (e: Element) => Array.from(e.childNodes).filter((n): n is Element => n.nodeType === 1).map((n) => n.localName);
+  t.notOk(local(spPr).some((n) => /Fill$/.test(n ?? '') || n === 'ln'), `no fill or line of its own (${local(spPr).join(', ')})`);
+  const fillRef = sp!.getElementsByTagNameNS(A, 'fillRef')[0]!;
+  t.equal(fillRef.getAttribute('idx'), '2', 'fillRef idx from the style definition');
+  t.equal(fillRef.getElementsByTagNameNS(A, 'schemeClr')[0]?.getAttribute('val'), 'accent2', 'in the colours definition\'s colour');
+  t.equal(sp!.getElementsByTagNameNS(A, 'lnRef')[0]?.getAttribute('idx'), '0', 'lnRef 0: no line');
+  t.end();
+});
+
+t.test('custom text formatting (custT) keeps its sizes; other text shrinks to fit', (t) => {
+  const custom = dataModel().replace('<dgm:pt modelId="n1"><dgm:prSet/>', '<dgm:pt modelId="n1"><dgm:prSet custT="1"/>');
+  const autofit = (sps: Element[], text: string) => {
+    const sp = sps.find((e) => Array.from(e.getElementsByTagNameNS(A, 't')).some((x) => x.textContent === text));
+    const bodyPr = sp?.getElementsByTagNameNS(A, 'bodyPr')[0];
+    return bodyPr ? Array.from(bodyPr.childNodes).filter((n): n is Element => n.nodeType === 1).map((n) => n.localName).join() : 'none';
+  };
+  const sps = laidOut(LIST_LAYOUT, STYLE, custom);
+  t.equal(autofit(sps, 'Item 1'), 'noAutofit', 'the custom-formatted item keeps its size');
+  t.equal(autofit(sps, 'Item 2'), 'normAutofit', 'the others shrink on overflow');
+  t.end();
+});
+
+t.test('a drawing part\'s text box turns on top of its shape (rot 270° + 90°: upright)', async (t) => {
+  // PowerPoint's matrix tiles: the shape turned 270°, its text box by +90° relative to it
+  const shape = (rot: number, txRot: number | undefined, text: string) =>
+    `<dsp:sp modelId="{t}"><dsp:nvSpPr><dsp:cNvPr id="0" name=""/><dsp:cNvSpPr/></dsp:nvSpPr><dsp:spPr><a:xfrm rot="${rot}"><a:off x="1371600" y="-457200"/><a:ext cx="1828800" cy="3657600"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom><a:solidFill><a:srgbClr val="ED7D31"/></a:solidFill></dsp:spPr>` +
+    `<dsp:txBody><a:bodyPr anchor="ctr"><a:noAutofit/></a:bodyPr><a:lstStyle/><a:p><a:pPr algn="ctr"/><a:r><a:rPr lang="en-US" sz="3600"/><a:t>${text}</a:t></a:r></a:p></dsp:txBody>` +
+    `<dsp:txXfrm${txRot === undefined ? '' : ` rot="${txRot}"`}><a:off x="457200" y="457200"/><a:ext cx="3657600" cy="914400"/></dsp:txXfrm></dsp:sp>`;
+  const box = [72 + 36, 72 + 36, 72 + 36 + 288, 72 + 36 + 72] as const;
+  const draw = async (txRot: number | undefined, text: string) => render(await deck({ drawing: { spTree: shape(16200000, txRot, text) } }));
+  const upright = inkBox(await draw(5400000, 'Item one'), await draw(5400000, ''), 72, 72, 648, 360);
+  t.ok(upright.w > 2 * upright.h && upright.h > 10, `text box rot 90° on a shape turned 270°: reads across (ink ${upright.w} × ${upright.h} px)`);
+  t.ok(upright.w < box[2] - box[0], 'within its text box');
+  const turned = inkBox(await draw(undefined, 'Item one'), await draw(undefined, ''), 72, 0, 648, 540);
+  t.ok(turned.h > 2 * turned.w, `without its own rotation the text turns with the shape (ink ${turned.w} × ${turned.h} px)`);
 });
