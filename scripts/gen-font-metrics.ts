@@ -11,12 +11,15 @@
  *   npx tsx scripts/gen-font-metrics.ts
  *
  * Widths are kept in font units (integers) per code point for the ranges below; code
- * points the font lacks are omitted (the measurer falls back for them).
+ * points the font lacks are omitted (the measurer falls back for them). Pair kerning (the
+ * GPOS `kern` feature, read by gpos-kerning.ts) is kept for the pairs of
+ * {@link KERNING_CHARACTERS}; the measurer kerns accented Latin letters as their base letter.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import opentypeModule from 'opentype.js';
+import { gposPairKerning } from './gpos-kerning.js';
 
 /** The few opentype.js members used here (the package ships no types). */
 interface OtGlyph { advanceWidth?: number; index: number }
@@ -57,6 +60,36 @@ const RANGES: Array<[number, number]> = [
   [0x1f680, 0x1f6ff], // Transport and Map Symbols
   [0x1f900, 0x1f9ff], // Supplemental Symbols and Pictographs
 ];
+
+/**
+ * Characters whose pairs keep their kerning: printable ASCII, curly quotes, en and em dash,
+ * ellipsis (Latin-1 and Extended-A letters would multiply the data tenfold; their pairs are
+ * kerned as their base letters').
+ */
+const KERNING_CHARACTERS: number[] = [...Array.from({ length: 0x7f - 0x20 }, (_, i) => 0x20 + i), 0x2013, 0x2014, 0x2018, 0x2019, 0x201c, 0x201d, 0x2026];
+
+/**
+ * A face's kerning as one string: per pair, the left and right character, the adjustment
+ * (font units, signed) and a comma — `AV-82,` — read positionally by the measurer.
+ */
+function kerningOf(buf: Uint8Array, font: OtFont): string {
+  const glyphOf = new Map<number, number>();
+  for (const cp of KERNING_CHARACTERS) {
+    const g = font.charToGlyph(String.fromCodePoint(cp)).index;
+    if (g !== 0) glyphOf.set(cp, g);
+  }
+  const pairs = gposPairKerning(buf, new Set(glyphOf.values()));
+  let out = '';
+  for (const [left, lg] of glyphOf) {
+    const row = pairs.get(lg);
+    if (!row) continue;
+    for (const [right, rg] of glyphOf) {
+      const v = row.get(rg);
+      if (v) out += `${String.fromCodePoint(left)}${String.fromCodePoint(right)}${v},`;
+    }
+  }
+  return out;
+}
 
 const FACES: Array<{ key: string; family: string; file: string }> = [];
 function add(family: string, dir: string, base: string, styles: Record<string, string>): void {
@@ -110,6 +143,8 @@ for (const face of FACES) {
   // fsSelection bit 7: USE_TYPO_METRICS.
   if ((os2.fsSelection ?? 0) & 0x80) lines.push('    useTypoMetrics: true,');
   lines.push(`    underlinePosition: ${font.tables.post.underlinePosition}, underlineThickness: ${font.tables.post.underlineThickness},`);
+  const kerning = kerningOf(buf, font);
+  if (kerning) lines.push(`    kerning: ${JSON.stringify(kerning)},`);
   lines.push(`    runs: [`);
   for (const r of kept) lines.push(`      [${r.join(',')}],`);
   lines.push('    ],');

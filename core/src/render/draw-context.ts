@@ -969,6 +969,9 @@ export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt
   let fill = '';
   let spacing = '0px';
   ctx.letterSpacing = spacing;
+  // Skia kerns unless told not to; runs set without kerning (FontSpec.kerning false) are drawn so.
+  let kerning: SKRSContext2D['fontKerning'] = 'normal';
+  ctx.fontKerning = kerning;
   // The font a fragment is drawn in: text in other scripts than Latin with the faces
   // LibreOffice falls back to for them (Han characters in the regional face of the run's
   // language, registered when first needed). Font and spacing are set only when they change
@@ -982,6 +985,8 @@ export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt
     if (nextFont !== font) ctx.font = font = nextFont;
     const nextSpacing = f.spacing_pt ? `${f.spacing_pt * q}px` : '0px';
     if (nextSpacing !== spacing) ctx.letterSpacing = spacing = nextSpacing;
+    const nextKerning: SKRSContext2D['fontKerning'] = f.font.kerning === false ? 'none' : 'normal';
+    if (nextKerning !== kerning) ctx.fontKerning = kerning = nextKerning;
     return family;
   };
   // x, y: in the scaled-back transform (points × q); a right-to-left piece is shaped from its

@@ -29,6 +29,16 @@ function lineGapFactor(family: string, bold: boolean, italic: boolean): number {
   return used > 0 ? Math.max(1, win / used, hhea / used, typo / used) : 1;
 }
 
+/** Kerned font requests without their kerning, kept per request (layouts measure one run's font many times). */
+const UNKERNED = new WeakMap<FontSpec, FontSpec>();
+
+/** The same font request measured without pair kerning. */
+function unkerned(font: FontSpec): FontSpec {
+  let u = UNKERNED.get(font);
+  if (!u) UNKERNED.set(font, (u = { ...font, kerning: false }));
+  return u;
+}
+
 /** Family that fontconfig (and so LibreOffice) draws a font with when the machine lacks it. */
 const FALLBACK_FAMILY = 'DejaVu Sans';
 
@@ -38,6 +48,8 @@ const FALLBACK_FAMILY = 'DejaVu Sans';
  * be drawn either in itself (PowerPoint on a machine that has it, approximated by the
  * nearest shipped class) or in DejaVu Sans (LibreOffice on a machine that lacks it), so
  * each character is measured with the wider of the two and each line with the taller.
+ * Text is measured without pair kerning (`FontSpec.kerning` is ignored): the twins' advances
+ * are the originals', their kerning pairs are their own, and kerning only narrows text.
  * Text fitted this way fits in both; it may be a little smaller than needed in PowerPoint.
  */
 export class ConservativeMetrics implements FontMetrics {
@@ -98,7 +110,7 @@ export class ConservativeMetrics implements FontMetrics {
 
   measure(text: string, font: FontSpec): number {
     const n = this.namedOf(font);
-    if (!n.inexact) return this.base.measure(text, font);
+    if (!n.inexact) return this.base.measure(text, font.kerning ? unkerned(font) : font);
     const table = this.emsOf(n, font);
     let w = 0;
     for (let i = 0; i < text.length; i++) {

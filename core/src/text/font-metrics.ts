@@ -83,6 +83,14 @@ export interface FontSpec {
    * (`layout.ts` LayoutOptions.weakTextByLanguage).
    */
   rightToLeftLang?: string;
+  /**
+   * Pair kerning applies (the font's GPOS `kern` pairs, as PowerPoint and Skia kern): the
+   * run's `kern` threshold (§21.1.2.3.9, hundredths of a point, inherited; PowerPoint's
+   * defaults write 1200) is at most its size, or no level writes one. False: set without
+   * kerning (`kern="0"`, or text under the threshold). Undefined: measured without kerning
+   * (text that does not come from run properties: chart labels, bullets drawn apart).
+   */
+  kerning?: boolean;
 }
 
 /** How {@link resolveFace} chose a face. */
@@ -295,6 +303,51 @@ class Face {
     const w = this.widths.get(cp);
     return w === undefined ? -1 : w;
   }
+
+  /** Kerning pairs by `left * 65536 + right` (UTF-16 units), font units; unpacked on first use. */
+  private pairs: Map<number, number> | undefined;
+
+  /** True when the face has pair kerning. */
+  get kerns(): boolean {
+    return !!this.data.kerning;
+  }
+
+  /**
+   * Adjustment of `left`'s advance before `right`, font units (0 for a pair the font does not
+   * kern). Accented Latin letters kern as their base letter (the shipped pairs are ASCII's).
+   */
+  kern(left: number, right: number): number {
+    if (!this.pairs) this.pairs = unpackKerning(this.data.kerning ?? '');
+    return this.pairs.get(kerningBase(left) * 65536 + kerningBase(right)) ?? 0;
+  }
+}
+
+/** Pairs of a face's kerning string (see FaceMetricsData.kerning): two characters, a signed integer, a comma. */
+function unpackKerning(packed: string): Map<number, number> {
+  const pairs = new Map<number, number>();
+  let i = 0;
+  while (i + 2 < packed.length) {
+    const end = packed.indexOf(',', i + 2);
+    if (end < 0) break;
+    pairs.set(packed.charCodeAt(i) * 65536 + packed.charCodeAt(i + 1), Number(packed.slice(i + 2, end)));
+    i = end + 1;
+  }
+  return pairs;
+}
+
+/** Base letters of the accented Latin letters (U+00C0–U+024F), by their canonical decomposition; 0 where none is ASCII. */
+const KERNING_BASES: Uint16Array = (() => {
+  const bases = new Uint16Array(0x250);
+  for (let cp = 0xc0; cp < 0x250; cp++) {
+    const base = String.fromCodePoint(cp).normalize('NFD').charCodeAt(0);
+    if (base < 0x80) bases[cp] = base;
+  }
+  return bases;
+})();
+
+/** The character whose kerning a character takes: its base letter for accented Latin, else itself. */
+function kerningBase(cp: number): number {
+  return cp >= 0xc0 && cp < 0x250 ? KERNING_BASES[cp] || cp : cp;
 }
 
 /** Unpacked faces per family, indexed by style (bit 0 bold, bit 1 italic). */
@@ -401,6 +454,9 @@ export class ShippedFontMetrics implements FontMetrics {
     let arabic = false;
     // Arabic in the shaping face itself joins as it does when the face is a fallback
     const shapingFace = n.resolved.family === ARABIC_FACE && n.resolved.widthScale === 1;
+    const kerned = font.kerning === true && f.kerns;
+    // the previous character set in this face (kerning pairs meet within one face), else -1
+    let prev = -1;
     for (let i = 0; i < text.length; i++) {
       let cp = text.charCodeAt(i);
       if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < text.length) {
@@ -409,10 +465,12 @@ export class ShippedFontMetrics implements FontMetrics {
       }
       const adv = f.width(cp);
       if (adv >= 0) {
-        w += adv * k;
+        w += (kerned && prev >= 0 ? adv + f.kern(prev, cp) : adv) * k;
+        prev = cp;
         if (shapingFace && isJoiningArabic(cp)) arabic = true;
       } else {
         w += this.advance(cp, font);
+        prev = -1;
         if (isJoiningArabic(cp)) arabic = true;
       }
     }

@@ -27,6 +27,12 @@ export interface FaceMetricsData {
   /** `post` underline position (negative: below the baseline) and thickness. */
   underlinePosition: number;
   underlineThickness: number;
+  /**
+   * Pair kerning (the GPOS `kern` feature): per pair the left and right character (one
+   * UTF-16 unit each), the adjustment to the left one's advance in font units (signed) and a
+   * comma, e.g. `AV-82,To-143,`; printable ASCII, curly quotes, dashes and the ellipsis only.
+   */
+  kerning?: string;
   /** Advance widths: each run is `[firstCodePoint, w0, w1, ...]`; -1 marks a missing glyph. */
   runs: ReadonlyArray<ReadonlyArray<number>>;
 }

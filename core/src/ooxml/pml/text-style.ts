@@ -463,6 +463,8 @@ export class ResolvedRun {
     private readonly decoration: Pick<TextRunInput, 'underline' | 'strike' | 'highlight' | 'shadow' | 'baseline_pct' | 'spacing_pt' | 'cap'>,
     /** What analysis reports of the run. */
     readonly facts: RunFacts,
+    /** The inherited `kern` threshold, hundredths of a point ({@link kerningApplies}); a sized copy decides its kerning anew. */
+    private readonly kernThreshold?: number,
   ) {
     this.hex = color ? rgbaToHex(color) : undefined;
   }
@@ -476,7 +478,7 @@ export class ResolvedRun {
   sized(sz: number): ResolvedRun {
     let copy = this.sizedCopies?.get(sz);
     if (copy === undefined) {
-      copy = new ResolvedRun({ ...this.font, size_pt: sz / 100 }, this.color, this.decoration, this.facts);
+      copy = new ResolvedRun({ ...this.font, size_pt: sz / 100, kerning: kerningApplies(this.kernThreshold, sz) }, this.color, this.decoration, this.facts, this.kernThreshold);
       (this.sizedCopies ??= new Map()).set(sz, copy);
     }
     return copy;
@@ -595,11 +597,13 @@ export class ParagraphStyle {
     const cap = ownAttr('cap') ?? d.cap;
     const baseline = ownAttr('baseline');
     const spc = ownAttr('spc');
+    const kernOwn = ownAttr('kern');
+    const kern = kernOwn !== undefined ? intOr(kernOwn, 0) : d.kern;
     const highlightEl = child(rPr, NS.a, 'highlight') ?? child(ownDefRPr, NS.a, 'highlight');
     const highlight = highlightEl ? colorIn(highlightEl, src.colorCtx) : undefined;
     const shadow = readOuterShadow(child(rPr, NS.a, 'effectLst') ?? child(ownDefRPr, NS.a, 'effectLst'), src.colorCtx);
     return new ResolvedRun(
-      { name, size_pt: (sz ?? 1800) / 100, bold: b !== undefined ? onOff(b) : d.bold, italic: i !== undefined ? onOff(i) : d.italic, ...(shapeHint ? { shapeHint } : {}), ...(eastAsianLang ? { eastAsianLang } : {}), ...(complexScript ? { complexScript } : {}), ...(inheritedComplexScript ? { inheritedComplexScript } : {}), ...(lang && isRightToLeftLanguage(lang) ? { rightToLeftLang: lang } : {}) },
+      { name, size_pt: (sz ?? 1800) / 100, bold: b !== undefined ? onOff(b) : d.bold, italic: i !== undefined ? onOff(i) : d.italic, kerning: kerningApplies(kern, sz ?? 1800), ...(shapeHint ? { shapeHint } : {}), ...(eastAsianLang ? { eastAsianLang } : {}), ...(complexScript ? { complexScript } : {}), ...(inheritedComplexScript ? { inheritedComplexScript } : {}), ...(lang && isRightToLeftLanguage(lang) ? { rightToLeftLang: lang } : {}) },
       fill === null ? { r: 0, g: 0, b: 0, a: 0 } : fill ?? this.lvl.textColor(),
       {
         underline: u !== undefined && u !== 'none',
@@ -614,6 +618,7 @@ export class ParagraphStyle {
         face: face ? themed || null : src.themeDefaultFace !== undefined ? src.themeDefaultFace || null : src.defaultFace || null,
         fill: picture ? null : fill === undefined ? this.lvl.textColor() ?? null : fill,
       },
+      kern,
     );
   }
 
@@ -836,6 +841,8 @@ interface RunDefaults {
   baseline: number;
   /** Hundredths of a point. */
   spc: number;
+  /** Kerning threshold (`kern`), hundredths of a point; undefined when no level writes one. */
+  kern?: number;
 }
 
 /**
@@ -965,6 +972,7 @@ export class LevelStyle {
       cap: pick((e) => attr(e, 'cap')),
       baseline: pick((e) => intAttr(e, 'baseline')) ?? 0,
       spc: pick((e) => intAttr(e, 'spc')) ?? 0,
+      kern: pick((e) => intAttr(e, 'kern')),
     };
     return this.defaults;
   }
@@ -981,6 +989,17 @@ const MAX_MODEL_READS = 256;
 /** What a run copied without template properties carries (`setParagraphs`): `lang="en-US"`. */
 const EN_US_RUN: Element = parseXml(`<a:rPr xmlns:a="${NS.a}" lang="en-US" dirty="0"/>`, 'default run properties').documentElement!;
 const TX1: Element = parseXml(`<a:solidFill xmlns:a="${NS.a}"><a:schemeClr val="tx1"/></a:solidFill>`, 'default text colour').documentElement!;
+
+/**
+ * Whether a run of size `szHundredths` is kerned under the `kern` threshold its run
+ * properties inherit (ECMA-376 Part 1, §21.1.2.3.9): kerned from the threshold up; 0 turns
+ * kerning off, as PowerPoint's "Kerning for fonts" box writes it unticked; with no threshold
+ * anywhere the text is kerned at every size.
+ */
+export function kerningApplies(kern: number | undefined, szHundredths: number): boolean {
+  if (kern === undefined) return true;
+  return kern > 0 && szHundredths >= kern;
+}
 
 /** The `a:latin` child of run properties when it names a typeface (ECMA-376 Part 1, §21.1.2.3.7). */
 function latinNaming(rPr: Element | undefined): Element | undefined {
