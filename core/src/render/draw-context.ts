@@ -490,15 +490,47 @@ export type OuterShadow = TextShadow;
  * Other effects (glow, soft edges, reflection, 3-D) are not drawn.
  */
 export function shapeShadow(dc: DrawContext, spPr: Element | undefined, effectRef: Element | undefined): OuterShadow | undefined {
-  let list = child(spPr, NS.a, 'effectLst');
-  let colors = dc.colors;
-  if (!list && !child(spPr, NS.a, 'effectDag') && effectRef) {
-    const idx = intAttr(effectRef, 'idx', 0);
-    const style = idx > 0 ? dc.formatScheme().effect[idx - 1] : undefined;
-    list = child(style, NS.a, 'effectLst');
-    colors = { ...dc.colors, phClr: colorIn(effectRef, dc.colors) };
-  }
-  return readOuterShadow(list, colors);
+  const effects = effectListOf(dc, spPr, effectRef);
+  return effects ? readOuterShadow(effects.list, effects.colors) : undefined;
+}
+
+/**
+ * The effect list of a shape: its own `a:effectLst`, else (when it has no `a:effectDag`
+ * either) the theme's effect style its `a:effectRef` names (§20.1.4.2.8), whose `phClr` is
+ * the reference's colour; undefined when none applies.
+ */
+export function effectListOf(dc: DrawContext, spPr: Element | undefined, effectRef: Element | undefined): { list: Element; colors: ColorContext } | undefined {
+  const own = child(spPr, NS.a, 'effectLst');
+  if (own) return { list: own, colors: dc.colors };
+  if (child(spPr, NS.a, 'effectDag') || !effectRef) return undefined;
+  const idx = intAttr(effectRef, 'idx', 0);
+  const list = child(idx > 0 ? dc.formatScheme().effect[idx - 1] : undefined, NS.a, 'effectLst');
+  return list ? { list, colors: { ...dc.colors, phClr: colorIn(effectRef, dc.colors) } } : undefined;
+}
+
+/** A second fill laid over a shape's own ({@link fillOverlayOf}) and how the two are blended (the canvas's composite operation). */
+export interface FillOverlay {
+  fill: ResolvedFill;
+  blend: 'darken' | 'lighten' | 'multiply' | 'source-over' | 'screen';
+}
+
+/** Canvas composite operations of `ST_BlendMode` (§20.1.10.11). */
+const BLEND_MODES: Readonly<Record<string, FillOverlay['blend']>> = { darken: 'darken', lighten: 'lighten', mult: 'multiply', over: 'source-over', screen: 'screen' };
+
+/**
+ * The fill overlay effect of a shape (`a:fillOverlay`, ECMA-376 Part 1 §20.1.8.29): a fill
+ * painted over the shape's own and blended with it (`blend`, default over) — Office 2007
+ * themes darken tiled-picture backgrounds with a gradient this way. Undefined without one.
+ * @param part - the part the overlay's picture fills resolve from
+ */
+export function fillOverlayOf(dc: DrawContext, spPr: Element | undefined, effectRef: Element | undefined, part: string): FillOverlay | undefined {
+  const effects = effectListOf(dc, spPr, effectRef);
+  const overlay = child(effects?.list, NS.a, 'fillOverlay');
+  if (!effects || !overlay) return undefined;
+  const fill = children(overlay, NS.a).find((e) => FILL_NAMES.has(e.localName ?? ''));
+  if (!fill || fill.localName === 'noFill') return undefined;
+  const blend = BLEND_MODES[attr(overlay, 'blend') ?? 'over'] ?? 'source-over';
+  return { fill: { el: fill, colors: effects.colors, part: effects.list === child(spPr, NS.a, 'effectLst') ? part : dc.theme.partName ?? part }, blend };
 }
 
 /** A path whose shadow is cast: filled, and/or outlined `strokePt` wide (0: not outlined). */

@@ -26,7 +26,7 @@ import { layoutDiagram } from './smartart-layout.js';
 import { colorIn, type ColorContext } from '../ooxml/pml/color.js';
 import { drawChart } from './chart.js';
 import {
-  DrawContext, EMU_PT, annotateLink, type DrawSurface, drawCropped, drawShadow, recolor, drawTurnedTextBody, fillOf, paintFill, resolveOutline, shapeShadow, strokeOutline, styleFill, toPath2D,
+  DrawContext, EMU_PT, annotateLink, type DrawSurface, drawCropped, drawShadow, recolor, drawTurnedTextBody, fillOf, paintFill, resolveOutline, shapeShadow, fillOverlayOf, type FillOverlay, strokeOutline, styleFill, toPath2D,
   type Outline, type OuterShadow, type RectPt, type ResolvedFill,
 } from './draw-context.js';
 import { giveCanvas, takeCanvas } from './canvas-pool.js';
@@ -377,8 +377,17 @@ async function drawSp(dc: DrawContext, shape: Shape, o: DrawOptions): Promise<vo
   // One path object per geometry path, for its shadow, fill and outline.
   const paths = geom.paths.map((p) => toPath2D(p.ops, r.x, r.y));
   if (shadow) drawGeometryShadow(ctx, dc.surface, shadow, geom, paths, r, fill, outline);
+  const overlay = fill && fill.el.localName !== 'noFill' ? shapeFillOverlay(dc, shape) : undefined;
   for (const [i, p] of geom.paths.entries()) {
-    if (fill && p.fill !== 'none') await paintFill(dc, fill, paths[i]!, r, p.fill);
+    if (!fill || p.fill === 'none') continue;
+    await paintFill(dc, fill, paths[i]!, r, p.fill);
+    if (overlay) {
+      // blended with what the shape's fill left on the canvas (the fill's own transparency shows the slide through)
+      ctx.save();
+      ctx.globalCompositeOperation = overlay.blend;
+      await paintFill(dc, overlay.fill, paths[i]!, r, p.fill);
+      ctx.restore();
+    }
   }
   if (outline) {
     for (const [i, p] of geom.paths.entries()) {
@@ -409,6 +418,17 @@ async function drawSp(dc: DrawContext, shape: Shape, o: DrawOptions): Promise<vo
 }
 
 /** The outer shadow of a shape: the first shape on its inheritance chain with an effect list or a style's effect reference decides. */
+/** The fill overlay effect of a shape ({@link fillOverlayOf}), from the same effect list as its shadow ({@link shapeEffect}). */
+function shapeFillOverlay(dc: DrawContext, shape: Shape): FillOverlay | undefined {
+  for (const s of shape.chain()) {
+    const spPr = spPrOf(s);
+    if (child(spPr, NS.a, 'effectLst') || child(spPr, NS.a, 'effectDag')) return fillOverlayOf(dc, spPr, undefined, s.part.partName);
+    const ref = child(child(s.element, NS.p, 'style'), NS.a, 'effectRef');
+    if (ref) return fillOverlayOf(dc, undefined, ref, s.part.partName);
+  }
+  return undefined;
+}
+
 function shapeEffect(dc: DrawContext, shape: Shape): OuterShadow | undefined {
   for (const s of shape.chain()) {
     const spPr = spPrOf(s);

@@ -55,6 +55,26 @@ t.test('solid fills with theme colours and lumMod/lumOff, alpha over the backgro
   t.ok(near(await pixel(r.png, 550, 150), [128, 128, 128], 2), '50 % black over white');
 });
 
+t.test('a fill overlay effect is blended over the shape\'s fill (a:fillOverlay, §20.1.8.29)', async (t) => {
+  const grey = '<a:solidFill><a:srgbClr val="808080"/></a:solidFill>';
+  const overlay = (blend: string) => `<a:effectLst><a:fillOverlay blend="${blend}"><a:solidFill><a:srgbClr val="FF8040"/></a:solidFill></a:fillOverlay></a:effectLst>`;
+  const tree =
+    rect(2, 100, 100, 100, 100, grey + overlay('mult')) +
+    rect(3, 300, 100, 100, 100, grey + overlay('over')) +
+    rect(4, 500, 100, 100, 100, grey + overlay('screen')) +
+    rect(5, 700, 100, 100, 100, grey) +
+    // no fill of its own: nothing to lay the overlay over
+    rect(6, 100, 300, 100, 100, '<a:noFill/>' + overlay('over'));
+  const pkg = await miniDeck({ slides: [{ tree }] });
+  const r = await renderSlide(pkg, '/ppt/slides/slide1.xml', { widthPx: 960 });
+  // multiply: 0x80 × (FF, 80, 40) / FF ≈ (128, 64, 32); screen: 255 − (127 × (0, 127, 191)) / 255 ≈ (255, 191, 160)
+  t.ok(near(await pixel(r.png, 150, 150), [128, 64, 32], 3), `multiplied (${await pixel(r.png, 150, 150)})`);
+  t.ok(near(await pixel(r.png, 350, 150), [255, 128, 64], 2), 'laid over');
+  t.ok(near(await pixel(r.png, 550, 150), [255, 191, 160], 3), `screened (${await pixel(r.png, 550, 150)})`);
+  t.ok(near(await pixel(r.png, 750, 150), [128, 128, 128], 2), 'without an overlay: the fill alone');
+  t.ok(near(await pixel(r.png, 150, 350), [255, 255, 255], 2), 'no fill: no overlay either');
+});
+
 t.test('backgrounds are inherited from the master', async (t) => {
   const pkg = await miniDeck({ slides: [{ tree: '' }] });
   // Put a background on the master by rewriting its XML.
