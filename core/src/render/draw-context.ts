@@ -87,6 +87,9 @@ export interface KeptShadow {
 /** Decoded pictures of a package, by part name: a fact of the opened template, released with the package object. */
 const DECODED_PICTURES = new FactKind<Map<string, Promise<Image | MetafilePicture | ImageRefusal>>>('decoded pictures', () => new Map());
 
+/** How far right of the canvas glyphs are drawn whose canvas shadow alone should show, device pixels. */
+const OUT_OF_SIGHT = 1 << 14;
+
 /** Per-render state. */
 export class DrawContext {
   readonly fontSubstitutions: Record<string, string> = {};
@@ -1038,8 +1041,10 @@ export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt
   // Shadows first, under all the text: a run's own (a:rPr/a:effectLst), else the one the shape
   // casts from its text (a shape without fill or line, as PowerPoint draws it) — the glyphs in
   // the shadow's colour, scaled by sx/sy about its alignment point of the text box, moved by
-  // its offset, blurred on a canvas (the filter's radius is device pixels, σ half the blur
-  // radius) and sharp on a PDF page.
+  // its offset, blurred on a canvas and sharp on a PDF page. The blur is the canvas's own
+  // shadow of glyphs drawn out of sight (shadowBlur is device pixels, twice σ): Skia blurs
+  // glyph masks for it, where a blur filter made a layer per fragment (a slide of shadowed
+  // runs took 110 ms to rasterize instead of 2).
   for (const line of layout.lines) {
     for (const f of line.fragments) {
       const sh = f.shadow ?? shadow;
@@ -1050,10 +1055,17 @@ export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt
       ctx.translate((ax + sh.dxPt) * q, (ay + sh.dyPt) * q);
       ctx.scale(sh.sx, sh.sy);
       ctx.translate(-ax * q, -ay * q);
-      if (sh.blurPt > 0 && !dc.surface.pdf) ctx.filter = `blur(${((sh.blurPt * deviceScale(ctx.getTransform()) * q) / 2).toFixed(2)}px)`;
-      ctx.fillStyle = css({ ...sh.color, a: sh.color.a * (f.alpha ?? 1) });
+      const color = css({ ...sh.color, a: sh.color.a * (f.alpha ?? 1) });
+      if (sh.blurPt > 0 && !dc.surface.pdf) {
+        const m = ctx.getTransform();
+        ctx.shadowBlur = sh.blurPt * deviceScale(m) * q;
+        ctx.shadowColor = color;
+        ctx.shadowOffsetX = -OUT_OF_SIGHT;
+        ctx.shadowOffsetY = 0;
+        ctx.setTransform(m.a, m.b, m.c, m.d, m.e + OUT_OF_SIGHT, m.f);
+        ctx.fillStyle = '#000000';
+      } else ctx.fillStyle = color;
       glyphs(f, line.baseline_pt);
-      ctx.filter = 'none';
       ctx.restore();
     }
   }
