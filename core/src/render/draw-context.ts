@@ -876,12 +876,10 @@ export function strokeOutline(dc: DrawContext, o: Outline, path: SkPath2D, ends:
  * without runs are left out of the measurement (LibreOffice lets them overflow).
  *
  * @param box - the text rectangle, EMU
+ * @param scale0 - the scale to draw at, when decided elsewhere (else searched: {@link shrinkScale})
  */
-function autofitLayout(body: TextBodyInput, box: TextBox, options: LayoutOptions): TextLayout {
+function autofitLayout(body: TextBodyInput, box: TextBox, options: LayoutOptions, scale0?: number): TextLayout {
   const base: TextBodyInput = { ...body, fontScale: 1, lnSpcReduction: 0 };
-  const paras = body.paragraphs.slice();
-  while (paras.length > 1 && paras[paras.length - 1]!.runs.length === 0) paras.pop();
-  const measured: TextBodyInput = { ...base, paragraphs: paras };
   // Shrinking text is measured and drawn with the lines it was matched to LibreOffice's own
   // shrinking with (the faces' win metrics, at least 1.2 em): LibreOffice scales the spacing
   // along with the font there, and with its unscaled 1.2 em lines the search shrank less and
@@ -889,23 +887,45 @@ function autofitLayout(body: TextBodyInput, box: TextBox, options: LayoutOptions
   // SSIM 0.87 -> 0.72, and 0.81 with only the search kept). Text that fits unshrunk is
   // placed as LibreOffice places it (LayoutOptions.lineMetrics).
   const { lineMetrics: _unscaledLines, ...searchOptions } = options;
+  const scale = scale0 ?? shrinkScale(body, box, options);
+  return scale >= 1 ? layoutText(base, box, options) : layoutText(base, box, { ...searchOptions, extraScale: scale });
+}
+
+/**
+ * The scale {@link autofitLayout} shrinks a body by: 1 when it fits, else the largest at
+ * which it fits by our measurement (to 0.5 %), never taking the largest run below 4 pt.
+ * Trailing paragraphs without runs are left out of the measurement.
+ */
+function shrinkScale(body: TextBodyInput, box: TextBox, options: LayoutOptions): number {
+  const paras = body.paragraphs.slice();
+  while (paras.length > 1 && paras[paras.length - 1]!.runs.length === 0) paras.pop();
+  const measured: TextBodyInput = { ...body, fontScale: 1, lnSpcReduction: 0, paragraphs: paras };
+  const { lineMetrics: _unscaledLines, ...searchOptions } = options;
   const fits = (s: number): boolean => {
     const l = layoutText(measured, box, { ...searchOptions, extraScale: s, measureOnly: true });
     return l.overflow_pt <= 0.5 && l.overflowX_pt <= 0.5;
   };
+  if (fits(1)) return 1;
   let maxSize = 0;
   for (const p of body.paragraphs) for (const r of p.runs) maxSize = Math.max(maxSize, r.font.size_pt);
-  let scale = 1;
-  if (!fits(1)) {
-    let lo = Math.min(1, 4 / Math.max(maxSize, 4));
-    let hi = 1;
-    while (hi - lo > 0.005) {
-      const mid = (lo + hi) / 2;
-      if (fits(mid)) lo = mid; else hi = mid;
-    }
-    scale = lo;
+  let lo = Math.min(1, 4 / Math.max(maxSize, 4));
+  let hi = 1;
+  while (hi - lo > 0.005) {
+    const mid = (lo + hi) / 2;
+    if (fits(mid)) lo = mid; else hi = mid;
   }
-  return scale === 1 ? layoutText(base, box, options) : layoutText(base, box, { ...searchOptions, extraScale: scale });
+  return lo;
+}
+
+/**
+ * The scale a shrink-on-overflow body would be drawn at in `rect` (see {@link autofitLayout}),
+ * the box turned for vertical text as {@link drawTurnedTextBody} turns it: what a group of
+ * bodies that share one size (SmartArt nodes under an equal-size constraint) take the least of.
+ */
+export function textShrinkScale(dc: DrawContext, body: TextBodyInput, rect: RectPt, vert: string | undefined, options: LayoutOptions = PREVIEW_LAYOUT): number {
+  const turned = isVerticalText(vert);
+  const box = { width_emu: (turned ? rect.h : rect.w) * EMU_PT, height_emu: (turned ? rect.w : rect.h) * EMU_PT };
+  return shrinkScale(drawableText(dc, body), box, options);
 }
 
 /**
@@ -913,7 +933,7 @@ function autofitLayout(body: TextBodyInput, box: TextBox, options: LayoutOptions
  * of `a:bodyPr` §21.1.2.1.1 or `a:tcPr` §21.1.3.17; 90°, `vert270` 270°).
  * @param options - how the text is laid out ({@link drawTextBody})
  */
-export function drawTurnedTextBody(dc: DrawContext, body: TextBodyInput, rect0: RectPt, vert: string | undefined, autofit = false, options: LayoutOptions = PREVIEW_LAYOUT, shadow?: OuterShadow): void {
+export function drawTurnedTextBody(dc: DrawContext, body: TextBodyInput, rect0: RectPt, vert: string | undefined, autofit: boolean | number = false, options: LayoutOptions = PREVIEW_LAYOUT, shadow?: OuterShadow): void {
   const ctx = dc.ctx;
   let rect = rect0;
   ctx.save();
@@ -982,16 +1002,17 @@ export function deviceScale(m: Pick<Affine, 'a' | 'b' | 'c' | 'd'>): number {
  * 3 px above the baseline and Noto Sans CJK's ideographs 2 px below it, and at 12 pt drawn
  * 2× each was 1 px off; given the device size, both sit where a 24 px font puts them.
  * Advances are unchanged (positions come from the layout, in points).
- * @param autofit - the body shrinks on overflow (`a:normAutofit`): see {@link autofitLayout}
+ * @param autofit - the body shrinks on overflow (`a:normAutofit`): see {@link autofitLayout};
+ *   a number is a shrink scale decided for it ({@link textShrinkScale} of a group)
  * @param options - how the text is laid out: {@link PREVIEW_LAYOUT} (a shape's text body, as
  *   LibreOffice sets it) unless the caller sets it otherwise (table cells: `table.ts`)
  * @returns false when there was nothing to draw
  */
-export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt, autofit = false, options: LayoutOptions = PREVIEW_LAYOUT, shadow?: OuterShadow): boolean {
+export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt, autofit: boolean | number = false, options: LayoutOptions = PREVIEW_LAYOUT, shadow?: OuterShadow): boolean {
   if (!body0.paragraphs.some((p) => p.runs.some((r) => !r.lineBreak && r.text.trim() !== ''))) return false;
   const body = drawableText(dc, body0);
   const box = { width_emu: rect.w * EMU_PT, height_emu: rect.h * EMU_PT };
-  const layout = autofit ? autofitLayout(body, box, options) : layoutText(body, box, options);
+  const layout = autofit === false ? layoutText(body, box, options) : autofitLayout(body, box, options, autofit === true ? undefined : autofit);
   const ctx = dc.ctx;
   ctx.save();
   // q: device pixels per point of the text (1 where the transform does not enlarge)

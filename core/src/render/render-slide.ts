@@ -26,7 +26,7 @@ import { layoutDiagram } from './smartart-layout.js';
 import { colorIn, type ColorContext } from '../ooxml/pml/color.js';
 import { drawChart } from './chart.js';
 import {
-  DrawContext, EMU_PT, annotateLink, type DrawSurface, drawCropped, drawShadow, recolor, drawTurnedTextBody, fillOf, paintFill, resolveOutline, shapeShadow, fillOverlayOf, type FillOverlay, strokeOutline, styleFill, toPath2D,
+  DrawContext, EMU_PT, annotateLink, type DrawSurface, drawCropped, drawShadow, recolor, drawTurnedTextBody, fillOf, paintFill, resolveOutline, shapeShadow, textShrinkScale, fillOverlayOf, type FillOverlay, strokeOutline, styleFill, toPath2D,
   type Outline, type OuterShadow, type RectPt, type ResolvedFill,
 } from './draw-context.js';
 import { giveCanvas, takeCanvas } from './canvas-pool.js';
@@ -37,6 +37,7 @@ import { legacyOlePreview } from './ole-preview.js';
 import { encodeOpaquePngAsync } from './png.js';
 import { drawTable } from './table.js';
 import { readTextBody, shapeTextSources } from '../ooxml/pml/text-style.js';
+import type { TextBodyInput } from '../text/layout.js';
 
 /** Options of {@link renderSlide}. */
 export interface RenderSlideOptions {
@@ -647,7 +648,7 @@ async function drawDiagram(dc: DrawContext, shape: Shape, r: RectPt, o: DrawOpti
     style: part(attrNS(relIds, NS.r, 'qs') ?? ''),
   }, r.w * EMU_PT, r.h * EMU_PT);
   dc.warnings.push(`diagram ${shape.name}: drawing part ${drawingPart ? 'has no shapes' : 'missing'}; laid out from its data model and layout definition`, ...laid.warnings.map((w) => `diagram ${shape.name}: ${w}`));
-  await drawDspTree(dc, laid.spTree, dataPart, r, shape, o);
+  await drawDspTree(dc, laid.spTree, dataPart, r, shape, o, undefined, laid.sizeGroups);
 }
 
 const DSP_NS = 'http://schemas.microsoft.com/office/drawing/2008/diagram';
@@ -671,10 +672,17 @@ function dataModelExtRelId(bytes: Uint8Array): string | undefined {
  * frame's corner in the extent the drawing was laid out in; `scale` maps that extent onto the
  * frame as drawn (a group that resized the frame scales its diagram with it; text keeps its size).
  */
-async function drawDspTree(dc: DrawContext, tree: Element, partName: string, frameRect: RectPt, owner: Shape, o: DrawOptions, scale = { x: 1, y: 1 }): Promise<void> {
+async function drawDspTree(dc: DrawContext, tree: Element, partName: string, frameRect: RectPt, owner: Shape, o: DrawOptions, scale = { x: 1, y: 1 }, sizeGroups: readonly Element[][] = []): Promise<void> {
+  // Shapes whose text shares one size: each drawn at the least scale its group's bodies shrink to.
+  const sharedScale = new Map<Element, number>();
+  for (const group of sizeGroups) {
+    const texts = group.map((sp) => dspText(dc, sp, partName, frameRect, owner, o, scale)).filter((x) => x?.autofit);
+    const least = Math.min(...texts.map((x) => textShrinkScale(dc, x!.body, x!.rect, x!.vert)));
+    if (Number.isFinite(least)) for (const sp of group) sharedScale.set(sp, least);
+  }
   for (const el of children(tree, DSP_NS)) {
     if (el.localName === 'grpSp') {
-      await drawDspTree(dc, el, partName, frameRect, owner, o, scale);
+      await drawDspTree(dc, el, partName, frameRect, owner, o, scale, sizeGroups);
       continue;
     }
     if (el.localName !== 'sp') continue;
@@ -711,33 +719,57 @@ async function drawDspTree(dc: DrawContext, tree: Element, partName: string, fra
     for (const [i, p] of geom.paths.entries()) if (fill && p.fill !== 'none') await paintFill(dc, fill, paths[i]!, r, p.fill);
     if (outline) for (const [i, p] of geom.paths.entries()) if (p.stroke) strokeOutline(dc, outline, paths[i]!, []);
     ctx.restore();
-    const txBody = child(el, DSP_NS, 'txBody');
-    if (txBody && hasText(txBody)) {
-      const txXfrm = child(el, DSP_NS, 'txXfrm');
-      const tOff = child(txXfrm, NS.a, 'off');
-      const tExt = child(txXfrm, NS.a, 'ext');
-      const tr = tOff && tExt ? placed(tOff, tExt) : r;
-      const fontRef = child(style, NS.a, 'fontRef');
-      const src = {
-        near: [child(txBody, NS.a, 'lstStyle')].filter((x): x is Element => !!x),
-        far: [owner.part.model.presentation.defaultTextStyle, owner.part.master.textStyle('otherStyle')].filter((x): x is Element => !!x),
-        fontRefFace: attr(fontRef, 'idx') === 'major' ? '+mj-lt' : '+mn-lt',
-        fontRefColor: fontRef ? colorIn(fontRef, dc.colors) : undefined,
-        bodyPrs: [child(txBody, NS.a, 'bodyPr')].filter((x): x is Element => !!x),
-        theme: dc.theme,
-        colorCtx: dc.colors,
-        defaultFace: dc.theme.minor.latin || 'Calibri',
-      };
-      const body = readTextBody(txBody, src, { slideNumber: o.slideNumber });
+    const text = dspText(dc, el, partName, frameRect, owner, o, scale);
+    if (text) {
       dc.linkPart = partName;
       ctx.save();
-      // The text box turns by its own rotation on top of the shape's: PowerPoint writes
-      // rot="5400000" on the text of a shape turned 270° so that it reads upright.
-      const txRot = (Number(attr(xfrm, 'rot') ?? 0) + Number(attr(txXfrm, 'rot') ?? 0)) / 60000;
-      enterFrame(ctx, tr, { ...frame, rotation: txRot }, false);
-      const bodyPr = child(txBody, NS.a, 'bodyPr');
-      drawTurnedTextBody(dc, body, tr, attr(bodyPr, 'vert') ?? 'horz', bodyPr ? hasNormAutofit([bodyPr]) : false);
+      enterFrame(ctx, text.rect, { ...frame, rotation: text.rotation }, false);
+      drawTurnedTextBody(dc, text.body, text.rect, text.vert, text.autofit ? sharedScale.get(el) ?? true : false);
       ctx.restore();
     }
   }
+}
+
+/**
+ * The text of a diagram drawing's shape (`dsp:sp`), read and placed as {@link drawDspTree}
+ * draws it: the text box (`dsp:txXfrm`, else the shape's box) on the frame, its rotation (the
+ * text box's own on top of the shape's: PowerPoint writes rot="5400000" on the text of a
+ * shape turned 270° so that it reads upright), `vert`, and whether it shrinks on overflow;
+ * undefined when the shape has no text.
+ */
+function dspText(dc: DrawContext, el: Element, partName: string, frameRect: RectPt, owner: Shape, o: DrawOptions, scale: { x: number; y: number }): { body: TextBodyInput; rect: RectPt; rotation: number; vert: string; autofit: boolean } | undefined {
+  const txBody = child(el, DSP_NS, 'txBody');
+  if (!txBody || !hasText(txBody)) return undefined;
+  const xfrm = child(child(el, DSP_NS, 'spPr'), NS.a, 'xfrm');
+  const txXfrm = child(el, DSP_NS, 'txXfrm');
+  const placed = (off: Element | undefined, ext: Element | undefined): RectPt | undefined =>
+    off && ext
+      ? {
+          x: frameRect.x + (Number(attr(off, 'x') ?? 0) / EMU_PT) * scale.x,
+          y: frameRect.y + (Number(attr(off, 'y') ?? 0) / EMU_PT) * scale.y,
+          w: (Number(attr(ext, 'cx') ?? 0) / EMU_PT) * scale.x,
+          h: (Number(attr(ext, 'cy') ?? 0) / EMU_PT) * scale.y,
+        }
+      : undefined;
+  const rect = placed(child(txXfrm, NS.a, 'off'), child(txXfrm, NS.a, 'ext')) ?? placed(child(xfrm, NS.a, 'off'), child(xfrm, NS.a, 'ext'));
+  if (!rect) return undefined;
+  const fontRef = child(child(el, DSP_NS, 'style'), NS.a, 'fontRef');
+  const bodyPr = child(txBody, NS.a, 'bodyPr');
+  const src = {
+    near: [child(txBody, NS.a, 'lstStyle')].filter((x): x is Element => !!x),
+    far: [owner.part.model.presentation.defaultTextStyle, owner.part.master.textStyle('otherStyle')].filter((x): x is Element => !!x),
+    fontRefFace: attr(fontRef, 'idx') === 'major' ? '+mj-lt' : '+mn-lt',
+    fontRefColor: fontRef ? colorIn(fontRef, dc.colors) : undefined,
+    bodyPrs: bodyPr ? [bodyPr] : [],
+    theme: dc.theme,
+    colorCtx: dc.colors,
+    defaultFace: dc.theme.minor.latin || 'Calibri',
+  };
+  return {
+    body: readTextBody(txBody, src, { slideNumber: o.slideNumber }),
+    rect,
+    rotation: (Number(attr(xfrm, 'rot') ?? 0) + Number(attr(txXfrm, 'rot') ?? 0)) / 60000,
+    vert: attr(bodyPr, 'vert') ?? 'horz',
+    autofit: bodyPr ? hasNormAutofit([bodyPr]) : false,
+  };
 }

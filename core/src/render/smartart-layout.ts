@@ -76,6 +76,12 @@ export interface DiagramLayout {
   spTree: Element;
   /** What was approximated, for the render warnings. */
   warnings: string[];
+  /**
+   * Shapes of `spTree` whose text takes one size (an `op="equ"` font-size constraint,
+   * §21.4.2.8, over the nodes it names): each group is drawn at the size its fullest member
+   * fits at, as PowerPoint sizes such nodes alike. Custom-formatted text is in none.
+   */
+  sizeGroups: Element[][];
 }
 
 interface Pt {
@@ -754,23 +760,30 @@ function paragraphsOf(doc: Document, pts: Pt[], bulleted: boolean, base: Pt | un
   return out;
 }
 
-function fontSizeFor(node: LNode, ancestors: LNode[], kind: 'primFontSz' | 'secFontSz'): number {
+/**
+ * The font size a node's text starts from, pt (its own or an ancestor's constraint of the
+ * kind; 65 when none says), and the constraint that sets it when that constraint makes the
+ * nodes it names equal (`op="equ"`): their text shares one size.
+ */
+function fontSizeFor(node: LNode, ancestors: LNode[], kind: 'primFontSz' | 'secFontSz'): { pt: number; equal: Element | undefined } {
   let v: number | undefined;
+  let from: Element | undefined;
   for (const a of ancestors) {
     for (const k of a.constrs) {
       if (attr(k, 'type') !== kind) continue;
       const f = attr(k, 'for') ?? 'self';
       const fn = attr(k, 'forName');
-      if ((f === 'des' || f === 'ch') && (!fn || fn === node.name) && attr(k, 'val') !== undefined) v = Number(attr(k, 'val'));
+      if ((f === 'des' || f === 'ch') && (!fn || fn === node.name) && attr(k, 'val') !== undefined) { v = Number(attr(k, 'val')); from = k; }
     }
   }
-  for (const k of node.constrs) if (attr(k, 'type') === kind && (attr(k, 'for') ?? 'self') === 'self' && attr(k, 'val') !== undefined) v = Number(attr(k, 'val'));
-  return v !== undefined && Number.isFinite(v) && v > 0 ? Math.min(v, 72) : 65;
+  for (const k of node.constrs) if (attr(k, 'type') === kind && (attr(k, 'for') ?? 'self') === 'self' && attr(k, 'val') !== undefined) { v = Number(attr(k, 'val')); from = k; }
+  const pt = v !== undefined && Number.isFinite(v) && v > 0 ? Math.min(v, 72) : 65;
+  return { pt, equal: from && attr(from, 'op') === 'equ' ? from : undefined };
 }
 
 const ALIGN: Record<string, string> = { l: 'l', r: 'r', ctr: 'ctr', just: 'just' };
 
-function emitTree(doc: Document, tree: Element, root: LNode, st: Styling, shown: Set<Pt>): void {
+function emitTree(doc: Document, tree: Element, root: LNode, st: Styling, shown: Set<Pt>, sizeGroups: Map<Element, Element[]>): void {
   let id = 1;
   // shapes in layout order, moved by their zOrderOff (-2: below the two shapes before it, 1: above the next)
   const out: Array<{ z: number; sp: Element }> = [];
@@ -780,16 +793,25 @@ function emitTree(doc: Document, tree: Element, root: LNode, st: Styling, shown:
     if (n.rect && n.rect.w > 0 && n.rect.h > 0) {
       // a space node (alg sp) draws its shape, if it has one, never text
       const pts = n.alg?.type === 'sp' ? [] : n.texts?.pts ?? [];
-      const des = n.texts?.axis.includes('des') || pts.length > 1;
+      // descendants' text (bulleted, secondary size): an axis of `des` (not `desOrSelf`, which
+      // presents a node's own text when it has no children), or several points
+      const des = !!n.texts?.axis.split(/\s+/).includes('des') || pts.length > 1;
       const prm = n.alg?.params;
       const align = des
         ? { ltr: ALIGN[prm?.get('parTxLTRAlign') ?? ''] ?? 'l', rtl: ALIGN[prm?.get('parTxRTLAlign') ?? ''] ?? 'r' }
         : { ltr: ALIGN[prm?.get('parTxLTRAlign') ?? ''] ?? 'ctr', rtl: ALIGN[prm?.get('parTxRTLAlign') ?? ''] ?? 'ctr' };
-      const paras = pts.length ? paragraphsOf(doc, pts, !!des, des ? n.pt : undefined, fontSizeFor(n, anc, des ? 'secFontSz' : 'primFontSz'), align, budget) : undefined;
+      const size = fontSizeFor(n, anc, des ? 'secFontSz' : 'primFontSz');
+      const paras = pts.length ? paragraphsOf(doc, pts, !!des, des ? n.pt : undefined, size.pt, align, budget) : undefined;
       if (paras?.length) for (const p of pts) shown.add(p);
       const spPrOwn = pts.length === 1 ? pts[0]!.spPr : n.pt.type !== 'doc' && n.texts?.axis === 'self' ? n.pt.spPr : undefined;
       const seq = id++;
-      const sp = emitShape(doc, n, st, seq, paras, spPrOwn, pts.length > 0 && pts.every((p) => attr(p.prSet, 'custT') === '1'));
+      const custom = pts.length > 0 && pts.every((p) => attr(p.prSet, 'custT') === '1');
+      const sp = emitShape(doc, n, st, seq, paras, spPrOwn, custom);
+      if (sp && paras?.length && !custom && size.equal) {
+        const group = sizeGroups.get(size.equal);
+        if (group) group.push(sp);
+        else sizeGroups.set(size.equal, [sp]);
+      }
       const off = n.shape?.zOrderOff ?? 0;
       if (sp) out.push({ z: seq + (off < 0 ? off - 0.5 : off > 0 ? off + 0.5 : 0), sp });
     }
@@ -806,7 +828,9 @@ function emitTree(doc: Document, tree: Element, root: LNode, st: Styling, shown:
  */
 function background(doc: Document, tree: Element, data: Document, wEmu: number, hEmu: number): void {
   const model = data.documentElement ?? undefined;
-  const fill = children(child(model, NS.dgm, 'bg') ?? (undefined as unknown as Element), NS.a).find((e) => /Fill$/.test(e.localName ?? ''));
+  const bg = child(model, NS.dgm, 'bg');
+  // dgm:bg and dgm:whole are optional (a data model may have neither)
+  const fill = bg ? children(bg, NS.a).find((e) => /Fill$/.test(e.localName ?? '')) : undefined;
   const ln = child(child(model, NS.dgm, 'whole'), NS.a, 'ln');
   if (!fill && !ln) return;
   const sp = createElement(doc, DSP, 'dsp:sp', { modelId: '{sw-bg}' });
@@ -879,12 +903,13 @@ export function layoutDiagram(def: DiagramDefinition, wEmu: number, hEmu: number
       layout(tree0, { x: 0, y: 0, w: wEmu, h: hEmu }, cx);
       const { doc, tree } = newTree();
       const shown = new Set<Pt>();
-      emitTree(doc, tree, tree0, st, shown);
+      const sizeGroups = new Map<Element, Element[]>();
+      emitTree(doc, tree, tree0, st, shown, sizeGroups);
       const lost = withText.filter((p) => !shown.has(p));
       if (!lost.length) {
         background(doc, tree, def.data, wEmu, hEmu);
         warnings.push(...warn);
-        return { spTree: tree, warnings };
+        return { spTree: tree, warnings, sizeGroups: [...sizeGroups.values()].filter((g) => g.length > 1) };
       }
       warnings.push(`SmartArt layout ${attr(layoutDef, 'uniqueId') ?? ''} would leave ${lost.length} point(s) without their text; drawn as stacked boxes`);
     } catch (err) {
@@ -896,5 +921,5 @@ export function layoutDiagram(def: DiagramDefinition, wEmu: number, hEmu: number
   }
   const tree = fallback(root, wEmu, hEmu, st);
   if (tree.ownerDocument) background(tree.ownerDocument, tree, def.data, wEmu, hEmu);
-  return { spTree: tree, warnings };
+  return { spTree: tree, warnings, sizeGroups: [] };
 }

@@ -275,3 +275,39 @@ t.test('a drawing part\'s text box turns on top of its shape (rot 270° + 90°: 
   const turned = inkBox(await draw(undefined, 'Item one'), await draw(undefined, ''), 72, 0, 648, 540);
   t.ok(turned.h > 2 * turned.w, `without its own rotation the text turns with the shape (ink ${turned.w} × ${turned.h} px)`);
 });
+
+/** Items stacked top to bottom, each a box of its own text; `equal` adds the constraint that sizes their text alike (as Office's list layouts do). */
+const stackLayout = (equal: boolean): string =>
+  `<dgm:layoutDef xmlns:dgm="${DGM}" xmlns:a="${A}" xmlns:r="${R}" uniqueId="urn:test/stack">` +
+  '<dgm:layoutNode name="root"><dgm:alg type="lin"><dgm:param type="linDir" val="fromT"/></dgm:alg><dgm:shape r:blip=""/><dgm:presOf/>' +
+  `<dgm:constrLst><dgm:constr type="w" for="ch" forName="node" refType="w"/><dgm:constr type="h" for="ch" forName="node" refType="h"/>${equal ? '<dgm:constr type="primFontSz" for="ch" ptType="node" op="equ" val="65"/>' : ''}</dgm:constrLst>` +
+  '<dgm:forEach name="each" axis="ch" ptType="node"><dgm:layoutNode name="node" styleLbl="node1"><dgm:alg type="tx"/><dgm:shape type="rect" r:blip=""/><dgm:presOf axis="self"/></dgm:layoutNode></dgm:forEach>' +
+  '</dgm:layoutNode></dgm:layoutDef>';
+
+t.test('text under an equal-size constraint takes one size: the size the fullest node fits at', async (t) => {
+  const long = 'A much longer item that has to shrink a long way before it fits its box';
+  const data = (texts: boolean): string => dataModel(texts, 2, false).replace('Item 2', long);
+  const draw = async (equal: boolean, texts: boolean) => {
+    const base = await deck({ layout: stackLayout(equal), drawing: 'empty', items: 2, details: false, texts });
+    base.setBytes('/ppt/diagrams/data1.xml', new TextEncoder().encode(data(texts)));
+    return render(base);
+  };
+  const blank = await draw(false, false);
+  // the frame's two halves: item 1 at 72..216 pt, item 2 at 216..360 pt
+  const ink = async (equal: boolean) => {
+    const img = await draw(equal, true);
+    return { short: inkBox(img, blank, 76, 76, 644, 212), long: inkBox(img, blank, 76, 220, 644, 356) };
+  };
+  const apart = await ink(false);
+  const alike = await ink(true);
+  t.ok(alike.short.h < 0.6 * apart.short.h, `"Item 1" drawn at the long item's size: ${alike.short.h} px tall against ${apart.short.h} on its own`);
+  t.ok(Math.abs(alike.long.w - apart.long.w) <= 2 && Math.abs(alike.long.h - apart.long.h) <= 2, `the long item, which sets the size, as before (${alike.long.w} × ${alike.long.h} against ${apart.long.w} × ${apart.long.h})`);
+});
+
+t.test('a data model without dgm:bg and dgm:whole (both optional) is laid out', (t) => {
+  const data = dataModel().replace('<dgm:bg/><dgm:whole/>', '');
+  t.not(data, dataModel(), 'the test data had them');
+  const sps = laidOut(LIST_LAYOUT, STYLE, data);
+  t.ok(sps.length >= 6, `${sps.length} shapes laid out`);
+  t.end();
+});
