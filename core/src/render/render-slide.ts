@@ -691,14 +691,7 @@ async function drawDspTree(dc: DrawContext, tree: Element, partName: string, fra
     const off = child(xfrm, NS.a, 'off');
     const ext = child(xfrm, NS.a, 'ext');
     if (!off || !ext) continue;
-    // an a:off/a:ext pair of the drawing, placed on the frame as drawn
-    const placed = (o: Element, e: Element): RectPt => ({
-      x: frameRect.x + (Number(attr(o, 'x') ?? 0) / EMU_PT) * scale.x,
-      y: frameRect.y + (Number(attr(o, 'y') ?? 0) / EMU_PT) * scale.y,
-      w: (Number(attr(e, 'cx') ?? 0) / EMU_PT) * scale.x,
-      h: (Number(attr(e, 'cy') ?? 0) / EMU_PT) * scale.y,
-    });
-    const r = placed(off, ext);
+    const r = placedOnFrame(off, ext, frameRect, scale);
     const rot = Number(attr(xfrm, 'rot') ?? 0) / 60000;
     const frame: Frame = { x: 0, y: 0, cx: 0, cy: 0, rotation: rot, flipH: attr(xfrm, 'flipH') === '1', flipV: attr(xfrm, 'flipV') === '1' };
     const ctx = dc.ctx;
@@ -730,6 +723,16 @@ async function drawDspTree(dc: DrawContext, tree: Element, partName: string, fra
   }
 }
 
+/** An `a:off`/`a:ext` pair of a diagram drawing (EMU from the frame's corner) placed on the frame as drawn, pt. */
+function placedOnFrame(off: Element, ext: Element, frameRect: RectPt, scale: { x: number; y: number }): RectPt {
+  return {
+    x: frameRect.x + (Number(attr(off, 'x') ?? 0) / EMU_PT) * scale.x,
+    y: frameRect.y + (Number(attr(off, 'y') ?? 0) / EMU_PT) * scale.y,
+    w: (Number(attr(ext, 'cx') ?? 0) / EMU_PT) * scale.x,
+    h: (Number(attr(ext, 'cy') ?? 0) / EMU_PT) * scale.y,
+  };
+}
+
 /**
  * The text of a diagram drawing's shape (`dsp:sp`), read and placed as {@link drawDspTree}
  * draws it: the text box (`dsp:txXfrm`, else the shape's box) on the frame, its rotation (the
@@ -742,16 +745,8 @@ function dspText(dc: DrawContext, el: Element, partName: string, frameRect: Rect
   if (!txBody || !hasText(txBody)) return undefined;
   const xfrm = child(child(el, DSP_NS, 'spPr'), NS.a, 'xfrm');
   const txXfrm = child(el, DSP_NS, 'txXfrm');
-  const placed = (off: Element | undefined, ext: Element | undefined): RectPt | undefined =>
-    off && ext
-      ? {
-          x: frameRect.x + (Number(attr(off, 'x') ?? 0) / EMU_PT) * scale.x,
-          y: frameRect.y + (Number(attr(off, 'y') ?? 0) / EMU_PT) * scale.y,
-          w: (Number(attr(ext, 'cx') ?? 0) / EMU_PT) * scale.x,
-          h: (Number(attr(ext, 'cy') ?? 0) / EMU_PT) * scale.y,
-        }
-      : undefined;
-  const rect = placed(child(txXfrm, NS.a, 'off'), child(txXfrm, NS.a, 'ext')) ?? placed(child(xfrm, NS.a, 'off'), child(xfrm, NS.a, 'ext'));
+  const [tOff, tExt, off, ext] = [child(txXfrm, NS.a, 'off'), child(txXfrm, NS.a, 'ext'), child(xfrm, NS.a, 'off'), child(xfrm, NS.a, 'ext')];
+  const rect = tOff && tExt ? placedOnFrame(tOff, tExt, frameRect, scale) : off && ext ? placedOnFrame(off, ext, frameRect, scale) : undefined;
   if (!rect) return undefined;
   const fontRef = child(child(el, DSP_NS, 'style'), NS.a, 'fontRef');
   const bodyPr = child(txBody, NS.a, 'bodyPr');
