@@ -87,6 +87,9 @@ export interface KeptShadow {
 /** Decoded pictures of a package, by part name: a fact of the opened template, released with the package object. */
 const DECODED_PICTURES = new FactKind<Map<string, Promise<Image | MetafilePicture | ImageRefusal>>>('decoded pictures', () => new Map());
 
+/** Text without a colour of its own. */
+const BLACK: Rgba = { r: 0, g: 0, b: 0, a: 1 };
+
 /** How far right of the canvas glyphs are drawn whose canvas shadow alone should show, device pixels. */
 const OUT_OF_SIGHT = 1 << 14;
 
@@ -502,13 +505,13 @@ export function shapeShadow(dc: DrawContext, spPr: Element | undefined, effectRe
  * either) the theme's effect style its `a:effectRef` names (§20.1.4.2.8), whose `phClr` is
  * the reference's colour; undefined when none applies.
  */
-export function effectListOf(dc: DrawContext, spPr: Element | undefined, effectRef: Element | undefined): { list: Element; colors: ColorContext } | undefined {
+export function effectListOf(dc: DrawContext, spPr: Element | undefined, effectRef: Element | undefined): { list: Element; colors: ColorContext; fromTheme: boolean } | undefined {
   const own = child(spPr, NS.a, 'effectLst');
-  if (own) return { list: own, colors: dc.colors };
+  if (own) return { list: own, colors: dc.colors, fromTheme: false };
   if (child(spPr, NS.a, 'effectDag') || !effectRef) return undefined;
   const idx = intAttr(effectRef, 'idx', 0);
   const list = child(idx > 0 ? dc.formatScheme().effect[idx - 1] : undefined, NS.a, 'effectLst');
-  return list ? { list, colors: { ...dc.colors, phClr: colorIn(effectRef, dc.colors) } } : undefined;
+  return list ? { list, colors: { ...dc.colors, phClr: colorIn(effectRef, dc.colors) }, fromTheme: true } : undefined;
 }
 
 /** A second fill laid over a shape's own ({@link fillOverlayOf}) and how the two are blended (the canvas's composite operation). */
@@ -533,7 +536,7 @@ export function fillOverlayOf(dc: DrawContext, spPr: Element | undefined, effect
   const fill = children(overlay, NS.a).find((e) => FILL_NAMES.has(e.localName ?? ''));
   if (!fill || fill.localName === 'noFill') return undefined;
   const blend = BLEND_MODES[attr(overlay, 'blend') ?? 'over'] ?? 'source-over';
-  return { fill: { el: fill, colors: effects.colors, part: effects.list === child(spPr, NS.a, 'effectLst') ? part : dc.theme.partName ?? part }, blend };
+  return { fill: { el: fill, colors: effects.colors, part: effects.fromTheme ? dc.theme.partName ?? part : part }, blend };
 }
 
 /** A path whose shadow is cast: filled, and/or outlined `strokePt` wide (0: not outlined). */
@@ -880,15 +883,21 @@ export function strokeOutline(dc: DrawContext, o: Outline, path: SkPath2D, ends:
  */
 function autofitLayout(body: TextBodyInput, box: TextBox, options: LayoutOptions, scale0?: number): TextLayout {
   const base: TextBodyInput = { ...body, fontScale: 1, lnSpcReduction: 0 };
-  // Shrinking text is measured and drawn with the lines it was matched to LibreOffice's own
-  // shrinking with (the faces' win metrics, at least 1.2 em): LibreOffice scales the spacing
-  // along with the font there, and with its unscaled 1.2 em lines the search shrank less and
-  // lines came out closer than LibreOffice draws them (poi-ecodesign-lecture-de slide 14:
-  // SSIM 0.87 -> 0.72, and 0.81 with only the search kept). Text that fits unshrunk is
-  // placed as LibreOffice places it (LayoutOptions.lineMetrics).
-  const { lineMetrics: _unscaledLines, ...searchOptions } = options;
   const scale = scale0 ?? shrinkScale(body, box, options);
-  return scale >= 1 ? layoutText(base, box, options) : layoutText(base, box, { ...searchOptions, extraScale: scale });
+  return scale >= 1 ? layoutText(base, box, options) : layoutText(base, box, { ...shrinkingOptions(options), extraScale: scale });
+}
+
+/**
+ * The options shrinking text is measured and drawn with: the lines it was matched to
+ * LibreOffice's own shrinking with (the faces' win metrics, at least 1.2 em), not
+ * `options.lineMetrics`. LibreOffice scales the spacing along with the font there, and with
+ * its unscaled 1.2 em lines the search shrank less and lines came out closer than LibreOffice
+ * draws them (poi-ecodesign-lecture-de slide 14: SSIM 0.87 -> 0.72, and 0.81 with only the
+ * search kept). Text that fits unshrunk is placed as LibreOffice places it (lineMetrics).
+ */
+function shrinkingOptions(options: LayoutOptions): LayoutOptions {
+  const { lineMetrics: _unscaledLines, ...rest } = options;
+  return rest;
 }
 
 /**
@@ -900,7 +909,7 @@ function shrinkScale(body: TextBodyInput, box: TextBox, options: LayoutOptions):
   const paras = body.paragraphs.slice();
   while (paras.length > 1 && paras[paras.length - 1]!.runs.length === 0) paras.pop();
   const measured: TextBodyInput = { ...body, fontScale: 1, lnSpcReduction: 0, paragraphs: paras };
-  const { lineMetrics: _unscaledLines, ...searchOptions } = options;
+  const searchOptions = shrinkingOptions(options);
   const fits = (s: number): boolean => {
     const l = layoutText(measured, box, { ...searchOptions, extraScale: s, measureOnly: true });
     return l.overflow_pt <= 0.5 && l.overflowX_pt <= 0.5;
@@ -1105,8 +1114,7 @@ export function drawTextBody(dc: DrawContext, body0: TextBodyInput, rect: RectPt
       const family = useFontOf(f);
       // a run whose Latin text draws in a face of its own keeps that face as its reported substitute
       if (f.substitutedFor && family.toLowerCase() !== f.substitutedFor.trim().toLowerCase()) dc.fontSubstitutions[f.substitutedFor] ??= family;
-      const n = Number.parseInt(f.color ?? '000000', 16);
-      const nextFill = css({ r: (n >> 16) & 255, g: (n >> 8) & 255, b: n & 255, a: f.alpha ?? 1 });
+      const nextFill = css({ ...(hexToRgba(f.color) ?? BLACK), a: f.alpha ?? 1 });
       if (nextFill !== fill) ctx.fillStyle = fill = nextFill;
       glyphs(f, line.baseline_pt);
       const x = (rect.x + f.x_pt) * q;

@@ -418,26 +418,31 @@ async function drawSp(dc: DrawContext, shape: Shape, o: DrawOptions): Promise<vo
   }
 }
 
-/** The outer shadow of a shape: the first shape on its inheritance chain with an effect list or a style's effect reference decides. */
-/** The fill overlay effect of a shape ({@link fillOverlayOf}), from the same effect list as its shadow ({@link shapeEffect}). */
-function shapeFillOverlay(dc: DrawContext, shape: Shape): FillOverlay | undefined {
+/**
+ * Where a shape's effects come from: the first shape on its inheritance chain with an effect
+ * list of its own (`a:effectLst`, or an `a:effectDag`, which previews do not draw) or a
+ * style's effect reference decides; `part` is that shape's part.
+ */
+function effectSourceOf(shape: Shape): { spPr?: Element; ref?: Element; part: string } | undefined {
   for (const s of shape.chain()) {
     const spPr = spPrOf(s);
-    if (child(spPr, NS.a, 'effectLst') || child(spPr, NS.a, 'effectDag')) return fillOverlayOf(dc, spPr, undefined, s.part.partName);
+    if (child(spPr, NS.a, 'effectLst') || child(spPr, NS.a, 'effectDag')) return { spPr, part: s.part.partName };
     const ref = child(child(s.element, NS.p, 'style'), NS.a, 'effectRef');
-    if (ref) return fillOverlayOf(dc, undefined, ref, s.part.partName);
+    if (ref) return { ref, part: s.part.partName };
   }
   return undefined;
 }
 
+/** The outer shadow of a shape, from its effect source ({@link effectSourceOf}). */
 function shapeEffect(dc: DrawContext, shape: Shape): OuterShadow | undefined {
-  for (const s of shape.chain()) {
-    const spPr = spPrOf(s);
-    if (child(spPr, NS.a, 'effectLst') || child(spPr, NS.a, 'effectDag')) return shapeShadow(dc, spPr, undefined);
-    const ref = child(child(s.element, NS.p, 'style'), NS.a, 'effectRef');
-    if (ref) return shapeShadow(dc, undefined, ref);
-  }
-  return undefined;
+  const src = effectSourceOf(shape);
+  return src ? shapeShadow(dc, src.spPr, src.ref) : undefined;
+}
+
+/** The fill overlay effect of a shape ({@link fillOverlayOf}), from the same effect source as its shadow. */
+function shapeFillOverlay(dc: DrawContext, shape: Shape): FillOverlay | undefined {
+  const src = effectSourceOf(shape);
+  return src ? fillOverlayOf(dc, src.spPr, src.ref, src.part) : undefined;
 }
 
 /**
@@ -673,16 +678,27 @@ function dataModelExtRelId(bytes: Uint8Array): string | undefined {
  * frame as drawn (a group that resized the frame scales its diagram with it; text keeps its size).
  */
 async function drawDspTree(dc: DrawContext, tree: Element, partName: string, frameRect: RectPt, owner: Shape, o: DrawOptions, scale = { x: 1, y: 1 }, sizeGroups: readonly Element[][] = []): Promise<void> {
-  // Shapes whose text shares one size: each drawn at the least scale its group's bodies shrink to.
+  // Shapes whose text shares one size: each drawn at the least scale its group's bodies shrink
+  // to. Their text, read for that, is kept for drawing.
+  const texts = new Map<Element, DspText | undefined>();
+  const textOf = (sp: Element): DspText | undefined => {
+    if (!texts.has(sp)) texts.set(sp, dspText(dc, sp, partName, frameRect, owner, o, scale));
+    return texts.get(sp);
+  };
   const sharedScale = new Map<Element, number>();
   for (const group of sizeGroups) {
-    const texts = group.map((sp) => dspText(dc, sp, partName, frameRect, owner, o, scale)).filter((x) => x?.autofit);
-    const least = Math.min(...texts.map((x) => textShrinkScale(dc, x!.body, x!.rect, x!.vert)));
+    const shrinking = group.map(textOf).filter((x): x is DspText => !!x?.autofit);
+    const least = Math.min(...shrinking.map((x) => textShrinkScale(dc, x.body, x.rect, x.vert)));
     if (Number.isFinite(least)) for (const sp of group) sharedScale.set(sp, least);
   }
+  await drawDspShapes(dc, tree, partName, frameRect, scale, textOf, sharedScale);
+}
+
+/** Draws the shapes of a diagram drawing's tree or group ({@link drawDspTree}), groups' shapes in place. */
+async function drawDspShapes(dc: DrawContext, tree: Element, partName: string, frameRect: RectPt, scale: { x: number; y: number }, textOf: (sp: Element) => DspText | undefined, sharedScale: ReadonlyMap<Element, number>): Promise<void> {
   for (const el of children(tree, DSP_NS)) {
     if (el.localName === 'grpSp') {
-      await drawDspTree(dc, el, partName, frameRect, owner, o, scale, sizeGroups);
+      await drawDspShapes(dc, el, partName, frameRect, scale, textOf, sharedScale);
       continue;
     }
     if (el.localName !== 'sp') continue;
@@ -712,7 +728,7 @@ async function drawDspTree(dc: DrawContext, tree: Element, partName: string, fra
     for (const [i, p] of geom.paths.entries()) if (fill && p.fill !== 'none') await paintFill(dc, fill, paths[i]!, r, p.fill);
     if (outline) for (const [i, p] of geom.paths.entries()) if (p.stroke) strokeOutline(dc, outline, paths[i]!, []);
     ctx.restore();
-    const text = dspText(dc, el, partName, frameRect, owner, o, scale);
+    const text = textOf(el);
     if (text) {
       dc.linkPart = partName;
       ctx.save();
@@ -733,6 +749,15 @@ function placedOnFrame(off: Element, ext: Element, frameRect: RectPt, scale: { x
   };
 }
 
+/** A diagram shape's text as {@link dspText} reads it: body, text box (pt), rotation (degrees), `vert`, and whether it shrinks on overflow. */
+interface DspText {
+  body: TextBodyInput;
+  rect: RectPt;
+  rotation: number;
+  vert: string;
+  autofit: boolean;
+}
+
 /**
  * The text of a diagram drawing's shape (`dsp:sp`), read and placed as {@link drawDspTree}
  * draws it: the text box (`dsp:txXfrm`, else the shape's box) on the frame, its rotation (the
@@ -740,7 +765,7 @@ function placedOnFrame(off: Element, ext: Element, frameRect: RectPt, scale: { x
  * shape turned 270° so that it reads upright), `vert`, and whether it shrinks on overflow;
  * undefined when the shape has no text.
  */
-function dspText(dc: DrawContext, el: Element, partName: string, frameRect: RectPt, owner: Shape, o: DrawOptions, scale: { x: number; y: number }): { body: TextBodyInput; rect: RectPt; rotation: number; vert: string; autofit: boolean } | undefined {
+function dspText(dc: DrawContext, el: Element, partName: string, frameRect: RectPt, owner: Shape, o: DrawOptions, scale: { x: number; y: number }): DspText | undefined {
   const txBody = child(el, DSP_NS, 'txBody');
   if (!txBody || !hasText(txBody)) return undefined;
   const xfrm = child(child(el, DSP_NS, 'spPr'), NS.a, 'xfrm');

@@ -6,7 +6,7 @@
  *
  * Sizes are points; advances are measured per code point.
  */
-import { defaultFontMetrics, type FontMetrics, type FontSpec, type ResolvedFace, type VerticalMetrics } from './font-metrics.js';
+import { ShippedFontMetrics, type FontMetrics, type FontSpec, type ResolvedFace, type VerticalMetrics } from './font-metrics.js';
 import type { FontShape } from './font-class.js';
 import { FACE_DATA } from './metrics-data/fonts.js';
 import { EMU_PER_PT, layoutText, type TextBodyInput } from './layout.js';
@@ -29,16 +29,6 @@ function lineGapFactor(family: string, bold: boolean, italic: boolean): number {
   return used > 0 ? Math.max(1, win / used, hhea / used, typo / used) : 1;
 }
 
-/** Kerned font requests without their kerning, kept per request (layouts measure one run's font many times). */
-const UNKERNED = new WeakMap<FontSpec, FontSpec>();
-
-/** The same font request measured without pair kerning. */
-function unkerned(font: FontSpec): FontSpec {
-  let u = UNKERNED.get(font);
-  if (!u) UNKERNED.set(font, (u = { ...font, kerning: false }));
-  return u;
-}
-
 /** Family that fontconfig (and so LibreOffice) draws a font with when the machine lacks it. */
 const FALLBACK_FAMILY = 'DejaVu Sans';
 
@@ -57,7 +47,8 @@ export class ConservativeMetrics implements FontMetrics {
   private readonly named = new Map<string, ConservativeName>();
   private readonly hinted: Record<FontShape, Map<string, ConservativeName>> = { serif: new Map(), sans: new Map(), mono: new Map() };
 
-  constructor(private readonly base: FontMetrics = defaultFontMetrics) {}
+  /** @param base - the metrics measured with (the shipped data, without pair kerning) */
+  constructor(private readonly base: FontMetrics = new ShippedFontMetrics({ pairKerning: false })) {}
 
   private namedOf(font: FontSpec): ConservativeName {
     const map = font.shapeHint ? this.hinted[font.shapeHint] : this.named;
@@ -110,7 +101,7 @@ export class ConservativeMetrics implements FontMetrics {
 
   measure(text: string, font: FontSpec): number {
     const n = this.namedOf(font);
-    if (!n.inexact) return this.base.measure(text, font.kerning ? unkerned(font) : font);
+    if (!n.inexact) return this.base.measure(text, font);
     const table = this.emsOf(n, font);
     let w = 0;
     for (let i = 0; i < text.length; i++) {

@@ -404,8 +404,18 @@ interface NamedFace {
   styles: Array<Face | undefined>;
 }
 
-/** The shipped-data implementation of {@link FontMetrics}. */
+/**
+ * The shipped-data implementation of {@link FontMetrics}. With `pairKerning` (the default)
+ * text whose font request says so (`FontSpec.kerning`) is measured with the faces' kerning
+ * pairs; without it every text is measured by its advances alone (what fitting measures with).
+ */
 export class ShippedFontMetrics implements FontMetrics {
+  private readonly pairKerning: boolean;
+
+  constructor(options: { pairKerning?: boolean } = {}) {
+    this.pairKerning = options.pairKerning ?? true;
+  }
+
   /** Faces by name: without a shape hint, then per hint (a name's hint only matters when no table knows it). */
   private readonly named = new Map<string, NamedFace>();
   private readonly hinted: Record<FontShape, Map<string, NamedFace>> = { serif: new Map(), sans: new Map(), mono: new Map() };
@@ -454,7 +464,7 @@ export class ShippedFontMetrics implements FontMetrics {
     let arabic = false;
     // Arabic in the shaping face itself joins as it does when the face is a fallback
     const shapingFace = n.resolved.family === ARABIC_FACE && n.resolved.widthScale === 1;
-    const kerned = font.kerning === true && f.kerns;
+    const kerned = this.pairKerning && font.kerning === true && f.kerns;
     // the previous character set in this face (kerning pairs meet within one face), else -1
     let prev = -1;
     for (let i = 0; i < text.length; i++) {

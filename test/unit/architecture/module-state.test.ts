@@ -54,7 +54,6 @@ const INVENTORY: Record<string, Kind> = {
   'core/src/text/font-metrics.ts#faces': 'process-wide',
   'core/src/text/font-metrics.ts#defaultFontMetrics': 'process-wide',
   'core/src/text/fit-metrics.ts#fitMetrics': 'process-wide',
-  'core/src/text/fit-metrics.ts#UNKERNED': 'lives with its key',
   'core/src/render/fonts.ts#registered': 'process-wide',
   'core/src/render/fonts.ts#cjkRegistered': 'process-wide',
   'core/src/validation/index.ts#ajv': 'process-wide',

@@ -105,10 +105,19 @@ async function deck(opts: { layout?: string; drawing?: 'empty' | 'missing' | { s
 
 const render = async (pkg: OpcPackage) => image((await renderSlide(pkg, '/ppt/slides/slide1.xml', { widthPx: 720 })).png);
 
+type Picture = Awaited<ReturnType<typeof image>>;
+
+/** Whether two renderings differ at pixel (x, y) (by more than antialiasing noise). */
+const differsAt = (a: Picture, b: Picture, x: number, y: number): boolean => {
+  const p = a.at(x, y);
+  const q = b.at(x, y);
+  return Math.abs(p[0] - q[0]) + Math.abs(p[1] - q[1]) + Math.abs(p[2] - q[2]) > 30;
+};
+
 /** Pixels of a region that differ between two renderings. */
-function differing(a: Awaited<ReturnType<typeof image>>, b: Awaited<ReturnType<typeof image>>, x0: number, y0: number, x1: number, y1: number): number {
+function differing(a: Picture, b: Picture, x0: number, y0: number, x1: number, y1: number): number {
   let n = 0;
-  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) { const p = a.at(x, y); const q = b.at(x, y); if (Math.abs(p[0] - q[0]) + Math.abs(p[1] - q[1]) + Math.abs(p[2] - q[2]) > 30) n++; }
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (differsAt(a, b, x, y)) n++;
   return n;
 }
 
@@ -190,13 +199,11 @@ const TILES_LAYOUT =
   '</dgm:layoutNode></dgm:layoutDef>';
 
 /** Bounding box of the pixels that differ between two renderings, within a region. */
-function inkBox(a: Awaited<ReturnType<typeof image>>, b: Awaited<ReturnType<typeof image>>, x0: number, y0: number, x1: number, y1: number): { w: number; h: number } {
+function inkBox(a: Picture, b: Picture, x0: number, y0: number, x1: number, y1: number): { w: number; h: number } {
   let l = Infinity, t = Infinity, r = -Infinity, bottom = -Infinity;
   for (let y = y0; y < y1; y++) {
     for (let x = x0; x < x1; x++) {
-      const p = a.at(x, y);
-      const q = b.at(x, y);
-      if (Math.abs(p[0] - q[0]) + Math.abs(p[1] - q[1]) + Math.abs(p[2] - q[2]) <= 30) continue;
+      if (!differsAt(a, b, x, y)) continue;
       l = Math.min(l, x); r = Math.max(r, x); t = Math.min(t, y); bottom = Math.max(bottom, y);
     }
   }
