@@ -6,7 +6,7 @@
  *
  * Slidewright is measured on the service's own path: the worker-thread pool
  * (`SLIDEWRIGHT_WORKER_THREADS`, 2 by default) and `renderAcrossPool` with the preview
- * service's slides per task, the call it makes to pre-render a template after its analysis. Every run uses a new cache key,
+ * service's slides per task, the call it makes to pre-render a template beside its analysis. Every run uses a new cache key,
  * so the threads open and parse the package afresh, as on a template's first pre-render.
  * For reference, one thread rendering the slides one after another in this process is
  * measured too.

@@ -156,7 +156,7 @@ export async function createCoreRuntime(config: Readonly<Config>, log: Logger = 
   const generations = new GenerationService(deps);
   const previews = new PreviewService(deps, templates);
   const matching = new MatchService(deps);
-  analyses.onCompleted = (org, templateId) => previews.prerender(org, templateId);
+  analyses.onStarted = (template, bytes) => previews.prerender(template, bytes);
   webhooks.start();
   // workers create no templates: the embedded and core processes sweep expired upload initiations
   const sweeper = role === 'worker' ? { stop() {}, done: async () => undefined } : startUploadExpirySweep(templates, config.uploadExpirySeconds, log);

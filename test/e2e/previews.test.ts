@@ -1,11 +1,12 @@
 /**
- * Slide previews through REST: template slides (pre-rendered after analysis, then served
+ * Slide previews through REST: template slides (pre-rendered beside the analysis, then served
  * from the cache) and generated decks' slides; PNG with dimension headers, ETag, width.
  */
 import t from 'tap';
 import { houseTemplatePath } from '../fixtures/house-template.js';
 import { ORG_B, startTestService, waitFor, type TestService } from '../helpers/service.js';
 import { uploadAndAnalyze, waitForGeneration } from '../helpers/flows.js';
+import { partPreviewName } from '../../core/src/services/preview-service.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -24,9 +25,10 @@ function pngSize(bytes: Uint8Array): { width: number; height: number } {
 t.test('a template slide preview is a PNG with its dimensions in headers, cached with an ETag', async (t) => {
   const { templateId, results } = await uploadAndAnalyze(svc, await houseTemplatePath(t));
   const tpl = (await (await svc.api(`/api/v1/templates/${templateId}`)).json()) as Json;
-  // Pre-rendering follows the analysis in the same job, just after the status turns completed.
-  const cached = await waitFor(async () => svc.core.deps.blobs.get(`orgs/acme/templates/${templateId}/previews/${(tpl.file_hash as string).slice(0, 16)}/2-1280.json`), 120_000);
-  t.ok(cached.length > 10, 'previews were pre-rendered after the analysis');
+  // Pre-rendering runs beside the analysis in the same job; previews are cached by slide part.
+  const slide2 = (results.slides as Json[]).find((s) => s.slide_number === 2)!;
+  const cached = await waitFor(async () => svc.core.deps.blobs.get(`orgs/acme/templates/${templateId}/previews/${(tpl.file_hash as string).slice(0, 16)}/${partPreviewName(slide2.part_name as string)}-1280.json`), 120_000);
+  t.ok(cached.length > 10, 'previews were pre-rendered with the analysis');
   const res = await svc.api(`/api/v1/templates/${templateId}/slides/2/preview`);
   t.equal(res.status, 200);
   t.equal(res.headers.get('content-type'), 'image/png');

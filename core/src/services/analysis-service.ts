@@ -11,6 +11,7 @@ import { blobKeys, keys, type AnalysisRecord, type AnalysisStep, type SlideIndex
 import { PermanentJobError, type Job, type JobContext } from '../ports/job-queue.js';
 import type { StateOp } from '../ports/state-store.js';
 import type { AnalysisResults } from '../analysis/types.js';
+import type { AnalyzeResult } from '../threads/cpu-task.js';
 import type { Caller, ServiceDeps } from './deps.js';
 import type { TemplateService } from './template-service.js';
 
@@ -44,8 +45,11 @@ export interface StartAnalysisInput {
 }
 
 export class AnalysisService {
-  /** Runs after an analysis completed (pre-rendering previews); its failures are its own. */
-  onCompleted: ((org: string, templateId: string) => Promise<void>) | undefined;
+  /**
+   * Runs as an analysis that lists slides starts, once its task is queued (pre-rendering the
+   * template's previews beside it); the job ends when it has. Its failures are its own.
+   */
+  onStarted: ((template: TemplateRecord, bytes: Uint8Array) => Promise<void>) | undefined;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -186,7 +190,18 @@ export class AnalysisService {
     const bytes = template.blob_key ? await blobs.get(template.blob_key) : undefined;
     if (!bytes) throw new PermanentJobError(`the file of template ${template.template_id} is missing`);
     await this.progress(key, 'analyze_slides', 0.3, 'analyzing slides and layouts');
-    const result = await cpu.analyze(bytes, template.template_id, record.options);
+    const analyzing = cpu.analyze(bytes, template.template_id, record.options);
+    // previews are of slides: an analysis that lists none has none to serve
+    const prerendering = record.options.parse_slides === false ? undefined : this.onStarted?.(template, bytes);
+    // a failed analysis fails at once (its pre-render ends on its own); a completed one ends its job with the pre-render
+    await this.finish(job, ctx, template, record, key, await analyzing);
+    await prerendering;
+  }
+
+  /** The rest of the analysis job once the analysis task answered: results stored, the template `ready`. */
+  private async finish(job: Job, ctx: JobContext, template: TemplateRecord, record: AnalysisRecord, key: string, result: AnalyzeResult): Promise<void> {
+    const { state, blobs, log } = this.deps;
+    const org = job.org;
     ctx.signal.throwIfAborted(); // shutting down: the queue keeps the job for the next start
     if (!result.ok) {
       throw new PermanentJobError(result.error.message, { code: result.error.code, cause: taskError(result) });
@@ -224,7 +239,6 @@ export class AnalysisService {
       return;
     }
     this.kickWebhooks(completed);
-    await this.onCompleted?.(org, template.template_id);
     log.info({ job_id: job.id, template_id: template.template_id, slides: slideIds.length, layouts: layoutIds.length }, 'analysis completed');
   }
 

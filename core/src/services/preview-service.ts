@@ -1,12 +1,16 @@
 /**
  * Slide previews: PNGs of template slides and of generated decks' slides, rendered in a
- * worker thread and cached in the blob store, so a repeated call is a file read. After an
- * analysis completes, every slide of the template is pre-rendered at the default width, a
- * few slides per task in slide order, each stored as soon as its task ends; a request for a
- * slide the pre-render has not stored yet waits for it instead of rendering it again.
+ * worker thread and cached in the blob store, so a repeated call is a file read. When an
+ * analysis starts, every slide of the template is pre-rendered at the default width beside
+ * it (the analysis runs on one CPU thread, the slides on the others), a few slides per task
+ * in slide order, each stored as soon as its task ends; a request for a slide the pre-render
+ * has not stored yet waits for it instead of rendering it again. Template previews are
+ * cached by slide part (not slide number), so what the pre-render stores before the
+ * analysis has numbered the slides is right whatever the numbering turns out to be.
  */
 import { taskError } from '../threads/task-failure.js';
 import { ServiceError, notFound } from '../errors.js';
+import { createHash } from 'node:crypto';
 import { blobKeys, keys, type GenerationRecord, type TemplateRecord } from '../domain/records.js';
 import type { AnalysisResults } from '../analysis/types.js';
 import type { RenderedImage, RenderTarget } from '../threads/cpu-task.js';
@@ -53,6 +57,12 @@ export class PreviewService {
    * for one of them waits for (undefined when the pre-render could not draw it).
    */
   private readonly drawing = new Map<string, Promise<RenderedImage | undefined>>();
+  /**
+   * Pre-renders that have started but not yet marked their slides in {@link drawing}, by
+   * preview folder: a request that finds neither a stored preview nor a drawing waits for
+   * this before it renders on its own (the analysis may complete while the slide list is read).
+   */
+  private readonly preparing = new Map<string, Promise<void>>();
   /** Slide numbers → part names of analyses, by results key (results never change once stored). */
   private readonly slideLists = new BoundedMemo<ReadonlyMap<number, string>>(256);
 
@@ -72,7 +82,7 @@ export class PreviewService {
     const slides = await this.slideList(template);
     const partName = slides.get(slideNumber);
     if (partName === undefined) throw notFound(`slide ${slideNumber} of template ${templateId} (it has ${slides.size} slides)`);
-    return this.cachedOrRendered(template.blob_key, template.file_hash, templatePreviewFolder(template), `${slideNumber}`, { part_name: partName }, widthPx);
+    return this.cachedOrRendered(template.blob_key, template.file_hash, templatePreviewFolder(template), partPreviewName(partName), { part_name: partName }, widthPx);
   }
 
   /**
@@ -91,51 +101,68 @@ export class PreviewService {
   }
 
   /**
-   * Renders every slide of a template at the default width into the cache (after an
-   * analysis): {@link PRERENDER_SLIDES_PER_TASK} slides per task, queued in slide order on
-   * the worker threads, each task's images stored when it ends. Failures are logged, never
-   * raised: previews can always be rendered on demand.
+   * Renders every slide of an uploaded template at the default width into the cache, a few
+   * slides per task ({@link PRERENDER_SLIDES_PER_TASK}) queued in slide order on the worker
+   * threads, each task's images stored when it ends. Called as the template's analysis
+   * starts (after its task is queued, so the analysis goes first): the slides are listed by a
+   * task of their own and marked as being drawn before this returns to the event loop's
+   * requests. Slides already stored (an earlier analysis of the same file) are not drawn
+   * again. Failures are logged, never raised: previews can always be rendered on demand.
+   * @param bytes - the template's file (the bytes under its `blob_key`)
    */
-  async prerender(org: string, templateId: string): Promise<void> {
-    const { state, blobs, cpu, log } = this.deps;
-    const template = await state.get<TemplateRecord>(keys.template(org, templateId));
-    if (!template?.blob_key || !template.completed_analysis_id) return;
+  prerender(template: TemplateRecord, bytes: Uint8Array): Promise<void> {
+    if (!template.blob_key) return Promise.resolve();
     const folder = templatePreviewFolder(template);
+    if (this.preparing.has(folder)) return Promise.resolve(); // one is listing this file's slides already
+    let listed!: () => void;
+    const listing = new Promise<void>((resolve) => (listed = resolve));
+    this.preparing.set(folder, listing);
     const waiting = new Map<string, (img: RenderedImage | undefined) => void>();
-    try {
-      const slides = [...(await this.slideList(template))].map(([slideNumber, partName]) => ({ slideNumber, partName }));
-      const bytes = await blobs.get(template.blob_key);
-      if (!bytes || slides.length === 0) return;
-      // every slide is marked as being drawn before any task starts: a request from now on waits for it
-      for (const s of slides) {
-        const key = pngKey(folder, `${s.slideNumber}`, DEFAULT_PREVIEW_WIDTH);
-        if (this.drawing.has(key)) continue; // another pre-render of the same file draws it
-        this.drawing.set(key, new Promise((resolve) => waiting.set(key, resolve)));
-      }
-      const targets = slides.map((s) => ({ part_name: s.partName }));
-      const rendered = await renderAcrossPool(cpu, bytes, template.file_hash, targets, DEFAULT_PREVIEW_WIDTH, {
-        threads: this.deps.config.workerThreads,
-        slidesPerTask: PRERENDER_SLIDES_PER_TASK,
-        onRun: (first, images) =>
-          Promise.all(
-            images.map(async (img, i) => {
-              const name = `${slides[first + i]!.slideNumber}`;
-              // waiting requests get the image at once; later ones read it from the store
-              waiting.get(pngKey(folder, name, DEFAULT_PREVIEW_WIDTH))?.(img);
-              await this.store(folder, name, DEFAULT_PREVIEW_WIDTH, img);
-            }),
-          ).then(() => undefined),
+    const done = (): void => {
+      listed();
+      if (this.preparing.get(folder) === listing) this.preparing.delete(folder);
+    };
+    return this.prerenderSlides(template, bytes, folder, waiting, done)
+      .catch((err: unknown) => this.deps.log.warn({ template_id: template.template_id, err: (err as Error).message }, 'pre-rendering previews failed'))
+      .finally(() => {
+        done();
+        // what was not drawn is rendered on demand
+        for (const [key, resolve] of waiting) {
+          resolve(undefined);
+          this.drawing.delete(key);
+        }
       });
-      if (!rendered.ok) log.warn({ template_id: templateId, err: rendered.error.message }, 'pre-rendering previews failed');
-    } catch (err) {
-      log.warn({ template_id: templateId, err: (err as Error).message }, 'pre-rendering previews failed');
-    } finally {
-      // what was not drawn is rendered on demand
-      for (const [key, resolve] of waiting) {
-        resolve(undefined);
-        this.drawing.delete(key);
-      }
+  }
+
+  private async prerenderSlides(template: TemplateRecord, bytes: Uint8Array, folder: string, waiting: Map<string, (img: RenderedImage | undefined) => void>, listed: () => void): Promise<void> {
+    const { blobs, cpu, log } = this.deps;
+    const list = await cpu.slideParts(bytes, template.file_hash);
+    if (!list.ok) throw new Error(list.error.message, { cause: taskError(list) });
+    // a slide stored by an earlier analysis of this file, or being drawn by another pre-render, is left alone
+    const stored = await Promise.all(list.part_names.map((p) => blobs.get(metaKey(folder, partPreviewName(p), DEFAULT_PREVIEW_WIDTH)).then((m) => m !== undefined)));
+    const parts = list.part_names.filter((p, i) => !stored[i] && !this.drawing.has(pngKey(folder, partPreviewName(p), DEFAULT_PREVIEW_WIDTH)));
+    for (const p of parts) {
+      const key = pngKey(folder, partPreviewName(p), DEFAULT_PREVIEW_WIDTH);
+      this.drawing.set(key, new Promise((resolve) => waiting.set(key, resolve)));
     }
+    listed();
+    if (parts.length === 0) return;
+    const rendered = await renderAcrossPool(cpu, bytes, template.file_hash, parts.map((part_name) => ({ part_name })), DEFAULT_PREVIEW_WIDTH, {
+      threads: this.deps.config.workerThreads,
+      slidesPerTask: PRERENDER_SLIDES_PER_TASK,
+      onRun: (first, images) =>
+        Promise.all(
+          images.map(async (img, i) => {
+            const name = partPreviewName(parts[first + i]!);
+            const key = pngKey(folder, name, DEFAULT_PREVIEW_WIDTH);
+            // waiting requests get the image at once; once it is stored, later ones read it from the store
+            waiting.get(key)?.(img);
+            waiting.delete(key);
+            await this.store(folder, name, DEFAULT_PREVIEW_WIDTH, img).finally(() => this.drawing.delete(key));
+          }),
+        ).then(() => undefined),
+    });
+    if (!rendered.ok) log.warn({ template_id: template.template_id, err: rendered.error.message }, 'pre-rendering previews failed');
   }
 
   /** Slide numbers → part names of a template's live analysis (read once per analysis). */
@@ -152,9 +179,10 @@ export class PreviewService {
   private async cachedOrRendered(sourceKey: string, version: string, folder: string, name: string, target: RenderTarget, widthPx: number): Promise<PreviewImage> {
     const { blobs, cpu } = this.deps;
     const etag = `"${version.slice(0, 16)}-${name}-${widthPx}"`;
-    const [png, meta] = await Promise.all([blobs.get(pngKey(folder, name, widthPx)), blobs.get(`${folder}${name}-${widthPx}.json`)]);
+    const [png, meta] = await Promise.all([blobs.get(pngKey(folder, name, widthPx)), blobs.get(metaKey(folder, name, widthPx))]);
     if (png && meta) return { png, etag, ...toView(JSON.parse(new TextDecoder().decode(meta)) as PreviewMeta) };
-    // a pre-render drawing this preview: its image, not a second rendering
+    // a pre-render drawing this preview (or still listing its slides): its image, not a second rendering
+    await this.preparing.get(folder);
     const drawn = await this.drawing.get(pngKey(folder, name, widthPx));
     if (drawn) return { png: drawn.png, etag, ...toView(drawn) };
     const bytes = await blobs.get(sourceKey);
@@ -170,7 +198,7 @@ export class PreviewService {
     const meta: PreviewMeta = { width_px: img.width_px, height_px: img.height_px, width_emu: img.width_emu, height_emu: img.height_emu, font_substitutions: img.font_substitutions };
     // The metadata is written last: a PNG without it is never served as cached.
     await this.deps.blobs.put(pngKey(folder, name, widthPx), img.png);
-    await this.deps.blobs.put(`${folder}${name}-${widthPx}.json`, new TextEncoder().encode(JSON.stringify(meta)));
+    await this.deps.blobs.put(metaKey(folder, name, widthPx), new TextEncoder().encode(JSON.stringify(meta)));
   }
 }
 
@@ -182,6 +210,19 @@ function templatePreviewFolder(template: TemplateRecord): string {
 /** Blob key of a cached preview PNG. */
 function pngKey(folder: string, name: string, widthPx: number): string {
   return `${folder}${name}-${widthPx}.png`;
+}
+
+/** Blob key of what is cached beside a preview PNG (written after it: its presence means both are stored). */
+function metaKey(folder: string, name: string, widthPx: number): string {
+  return `${folder}${name}-${widthPx}.json`;
+}
+
+/**
+ * Name of a template slide's previews in its folder: from its part name (any characters a
+ * part name may hold, any length), so the same for every analysis of the file.
+ */
+export function partPreviewName(partName: string): string {
+  return `part-${createHash('sha256').update(partName).digest('hex').slice(0, 24)}`;
 }
 
 function toView(m: PreviewMeta): Omit<PreviewImage, 'png' | 'etag'> {

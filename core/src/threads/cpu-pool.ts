@@ -6,7 +6,7 @@
 import { NO_VISIBLE_SLIDE_MESSAGE, taskError } from './task-failure.js';
 import { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
-import type { AnalyzeResult, BuildResult, BuildTemplateRef, ChartInventoryResult, CpuTask, InspectResult, PdfResult, PdfShareResult, RenderResult, RenderTarget, TemplatesMissing, UpdateChartsResult, WarmUpTaskResult } from './cpu-task.js';
+import type { AnalyzeResult, BuildResult, BuildTemplateRef, ChartInventoryResult, CpuTask, InspectResult, PdfResult, PdfShareResult, RenderResult, RenderTarget, SlidePartsResult, TemplatesMissing, UpdateChartsResult, WarmUpTaskResult } from './cpu-task.js';
 import { createHash } from 'node:crypto';
 import type { ChartUpdateSpec } from '../generation/charts/deck-update.js';
 import type { AnalysisOptions } from '../analysis/analyze.js';
@@ -87,6 +87,11 @@ export class CpuPool {
       maxThreads: this.threads,
       idleTimeout: 60_000,
       niceIncrement,
+      // Tasks start in the order they were sent. Without it Piscina, finding every thread
+      // busy as one frees, moves the task it could not place to the back of the queue on
+      // each completion: a pre-render's first slides came out among its last, and a deck
+      // queued behind others could be passed over again and again.
+      stricterFIFO: true,
       resourceLimits: { maxOldGenerationSizeMb: THREAD_OLD_GENERATION_MB, maxYoungGenerationSizeMb: youngGenerationMb },
     });
   }
@@ -171,6 +176,14 @@ export class CpuPool {
       if (this.holders.size <= SENT_KEYS_KEPT) break;
       this.holders.delete(k);
     }
+  }
+
+  /**
+   * The slide parts of a package in deck order, as analysis lists them (its slide numbers
+   * count along this list). The thread keeps the package open under `cacheKey` for rendering.
+   */
+  slideParts(bytes: Uint8Array, cacheKey: string): Promise<SlidePartsResult> {
+    return this.run<SlidePartsResult>({ op: 'slideParts', bytes, cacheKey });
   }
 
   /**

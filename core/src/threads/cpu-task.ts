@@ -24,6 +24,7 @@ import { threadId } from 'node:worker_threads';
 import { openedTemplates } from '../ooxml/pml/opened-templates.js';
 import { warmUpThread } from './warm-up.js';
 import { keptTemplate, type KeptTemplate } from '../generation/deck/templates.js';
+import { repairTemplateParts } from '../ooxml/repair.js';
 
 /**
  * Cache keys of the packages this thread keeps open for rendering, least recently used first
@@ -39,6 +40,7 @@ export type CpuTask =
   | { op: 'chartInventory'; bytes: Uint8Array }
   | { op: 'updateCharts'; bytes: Uint8Array; charts: ChartUpdateSpec[] }
   | { op: 'build'; templates: BuildTemplateRef[]; slides: DeckSlideSpec[]; minTextPt?: number }
+  | { op: 'slideParts'; bytes: Uint8Array; cacheKey: string }
   | { op: 'render'; bytes: Uint8Array; cacheKey: string; slides: RenderTarget[]; widthPx: number }
   | { op: 'pdf'; bytes: Uint8Array; cacheKey: string; pdfa: boolean; share?: PdfShare }
   | { op: 'warmUp'; rounds: number; templates: Array<[string, Uint8Array]> };
@@ -81,6 +83,8 @@ export type InspectResult = { ok: true; isTemplate: boolean; slideCount: number 
 export type { StoredAnalysisResults };
 export type AnalyzeResult = { ok: true; results: StoredAnalysisResults } | TaskFailure;
 export type RenderResult = { ok: true; images: RenderedImage[] } | TaskFailure;
+/** A presentation's slide parts in deck order (hidden slides included), as analysis lists them. */
+export type SlidePartsResult = { ok: true; part_names: string[] } | TaskFailure;
 /** A presentation's visible slides as one PDF (pages: how many). */
 export type PdfResult = { ok: true; pdf: Uint8Array; pages: number; font_substitutions: Record<string, string> } | TaskFailure;
 /**
@@ -129,7 +133,7 @@ function failure(err: unknown): TaskFailure {
   return { ok: false, error: { code: 'internal', message: err instanceof Error ? err.message : String(err) } };
 }
 
-export default async function run(task: CpuTask): Promise<InspectResult | AnalyzeResult | BuildResult | TemplatesMissing | RenderResult | PdfResult | PdfShareResult | ChartInventoryResult | UpdateChartsResult | WarmUpTaskResult> {
+export default async function run(task: CpuTask): Promise<InspectResult | AnalyzeResult | BuildResult | TemplatesMissing | SlidePartsResult | RenderResult | PdfResult | PdfShareResult | ChartInventoryResult | UpdateChartsResult | WarmUpTaskResult> {
   try {
     switch (task.op) {
       case 'inspect': {
@@ -144,6 +148,13 @@ export default async function run(task: CpuTask): Promise<InspectResult | Analyz
       case 'analyze':
         // the template doctor's report (roles, capacities, fonts, unfillable constructs, pictures past the pixel limits) travels with the results
         return { ok: true, results: await analyzeTemplate(task.bytes, task.templateId, task.options) };
+      case 'slideParts': {
+        // opened as rendering opens it (kept under the same key, so this thread's render tasks
+        // find it open), with the package-level repairs analysis makes before it lists slides
+        const pkg = await openedTemplates.readPackage(task.cacheKey, task.bytes);
+        repairTemplateParts(pkg, []);
+        return { ok: true, part_names: readPresentation(pkg).slides.map((s) => s.partName) };
+      }
       case 'render': {
         const pkg = await openedTemplates.readPackage(task.cacheKey, task.bytes);
         let order: string[] | undefined;

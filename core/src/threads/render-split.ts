@@ -5,7 +5,7 @@
  * queued at once in slide order, and the images put back in the order asked. With
  * `slidesPerTask` the runs are that short, so the first slides' images are ready (and handed
  * to `onRun`) while the others still render: the preview service pre-renders a template's
- * slides this way after an analysis; `bench/render.bench.ts` measures the same call.
+ * slides this way beside its analysis; `bench/render.bench.ts` measures the same call.
  */
 import type { CpuPool } from './cpu-pool.js';
 import type { RenderedImage, RenderResult, RenderTarget } from './cpu-task.js';
