@@ -8,6 +8,7 @@ import { fillSlide, newSlideFromLayout, type FillContext } from '../../../core/s
 import { placeholders, shapeTree, type Rect } from '../../../core/src/generation/slide/shapes.js';
 import type { SlideData } from '../../../core/src/domain/content.js';
 import { plainText } from '../../../core/src/generation/slide/text.js';
+import { toFailure } from '../../../core/src/generation/deck/slide-failure.js';
 import { NS, descendants, parseXml, type Document } from '../../../core/src/ooxml/xml.js';
 
 const NS_DECL = `xmlns:a="${NS.a}" xmlns:r="${NS.r}" xmlns:p="${NS.p}"`;
@@ -128,4 +129,17 @@ t.test('column header: states the rule (a free body placeholder right above the 
   const w = fill(one, { content: [{ blocks: [bullets('a')] }, { header: 'Second', blocks: [bullets('b')] }] });
   t.match(w[0], /^column 2: header not placed: .* and the slide has only 1 free content placeholder \(obj or tbl, else body\), none left for column 2;/);
   t.match(w[1], /^column 2: no free content placeholder/, 'the text warning follows');
+});
+
+t.test('a source without a shape tree is a broken source (source_corrupt), not a failure of the engine', async (t) => {
+  // found by test/hostile/mutated-templates.test.ts: the slide failed as generation_failed, the code of an unexpected exception
+  const doc = parseXml(`<p:sld ${NS_DECL}><p:cSld/></p:sld>`, 'test part');
+  let thrown: unknown;
+  try {
+    fillSlide({ doc, slideData: { title: 'T' }, options: {}, layoutPhs: [], masterPhs: [], fromLayout: false, slideNumber: 1, tableStyleId: undefined, warn: () => undefined });
+  } catch (err) {
+    thrown = err;
+  }
+  t.equal(toFailure(thrown).code, 'source_corrupt');
+  t.match(toFailure(thrown).message, /no shape tree \(p:cSld\/p:spTree\)/);
 });

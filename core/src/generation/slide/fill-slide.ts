@@ -8,6 +8,7 @@
  * and tables by measurement and decides table pagination.
  */
 import type { Block, Column, GenerationOptions, SlideData, Table } from '../../domain/content.js';
+import { PackageError } from '../../ooxml/errors.js';
 import { NS, attr, child, children, createElement, descendants, parseXml, type Document, type Element } from '../../ooxml/xml.js';
 import {
   cNvPr,
@@ -174,7 +175,8 @@ function tables(blocks: readonly Block[]): Table[] {
 export function fillSlide(ctx: FillContext): void {
   const { doc, slideData: data, options } = ctx;
   const tree = shapeTree(doc);
-  if (!tree) throw new Error('the slide has no shape tree (p:cSld/p:spTree)');
+  // the schema requires one (ECMA-376 Part 1, §19.3.1.16 cSld): a source without it is broken, not our fault
+  if (!tree) throw new PackageError('bad_structure', 'the source slide or layout has no shape tree (p:cSld/p:spTree)');
   let nextId = Math.max(maxShapeId(doc), ctx.reservedShapeIdMax ?? 0) + 1;
   const phs = placeholders(tree);
   const filled = new Set<Element>();
