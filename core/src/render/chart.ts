@@ -204,6 +204,25 @@ function themeOverrideFonts(dc: DrawContext, chartPart: string): { minor: string
 }
 
 /**
+ * Most points of one series or category list a chart is drawn with: Excel's limit for a
+ * 2-D chart's series up to Office 2010. A cache's `c:ptCount` (§21.2.2.153) and a point's
+ * `c:pt/@idx` (§21.2.2.150) are numbers from the file: past this they would size arrays of
+ * billions of entries (one edited index made a preview run out of memory).
+ */
+export const MAX_CHART_POINTS = 32_000;
+
+/** A cache's point count (`c:ptCount/@val`), at most {@link MAX_CHART_POINTS}. */
+function pointCountOf(cache: Element | undefined): number {
+  return Math.max(0, Math.min(MAX_CHART_POINTS, intAttr(child(cache, NS.c, 'ptCount'), 'val', 0)));
+}
+
+/** A point's index (`c:pt/@idx`, `next` when absent); undefined below 0 or from {@link MAX_CHART_POINTS} on (not drawn). */
+function pointIndexOf(pt: Element, next: number): number | undefined {
+  const i = intAttr(pt, 'idx', next);
+  return Number.isInteger(i) && i >= 0 && i < MAX_CHART_POINTS ? i : undefined;
+}
+
+/**
  * The texts of a string or number cache (§21.2.2.177 `c:strCache`, §21.2.2.120 `c:numCache`):
  * numbers as their format code shows them (dates for date codes, serials counted from 1900,
  * or 1904 with `date1904`), strings as they are.
@@ -215,14 +234,16 @@ function cacheStrings(src: Element | undefined, date1904 = false): string[] {
   const out: string[] = [];
   if (!src) return out;
   const cache = src.getElementsByTagNameNS(NS.c, 'strCache')[0] ?? src.getElementsByTagNameNS(NS.c, 'numCache')[0] ?? src.getElementsByTagNameNS(NS.c, 'strLit')[0] ?? src.getElementsByTagNameNS(NS.c, 'numLit')[0] ?? src.getElementsByTagNameNS(NS.c, 'lvl')[0];
-  const n = intAttr(child(cache, NS.c, 'ptCount'), 'val', 0);
+  const n = pointCountOf(cache);
   const numeric = cache?.localName === 'numCache' || cache?.localName === 'numLit';
   const code = numeric ? child(cache, NS.c, 'formatCode')?.textContent ?? undefined : undefined;
   for (let i = 0; i < n; i++) out.push('');
   for (const pt of cache ? children(cache, NS.c, 'pt') : []) {
+    const i = pointIndexOf(pt, out.length);
+    if (i === undefined) continue;
     const text = child(pt, NS.c, 'v')?.textContent ?? '';
     const v = Number(text);
-    out[intAttr(pt, 'idx', out.length)] = numeric && text.trim() !== '' && Number.isFinite(v) ? formatValue(v, attr(pt, 'formatCode') ?? code, date1904) : text;
+    out[i] = numeric && text.trim() !== '' && Number.isFinite(v) ? formatValue(v, attr(pt, 'formatCode') ?? code, date1904) : text;
   }
   return out;
 }
@@ -261,9 +282,12 @@ function cacheNumbers(src: Element | undefined): number[] {
   const out: number[] = [];
   if (!src) return out;
   const cache = src.getElementsByTagNameNS(NS.c, 'numCache')[0] ?? src.getElementsByTagNameNS(NS.c, 'numLit')[0];
-  const n = intAttr(child(cache, NS.c, 'ptCount'), 'val', 0);
+  const n = pointCountOf(cache);
   for (let i = 0; i < n; i++) out.push(0);
-  for (const pt of cache ? children(cache, NS.c, 'pt') : []) out[intAttr(pt, 'idx', out.length)] = Number(child(pt, NS.c, 'v')?.textContent ?? 0) || 0;
+  for (const pt of cache ? children(cache, NS.c, 'pt') : []) {
+    const i = pointIndexOf(pt, out.length);
+    if (i !== undefined) out[i] = Number(child(pt, NS.c, 'v')?.textContent ?? 0) || 0;
+  }
   return out;
 }
 
@@ -271,7 +295,10 @@ function cacheNumbers(src: Element | undefined): number[] {
 function cachePresence(src: Element | undefined): boolean[] {
   const out: boolean[] = [];
   const cache = src ? src.getElementsByTagNameNS(NS.c, 'numCache')[0] ?? src.getElementsByTagNameNS(NS.c, 'numLit')[0] : undefined;
-  for (const pt of cache ? children(cache, NS.c, 'pt') : []) out[intAttr(pt, 'idx', out.length)] = true;
+  for (const pt of cache ? children(cache, NS.c, 'pt') : []) {
+    const i = pointIndexOf(pt, out.length);
+    if (i !== undefined) out[i] = true;
+  }
   return out;
 }
 
