@@ -211,9 +211,21 @@ function themeOverrideFonts(dc: DrawContext, chartPart: string): { minor: string
  */
 export const MAX_CHART_POINTS = 32_000;
 
-/** A cache's point count (`c:ptCount/@val`), at most {@link MAX_CHART_POINTS}. */
+/**
+ * Points a cache may count beyond the last one it holds (blank cells at the end of its
+ * range, which still take a category's place): a stated count far past the points present
+ * would cost drawing time for nothing but empty places.
+ */
+export const MAX_TRAILING_BLANK_POINTS = 1_024;
+
+/**
+ * A cache's point count (`c:ptCount/@val`): at most {@link MAX_CHART_POINTS}, and at most
+ * {@link MAX_TRAILING_BLANK_POINTS} past the last point it holds.
+ */
 function pointCountOf(cache: Element | undefined): number {
-  return Math.max(0, Math.min(MAX_CHART_POINTS, intAttr(child(cache, NS.c, 'ptCount'), 'val', 0)));
+  let held = 0;
+  for (const pt of cache ? children(cache, NS.c, 'pt') : []) held = Math.max(held, (pointIndexOf(pt, held) ?? -1) + 1);
+  return Math.max(0, Math.min(MAX_CHART_POINTS, held + MAX_TRAILING_BLANK_POINTS, intAttr(child(cache, NS.c, 'ptCount'), 'val', 0)));
 }
 
 /** A point's index (`c:pt/@idx`, `next` when absent); undefined below 0 or from {@link MAX_CHART_POINTS} on (not drawn). */

@@ -2,14 +2,17 @@
  * Point counts and indexes a chart's caches state (`c:ptCount` §21.2.2.153, `c:pt/@idx`
  * §21.2.2.150) are numbers from the file, not sizes to allocate. Found by
  * test/hostile/mutated-templates.test.ts: one `c:pt idx="2147483647"` made the preview of
- * its slide grow to 2 GB and never end. The chart is drawn with at most MAX_CHART_POINTS
- * points per list; the points within it are drawn as before.
+ * its slide grow to 2 GB and never end, and stated counts of 2³¹−1 took seconds per chart to
+ * draw empty places. A list is drawn with at most MAX_CHART_POINTS points, and at most
+ * MAX_TRAILING_BLANK_POINTS empty places past its last point; the points within are drawn
+ * as before.
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { OpcPackage } from '../../../core/src/ooxml/opc/package.js';
 import { renderSlide } from '../../../core/src/render/render-slide.js';
+import { MAX_TRAILING_BLANK_POINTS } from '../../../core/src/render/chart.js';
 import { NS, parseXml } from '../../../core/src/ooxml/xml.js';
 import { corpusPath, needsCorpus } from '../../helpers/corpus.js';
 
@@ -56,8 +59,10 @@ t.test('a cache stating 2³¹−1 points, or a point at that index, is drawn wit
   const farPoint = await redPixels(columns('3', '2147483647'));
   t.ok(farPoint > 100, `a point at index 2³¹−1 is left out, the others drawn (${farPoint} red px)`);
   const manyPoints = await redPixels(columns('2147483647', '2147483646'));
-  // the stated count still sets the category slots, up to the limit: three bars among 32,000 slots are slivers
-  t.ok(manyPoints < plain / 10, `a stated count of 2³¹−1 points is drawn as ${'32,000'} slots (${manyPoints} red px)`);
+  // the stated count still sets the category places, up to the limit past the points held: three bars among 1,027 places are slivers
+  t.ok(manyPoints < plain / 10, `a stated count of 2³¹−1 points is drawn as ${3 + MAX_TRAILING_BLANK_POINTS} places (${manyPoints} red px)`);
+  const fewBlanks = await redPixels(columns('6', '2'));
+  t.ok(fewBlanks > plain / 3 && fewBlanks < plain, `three blank places after the points are kept: the bars narrower than with none (${fewBlanks} red px)`);
   const negative = await redPixels(columns('-5', '-1'));
   t.ok(negative > 100, `negative counts and indexes are left out (${negative} red px)`);
 });
