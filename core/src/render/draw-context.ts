@@ -368,9 +368,17 @@ export async function paintFill(dc: DrawContext, f: ResolvedFill, path: SkPath2D
           }
           ctx.drawImage(tiled, box.x, box.y, cw / k, ch / k);
         } else if (tw > 0.5 && th > 0.5) {
-          for (let ty = box.y + intAttr(tile, 'ty', 0) / EMU_PT; ty < box.y + box.h; ty += th) {
-            for (let tx = box.x + intAttr(tile, 'tx', 0) / EMU_PT; tx < box.x + box.w; tx += tw) ctx.drawImage(pic, tx, ty, tw, th);
-            if (th <= 0) break;
+          // only the tiles over the canvas: a box far larger than the slide (a frame of 2^31 EMU)
+          // would otherwise be tiled whole, millions of pictures drawn into the clip for nothing
+          const view = visibleArea(ctx, dc.surface);
+          const x0 = box.x + intAttr(tile, 'tx', 0) / EMU_PT;
+          const y0 = box.y + intAttr(tile, 'ty', 0) / EMU_PT;
+          const firstX = x0 + Math.max(0, Math.floor((view.x - x0) / tw)) * tw;
+          const firstY = y0 + Math.max(0, Math.floor((view.y - y0) / th)) * th;
+          const endX = Math.min(box.x + box.w, view.x + view.w);
+          const endY = Math.min(box.y + box.h, view.y + view.h);
+          for (let ty = firstY; ty < endY; ty += th) {
+            for (let tx = firstX; tx < endX; tx += tw) ctx.drawImage(pic, tx, ty, tw, th);
           }
         }
       } else {
@@ -382,6 +390,24 @@ export async function paintFill(dc: DrawContext, f: ResolvedFill, path: SkPath2D
     default:
       return;
   }
+}
+
+/**
+ * The part of the current user space (points) the canvas shows: the bounding box of the
+ * canvas's corners mapped back through the current transform (no bounds when it cannot be
+ * inverted).
+ */
+function visibleArea(ctx: SKRSContext2D, surface: DrawSurface): RectPt {
+  const m = ctx.getTransform();
+  const det = m.a * m.d - m.b * m.c;
+  if (!Number.isFinite(det) || Math.abs(det) < 1e-12) return { x: -Infinity, y: -Infinity, w: Infinity, h: Infinity };
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const [X, Y] of [[0, 0], [surface.width, 0], [0, surface.height], [surface.width, surface.height]] as const) {
+    const x = (m.d * (X - m.e) - m.c * (Y - m.f)) / det;
+    const y = (-m.b * (X - m.e) + m.a * (Y - m.f)) / det;
+    x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y);
+  }
+  return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
 }
 
 /** Largest side of a tiled picture fill composed for a PDF page, px (2048 over a 10 in slide: 205 dpi). */
