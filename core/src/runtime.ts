@@ -156,7 +156,7 @@ export async function createCoreRuntime(config: Readonly<Config>, log: Logger = 
   const generations = new GenerationService(deps);
   const previews = new PreviewService(deps, templates);
   const matching = new MatchService(deps);
-  analyses.onStarted = (template, bytes) => previews.prerender(template, bytes);
+  analyses.onStarted = (template, bytes) => void previews.prerender(template, bytes);
   webhooks.start();
   // workers create no templates: the embedded and core processes sweep expired upload initiations
   const sweeper = role === 'worker' ? { stop() {}, done: async () => undefined } : startUploadExpirySweep(templates, config.uploadExpirySeconds, log);
@@ -174,6 +174,8 @@ export async function createCoreRuntime(config: Readonly<Config>, log: Logger = 
     async close() {
       sweeper.stop();
       await queue.close();
+      // no job runs now; the previews pre-rendering beside finished analyses end before the threads and stores close
+      await previews.settled();
       await webhooks.close();
       await sweeper.done();
       await cpu.close();

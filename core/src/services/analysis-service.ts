@@ -11,7 +11,6 @@ import { blobKeys, keys, type AnalysisRecord, type AnalysisStep, type SlideIndex
 import { PermanentJobError, type Job, type JobContext } from '../ports/job-queue.js';
 import type { StateOp } from '../ports/state-store.js';
 import type { AnalysisResults } from '../analysis/types.js';
-import type { AnalyzeResult } from '../threads/cpu-task.js';
 import type { Caller, ServiceDeps } from './deps.js';
 import type { TemplateService } from './template-service.js';
 
@@ -47,9 +46,10 @@ export interface StartAnalysisInput {
 export class AnalysisService {
   /**
    * Runs as an analysis that lists slides starts, once its task is queued (pre-rendering the
-   * template's previews beside it); the job ends when it has. Its failures are its own.
+   * template's previews beside it). The job does not wait for it: its failures, and waiting
+   * for it at shutdown, are its own.
    */
-  onStarted: ((template: TemplateRecord, bytes: Uint8Array) => Promise<void>) | undefined;
+  onStarted: ((template: TemplateRecord, bytes: Uint8Array) => void) | undefined;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -192,16 +192,8 @@ export class AnalysisService {
     await this.progress(key, 'analyze_slides', 0.3, 'analyzing slides and layouts');
     const analyzing = cpu.analyze(bytes, template.template_id, record.options);
     // previews are of slides: an analysis that lists none has none to serve
-    const prerendering = record.options.parse_slides === false ? undefined : this.onStarted?.(template, bytes);
-    // a failed analysis fails at once (its pre-render ends on its own); a completed one ends its job with the pre-render
-    await this.finish(job, ctx, template, record, key, await analyzing);
-    await prerendering;
-  }
-
-  /** The rest of the analysis job once the analysis task answered: results stored, the template `ready`. */
-  private async finish(job: Job, ctx: JobContext, template: TemplateRecord, record: AnalysisRecord, key: string, result: AnalyzeResult): Promise<void> {
-    const { state, blobs, log } = this.deps;
-    const org = job.org;
+    if (record.options.parse_slides !== false) this.onStarted?.(template, bytes);
+    const result = await analyzing;
     ctx.signal.throwIfAborted(); // shutting down: the queue keeps the job for the next start
     if (!result.ok) {
       throw new PermanentJobError(result.error.message, { code: result.error.code, cause: taskError(result) });

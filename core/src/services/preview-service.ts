@@ -63,6 +63,8 @@ export class PreviewService {
    * this before it renders on its own (the analysis may complete while the slide list is read).
    */
   private readonly preparing = new Map<string, Promise<void>>();
+  /** Pre-renders under way ({@link settled} waits for them). */
+  private readonly prerendering = new Set<Promise<void>>();
   /** Slide numbers → part names of analyses, by results key (results never change once stored). */
   private readonly slideLists = new BoundedMemo<ReadonlyMap<number, string>>(256);
 
@@ -122,7 +124,7 @@ export class PreviewService {
       listed();
       if (this.preparing.get(folder) === listing) this.preparing.delete(folder);
     };
-    return this.prerenderSlides(template, bytes, folder, waiting, done)
+    const run = this.prerenderSlides(template, bytes, folder, waiting, done)
       .catch((err: unknown) => this.deps.log.warn({ template_id: template.template_id, err: (err as Error).message }, 'pre-rendering previews failed'))
       .finally(() => {
         done();
@@ -131,7 +133,15 @@ export class PreviewService {
           resolve(undefined);
           this.drawing.delete(key);
         }
+        this.prerendering.delete(run);
       });
+    this.prerendering.add(run);
+    return run;
+  }
+
+  /** Resolves when the pre-renders under way have ended (at shutdown, before the CPU threads and stores close). */
+  async settled(): Promise<void> {
+    while (this.prerendering.size > 0) await Promise.all([...this.prerendering]);
   }
 
   private async prerenderSlides(template: TemplateRecord, bytes: Uint8Array, folder: string, waiting: Map<string, (img: RenderedImage | undefined) => void>, listed: () => void): Promise<void> {

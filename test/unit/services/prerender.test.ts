@@ -94,7 +94,14 @@ t.test('a request during the pre-render (its listing included) waits for its sli
     if (!stored) await new Promise((r) => setTimeout(r, 5));
   }
   t.equal(stored && new TextDecoder().decode(stored), parts[0], 'slide 1 stored before the last task ended');
+  // shutdown waits for the pre-render (the analysis job does not)
+  let settled = false;
+  const settling = previews.settled().then(() => (settled = true));
+  await new Promise((r) => setTimeout(r, 20));
+  t.notOk(settled, 'settled() waits while slides are still being drawn');
   for (const release of releases.slice(1)) release();
+  await settling;
+  t.ok(settled, 'settled() resolves once the pre-render has ended');
   t.equal(new TextDecoder().decode((await last).png), parts[SLIDES - 1]);
   await prerender;
   t.equal(calls.length, Math.ceil(SLIDES / PRERENDER_SLIDES_PER_TASK), 'nothing was drawn twice');
