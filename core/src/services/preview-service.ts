@@ -146,7 +146,8 @@ export class PreviewService {
 
   private async prerenderSlides(template: TemplateRecord, bytes: Uint8Array, folder: string, waiting: Map<string, (img: RenderedImage | undefined) => void>, listed: () => void): Promise<void> {
     const { blobs, cpu, log } = this.deps;
-    const list = await cpu.slideParts(bytes, template.file_hash);
+    // background work: a deck or a preview a client asks for meanwhile goes first
+    const list = await cpu.slideParts(bytes, template.file_hash, 'background');
     if (!list.ok) throw new Error(list.error.message, { cause: taskError(list) });
     // a slide stored by an earlier analysis of this file, or being drawn by another pre-render, is left alone
     const stored = await Promise.all(list.part_names.map((p) => blobs.get(metaKey(folder, partPreviewName(p), DEFAULT_PREVIEW_WIDTH)).then((m) => m !== undefined)));
@@ -160,6 +161,7 @@ export class PreviewService {
     const rendered = await renderAcrossPool(cpu, bytes, template.file_hash, parts.map((part_name) => ({ part_name })), DEFAULT_PREVIEW_WIDTH, {
       threads: this.deps.config.workerThreads,
       slidesPerTask: PRERENDER_SLIDES_PER_TASK,
+      lane: 'background',
       onRun: (first, images) =>
         Promise.all(
           images.map(async (img, i) => {

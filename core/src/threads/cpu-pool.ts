@@ -5,6 +5,7 @@
  */
 import { NO_VISIBLE_SLIDE_MESSAGE, taskError } from './task-failure.js';
 import { Piscina } from 'piscina';
+import { BACKGROUND_LANE, LanedTaskQueue, type TaskLane } from './task-lanes.js';
 import { fileURLToPath } from 'node:url';
 import type { AnalyzeResult, BuildResult, BuildTemplateRef, ChartInventoryResult, CpuTask, InspectResult, PdfResult, PdfShareResult, RenderResult, RenderTarget, SlidePartsResult, TemplatesMissing, UpdateChartsResult, WarmUpTaskResult } from './cpu-task.js';
 import { createHash } from 'node:crypto';
@@ -92,6 +93,8 @@ export class CpuPool {
       // each completion: a pre-render's first slides came out among its last, and a deck
       // queued behind others could be passed over again and again.
       stricterFIFO: true,
+      // background work (previews pre-rendered for later) waits behind what a client waits for
+      taskQueue: new LanedTaskQueue(),
       resourceLimits: { maxOldGenerationSizeMb: THREAD_OLD_GENERATION_MB, maxYoungGenerationSizeMb: youngGenerationMb },
     });
   }
@@ -182,17 +185,18 @@ export class CpuPool {
    * The slide parts of a package in deck order, as analysis lists them (its slide numbers
    * count along this list). The thread keeps the package open under `cacheKey` for rendering.
    */
-  slideParts(bytes: Uint8Array, cacheKey: string): Promise<SlidePartsResult> {
-    return this.run<SlidePartsResult>({ op: 'slideParts', bytes, cacheKey });
+  slideParts(bytes: Uint8Array, cacheKey: string, lane: TaskLane = 'foreground'): Promise<SlidePartsResult> {
+    return this.run<SlidePartsResult>({ op: 'slideParts', bytes, cacheKey }, lane);
   }
 
   /**
    * Renders slides of a package to PNG.
    * @param cacheKey - identifies the bytes (their hash), so a thread can reuse an opened package
    * @param widthPx - output width, px
+   * @param lane - `background` for work no client waits for yet (it waits behind the rest)
    */
-  render(bytes: Uint8Array, cacheKey: string, slides: RenderTarget[], widthPx: number): Promise<RenderResult> {
-    return this.run<RenderResult>({ op: 'render', bytes, cacheKey, slides, widthPx });
+  render(bytes: Uint8Array, cacheKey: string, slides: RenderTarget[], widthPx: number, lane: TaskLane = 'foreground'): Promise<RenderResult> {
+    return this.run<RenderResult>({ op: 'render', bytes, cacheKey, slides, widthPx }, lane);
   }
 
   /**
@@ -264,10 +268,11 @@ export class CpuPool {
     await this.pool.destroy();
   }
 
-  private async run<R>(task: CpuTask): Promise<R> {
+  private async run<R>(task: CpuTask, lane: TaskLane = 'foreground'): Promise<R> {
     this.inFlight++;
     try {
-      return (await this.pool.run(task)) as R;
+      // the lane rides on the task under Piscina's symbol, which is not copied to the thread
+      return (await this.pool.run(lane === 'background' ? { ...task, [Piscina.queueOptionsSymbol]: BACKGROUND_LANE } : task)) as R;
     } catch (err) {
       // A worker that died (out of memory, stack) fails only this task.
       const message = err instanceof Error ? err.message : String(err);

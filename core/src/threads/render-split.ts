@@ -9,6 +9,7 @@
  */
 import type { CpuPool } from './cpu-pool.js';
 import type { RenderedImage, RenderResult, RenderTarget } from './cpu-task.js';
+import type { TaskLane } from './task-lanes.js';
 
 /** Options of {@link renderAcrossPool}. */
 export interface RenderSplitOptions {
@@ -18,6 +19,8 @@ export interface RenderSplitOptions {
   minPerTask?: number;
   /** Slides per task: the list is cut into runs of about this many, queued in order (default: one run per thread). */
   slidesPerTask?: number;
+  /** The pool lane the tasks wait in (default foreground; the pre-render's are background). */
+  lane?: TaskLane;
   /** Told each run's images as soon as its task ends: the index of its first slide in `slides`, and the images in order. */
   onRun?: (first: number, images: readonly RenderedImage[]) => void | Promise<void>;
 }
@@ -47,7 +50,7 @@ export async function renderAcrossPool(
   }
   const results = await Promise.all(
     runs.map(async (run, k) => {
-      const r = await cpu.render(bytes, cacheKey, run, widthPx);
+      const r = await cpu.render(bytes, cacheKey, run, widthPx, opts.lane);
       if (r.ok && opts.onRun) await opts.onRun(firsts[k]!, r.images);
       return r;
     }),

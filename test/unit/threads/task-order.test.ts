@@ -4,6 +4,7 @@
  * back of its queue each time a thread frees, so a template's pre-render finished its first
  * slides among its last and a client showing the slide strip from slide 1 waited for
  * nearly all of them.
+ * Work no client waits for yet (the pre-render) waits behind the rest, in a lane of its own.
  */
 import t from 'tap';
 import { CpuPool } from '../../../core/src/threads/cpu-pool.js';
@@ -32,4 +33,20 @@ t.test('a package\'s slide parts come in deck order, as analysis numbers them', 
   const r = await pool.slideParts(hostileSample('ok-minimal.pptx').build(), 'parts');
   t.ok(r.ok);
   if (r.ok) t.same(r.part_names, ['/ppt/slides/slide1.xml']);
+});
+
+t.test('work a client waits for goes before background work queued earlier; each lane keeps its order', async (t) => {
+  const pool = new CpuPool(1);
+  t.teardown(() => pool.close());
+  const bytes = hostileSample('ok-minimal.pptx').build();
+  const finished: string[] = [];
+  const task = (name: string, lane: 'foreground' | 'background'): Promise<void> =>
+    pool.slideParts(bytes, `lanes-${name}`, lane).then((r) => {
+      if (!r.ok) throw new Error(r.error.message);
+      finished.push(name);
+    });
+  // the first task occupies the thread; a pre-render's tasks queue; then a deck's task arrives
+  const all = [task('first', 'foreground'), task('bg1', 'background'), task('bg2', 'background'), task('bg3', 'background'), task('fg1', 'foreground'), task('fg2', 'foreground')];
+  await Promise.all(all);
+  t.same(finished, ['first', 'fg1', 'fg2', 'bg1', 'bg2', 'bg3']);
 });
