@@ -21,8 +21,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { DOMParser, XMLSerializer, type Element } from '@xmldom/xmldom';
 import run from '../../core/src/threads/cpu-task.js';
-import { readZipEntries } from '../../core/src/ooxml/opc/zip-reader.js';
-import { inflateEntry, writeZip } from '../../core/src/ooxml/opc/zip-codec.js';
+import { writeZip } from '../../core/src/ooxml/opc/zip-codec.js';
+import { packageFiles, unexpectedFailure } from './package-files.js';
 import type { DeckSlideSpec } from '../../core/src/generation/deck/build-deck.js';
 import { corpusFilesOfFor, corpusPath, needsCorpus } from '../helpers/corpus.js';
 
@@ -88,9 +88,7 @@ function mutatePart(xml: string, random: () => number): { xml: string; change: s
 
 /** The template with `count` random changes, and what they were. */
 function mutated(bytes: Uint8Array, count: number, random: () => number): { bytes: Uint8Array; changes: string[] } {
-  const parts = readZipEntries(bytes, { maxEntries: 10_000 })
-    .filter((e) => !e.isDirectory)
-    .map((e) => ({ name: e.name, bytes: inflateEntry(e.name, e.method, e.data, 256 * 1024 * 1024) }));
+  const parts = packageFiles(bytes);
   const mutable = parts.filter((p) => MUTABLE_PART.test(p.name));
   const changes: string[] = [];
   for (let i = 0; i < count && mutable.length > 0; i++) {
@@ -106,13 +104,6 @@ function mutated(bytes: Uint8Array, count: number, random: () => number): { byte
     changes.push(`${part.name}: ${m.change}`);
   }
   return { bytes: writeZip(parts), changes };
-}
-
-/** A failure the engine did not expect (`internal`), or undefined. */
-function crash(r: unknown): string | undefined {
-  const failure = r as { ok: boolean; error?: { code: string; message: string } };
-  if (failure.ok || !failure.error) return undefined;
-  return failure.error.code === 'internal' ? failure.error.message : undefined;
 }
 
 const slideData = (i: number): DeckSlideSpec['slide_data'] =>
@@ -132,10 +123,10 @@ for (const rel of corpusFilesOfFor(t, 'templates')) {
       // the changes are printed with a failure only
       const changed = { changes };
       const inspected = await run({ op: 'inspect', bytes });
-      t.notOk(crash(inspected), `inspection: ${label}`, changed);
+      t.notOk(unexpectedFailure(inspected), `inspection: ${label}`, changed);
       if (!inspected.ok) continue;
       const analysed = await run({ op: 'analyze', bytes, templateId: 'mutated', options: {} });
-      t.notOk(crash(analysed), `analysis: ${label}`, changed);
+      t.notOk(unexpectedFailure(analysed), `analysis: ${label}`, changed);
       if (!analysed.ok || !('results' in analysed)) continue;
       const { slides, layouts } = analysed.results;
       const specs: DeckSlideSpec[] = [...slides.slice(0, 3).map((s) => ({ kind: 'slide' as const, part_name: s.part_name })), ...layouts.slice(0, 3).map((l) => ({ kind: 'layout' as const, part_name: l.part_name }))].map((source, i) => ({
@@ -146,20 +137,20 @@ for (const rel of corpusFilesOfFor(t, 'templates')) {
         options: { auto_paginate_tables: true },
       }));
       const built = await run({ op: 'build', templates: [{ id: 'mutated', bytes }], slides: specs });
-      t.notOk(crash(built), `deck: ${label}`, changed);
+      t.notOk(unexpectedFailure(built), `deck: ${label}`, changed);
       if (built.ok && 'errors' in built) {
         // generation_failed: what a slide gets for an exception the engine did not expect (deck/slide-failure.ts)
         t.same(built.errors.filter((e) => e.code === 'generation_failed'), [], `every slide that failed has a reason: ${label}`, changed);
       }
       const previews = await run({ op: 'render', bytes, cacheKey: `mutated-${rel}-${v}`, slides: slides.slice(0, 3).map((s) => ({ part_name: s.part_name })), widthPx: 320 });
-      t.notOk(crash(previews), `template previews: ${label}`, changed);
+      t.notOk(unexpectedFailure(previews), `template previews: ${label}`, changed);
       const pdf = await run({ op: 'pdf', bytes, cacheKey: `mutated-${rel}-${v}`, pdfa: false });
-      t.notOk(crash(pdf), `template PDF: ${label}`, changed);
+      t.notOk(unexpectedFailure(pdf), `template PDF: ${label}`, changed);
       if (built.ok && 'pages_generated' in built && built.bytes) {
         const deckPreviews = await run({ op: 'render', bytes: built.bytes, cacheKey: `mutated-deck-${rel}-${v}`, slides: [{ slide_number: 1 }, { slide_number: 2 }].slice(0, built.pages_generated), widthPx: 320 });
-        t.notOk(crash(deckPreviews), `deck previews: ${label}`, changed);
+        t.notOk(unexpectedFailure(deckPreviews), `deck previews: ${label}`, changed);
         const deckPdf = await run({ op: 'pdf', bytes: built.bytes, cacheKey: `mutated-deck-${rel}-${v}`, pdfa: false });
-        t.notOk(crash(deckPdf), `deck PDF: ${label}`, changed);
+        t.notOk(unexpectedFailure(deckPdf), `deck PDF: ${label}`, changed);
       }
     }
   });

@@ -394,13 +394,13 @@ export async function paintFill(dc: DrawContext, f: ResolvedFill, path: SkPath2D
 
 /**
  * The part of the current user space (points) the canvas shows: the bounding box of the
- * canvas's corners mapped back through the current transform (no bounds when it cannot be
- * inverted).
+ * canvas's corners mapped back through the current transform (empty for a transform that
+ * flattens everything, which shows nothing).
  */
 function visibleArea(ctx: SKRSContext2D, surface: DrawSurface): RectPt {
   const m = ctx.getTransform();
   const det = m.a * m.d - m.b * m.c;
-  if (!Number.isFinite(det) || Math.abs(det) < 1e-12) return { x: -Infinity, y: -Infinity, w: Infinity, h: Infinity };
+  if (!Number.isFinite(det) || Math.abs(det) < 1e-12) return { x: 0, y: 0, w: 0, h: 0 };
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
   for (const [X, Y] of [[0, 0], [surface.width, 0], [0, surface.height], [surface.width, surface.height]] as const) {
     const x = (m.d * (X - m.e) - m.c * (Y - m.f)) / det;

@@ -42,6 +42,13 @@ export interface PreviewImage {
   font_substitutions: string;
 }
 
+/** A slide a pre-render draws: its part, its previews' name in the folder, its PNG's blob key. */
+interface PrerenderSlide {
+  part_name: string;
+  name: string;
+  key: string;
+}
+
 /** What is cached beside each PNG. */
 interface PreviewMeta {
   width_px: number;
@@ -116,18 +123,21 @@ export class PreviewService {
     if (!template.blob_key) return Promise.resolve();
     const folder = templatePreviewFolder(template);
     if (this.preparing.has(folder)) return Promise.resolve(); // one is listing this file's slides already
-    let listed!: () => void;
-    const listing = new Promise<void>((resolve) => (listed = resolve));
-    this.preparing.set(folder, listing);
     const waiting = new Map<string, (img: RenderedImage | undefined) => void>();
-    const done = (): void => {
-      listed();
-      if (this.preparing.get(folder) === listing) this.preparing.delete(folder);
-    };
-    const run = this.prerenderSlides(template, bytes, folder, waiting, done)
+    // started before this returns: requests from now on find the listing and wait for it
+    const marking = this.markSlides(template, bytes, folder, waiting);
+    const listed = marking.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.preparing.set(folder, listed);
+    void listed.then(() => {
+      if (this.preparing.get(folder) === listed) this.preparing.delete(folder);
+    });
+    const run = marking
+      .then((slides) => this.drawSlides(template, bytes, folder, slides, waiting))
       .catch((err: unknown) => this.deps.log.warn({ template_id: template.template_id, err: (err as Error).message }, 'pre-rendering previews failed'))
       .finally(() => {
-        done();
         // what was not drawn is rendered on demand
         for (const [key, resolve] of waiting) {
           resolve(undefined);
@@ -144,29 +154,36 @@ export class PreviewService {
     while (this.prerendering.size > 0) await Promise.all([...this.prerendering]);
   }
 
-  private async prerenderSlides(template: TemplateRecord, bytes: Uint8Array, folder: string, waiting: Map<string, (img: RenderedImage | undefined) => void>, listed: () => void): Promise<void> {
-    const { blobs, cpu, log } = this.deps;
+  /**
+   * Lists the template's slides (a background task) and marks those to draw in {@link drawing}:
+   * not one stored by an earlier analysis of this file, nor one another pre-render draws.
+   */
+  private async markSlides(template: TemplateRecord, bytes: Uint8Array, folder: string, waiting: Map<string, (img: RenderedImage | undefined) => void>): Promise<PrerenderSlide[]> {
+    const { blobs, cpu } = this.deps;
     // background work: a deck or a preview a client asks for meanwhile goes first
     const list = await cpu.slideParts(bytes, template.file_hash, 'background');
     if (!list.ok) throw new Error(list.error.message, { cause: taskError(list) });
-    // a slide stored by an earlier analysis of this file, or being drawn by another pre-render, is left alone
-    const stored = await Promise.all(list.part_names.map((p) => blobs.get(metaKey(folder, partPreviewName(p), DEFAULT_PREVIEW_WIDTH)).then((m) => m !== undefined)));
-    const parts = list.part_names.filter((p, i) => !stored[i] && !this.drawing.has(pngKey(folder, partPreviewName(p), DEFAULT_PREVIEW_WIDTH)));
-    for (const p of parts) {
-      const key = pngKey(folder, partPreviewName(p), DEFAULT_PREVIEW_WIDTH);
-      this.drawing.set(key, new Promise((resolve) => waiting.set(key, resolve)));
-    }
-    listed();
-    if (parts.length === 0) return;
-    const rendered = await renderAcrossPool(cpu, bytes, template.file_hash, parts.map((part_name) => ({ part_name })), DEFAULT_PREVIEW_WIDTH, {
+    const all = list.part_names.map((part_name) => {
+      const name = partPreviewName(part_name);
+      return { part_name, name, key: pngKey(folder, name, DEFAULT_PREVIEW_WIDTH) };
+    });
+    const stored = await Promise.all(all.map((s) => blobs.get(metaKey(folder, s.name, DEFAULT_PREVIEW_WIDTH)).then((m) => m !== undefined)));
+    const slides = all.filter((s, i) => !stored[i] && !this.drawing.has(s.key));
+    for (const s of slides) this.drawing.set(s.key, new Promise((resolve) => waiting.set(s.key, resolve)));
+    return slides;
+  }
+
+  /** Draws the marked slides a few per task, each image handed to its waiting requests and stored as its task ends. */
+  private async drawSlides(template: TemplateRecord, bytes: Uint8Array, folder: string, slides: PrerenderSlide[], waiting: Map<string, (img: RenderedImage | undefined) => void>): Promise<void> {
+    if (slides.length === 0) return;
+    const rendered = await renderAcrossPool(this.deps.cpu, bytes, template.file_hash, slides.map((s) => ({ part_name: s.part_name })), DEFAULT_PREVIEW_WIDTH, {
       threads: this.deps.config.workerThreads,
       slidesPerTask: PRERENDER_SLIDES_PER_TASK,
       lane: 'background',
       onRun: (first, images) =>
         Promise.all(
           images.map(async (img, i) => {
-            const name = partPreviewName(parts[first + i]!);
-            const key = pngKey(folder, name, DEFAULT_PREVIEW_WIDTH);
+            const { name, key } = slides[first + i]!;
             // waiting requests get the image at once; once it is stored, later ones read it from the store
             waiting.get(key)?.(img);
             waiting.delete(key);
@@ -174,7 +191,7 @@ export class PreviewService {
           }),
         ).then(() => undefined),
     });
-    if (!rendered.ok) log.warn({ template_id: template.template_id, err: rendered.error.message }, 'pre-rendering previews failed');
+    if (!rendered.ok) this.deps.log.warn({ template_id: template.template_id, err: rendered.error.message }, 'pre-rendering previews failed');
   }
 
   /** Slide numbers → part names of a template's live analysis (read once per analysis). */

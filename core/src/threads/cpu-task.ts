@@ -125,6 +125,12 @@ export type BuildResult =
     }
   | TaskFailure;
 
+/** A package's slide parts in deck order as analysis numbers them: after the package-level repairs analysis makes first. */
+function deckOrder(pkg: OpcPackage): string[] {
+  repairTemplateParts(pkg, []);
+  return readPresentation(pkg).slides.map((s) => s.partName);
+}
+
 function failure(err: unknown): TaskFailure {
   if (err instanceof EngineError) return { ok: false, error: { code: err.code, message: err.message } };
   if (err instanceof RangeError && /call stack/i.test(err.message)) {
@@ -148,19 +154,15 @@ export default async function run(task: CpuTask): Promise<InspectResult | Analyz
       case 'analyze':
         // the template doctor's report (roles, capacities, fonts, unfillable constructs, pictures past the pixel limits) travels with the results
         return { ok: true, results: await analyzeTemplate(task.bytes, task.templateId, task.options) };
-      case 'slideParts': {
-        // opened as rendering opens it (kept under the same key, so this thread's render tasks
-        // find it open), with the package-level repairs analysis makes before it lists slides
-        const pkg = await openedTemplates.readPackage(task.cacheKey, task.bytes);
-        repairTemplateParts(pkg, []);
-        return { ok: true, part_names: readPresentation(pkg).slides.map((s) => s.partName) };
-      }
+      case 'slideParts':
+        // opened as rendering opens it: kept under the same key, so this thread's render tasks find it open
+        return { ok: true, part_names: deckOrder(await openedTemplates.readPackage(task.cacheKey, task.bytes)) };
       case 'render': {
         const pkg = await openedTemplates.readPackage(task.cacheKey, task.bytes);
         let order: string[] | undefined;
         const parts = task.slides.map((target) => {
           if ('part_name' in target) return target.part_name;
-          order ??= readPresentation(pkg).slides.map((s) => s.partName);
+          order ??= deckOrder(pkg);
           const found = order[target.slide_number - 1];
           if (!found) throw new PackageError('missing_part', `the presentation has ${order.length} slides, not ${target.slide_number}`);
           return found;

@@ -29,11 +29,6 @@ export class LanedTaskQueue implements TaskQueue {
     return this.lanes.foreground.length + this.lanes.background.length;
   }
 
-  /** Tasks waiting in `lane` (for tests and diagnostics). */
-  waiting(lane: TaskLane): number {
-    return this.lanes[lane].length;
-  }
-
   shift(): Task | null {
     return this.lanes.foreground.shift() ?? this.lanes.background.shift() ?? null;
   }
